@@ -1,0 +1,51 @@
+"""The ``india1853`` command line.
+
+Each subcommand lives in its own module under ``india1853.interfaces.commands`` and exposes
+``register(subparsers)``, which adds its parser and sets ``func`` to a callable taking the parsed
+arguments and returning the exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Callable, Sequence
+
+from india1853.errors import India1853Error
+
+# Subcommand modules, in the order --help lists them.
+COMMAND_MODULES: tuple[str, ...] = ()
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        # argparse's default prints usage; we keep errors to one clear line.
+        self.exit(2, f"error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="india1853", description="1853 (India): data, board, routes and play")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name in COMMAND_MODULES:
+        module = importlib.import_module(f"india1853.interfaces.commands.{name}")
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func: Callable[[argparse.Namespace], int] = args.func
+    try:
+        return func(args)
+    except India1853Error as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
