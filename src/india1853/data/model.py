@@ -15,8 +15,11 @@ interchangeable):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal
+
+from india1853.errors import DataError, InputError
 
 Gauge = Literal["broad", "metre", "dual"]
 Colour = Literal["yellow", "green", "brown", "grey"]
@@ -163,3 +166,334 @@ class Board:
     def playable(self, coord: str) -> bool:
         spec = self.hexes.get(coord)
         return spec is not None and spec.playable
+
+
+# ---------------------------------------------------------------------------------------------
+# Trains and phases (TABLE 5, TABLE 6)
+# ---------------------------------------------------------------------------------------------
+
+TrainBuyers = Literal["any", "minor"]
+PhaseTrigger = Literal["game_start", "first_stock_round", "first_train"]
+
+
+@dataclass(frozen=True, slots=True)
+class TrainSpec:
+    """A train type of TABLE 5.
+
+    ``large_stations`` is the most large stations a run may visit (N for 'N' and 'NM'; rules
+    4.5.4 / 33.4).  ``count`` trains are always in the game; ``extra_count`` more are added only
+    under the edition's ``Trains.extra_condition`` (rule 2.8.4: a Minor formed in the first stock
+    round).  A '1M' must visit exactly one large station holding one of the company's bases and
+    at least ``min_small_stations`` small ones (4.5.4, 4.8.18).
+    """
+
+    name: str
+    gauge: Gauge
+    large_stations: int
+    price: int
+    count: int
+    extra_count: int = 0
+    buyers: TrainBuyers = "any"
+    min_small_stations: int = 0
+    large_station_needs_base: bool = False
+
+    def total(self, with_extras: bool) -> int:
+        return self.count + (self.extra_count if with_extras else 0)
+
+
+@dataclass(frozen=True, slots=True)
+class DualOption:
+    """Train cards that may be bought as either of two types (the 2009 '2/1M', rule 4.8.16).
+
+    ``trains[1]`` may only be chosen by ``second_buyers``.  ``before_next_type``: all ``count``
+    cards must be sold before the next broad-gauge type (4.8.16); ``first_or_unlimited``: more
+    may be added on demand in the first operating round until the next type is bought (4.8.17).
+    """
+
+    card: str
+    trains: tuple[str, str]
+    count: int
+    second_buyers: TrainBuyers
+    condition: str
+    before_next_type: bool
+    first_or_unlimited: bool
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class Trains:
+    """Every train type of the edition in TABLE 5 order, with the dual-option cards."""
+
+    types: tuple[TrainSpec, ...]
+    dual_options: tuple[DualOption, ...] = ()
+    extra_condition: str | None = None
+
+    def __iter__(self) -> Iterator[TrainSpec]:
+        return iter(self.types)
+
+    def __len__(self) -> int:
+        return len(self.types)
+
+    def get(self, name: str) -> TrainSpec:
+        for t in self.types:
+            if t.name == name:
+                return t
+        raise DataError(f"unknown train {name!r}: expected one of {self.names()}")
+
+    def names(self) -> str:
+        return ", ".join(t.name for t in self.types)
+
+    def total(self, with_extras: bool) -> int:
+        """Trains in the game: TABLE 5's 27, or 37 with the 2009 extra trains."""
+        return sum(t.total(with_extras) for t in self.types)
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseSpec:
+    """A column of TABLE 6.
+
+    ``ors_per_set`` is the number of operating rounds between stock rounds (None in the
+    second edition's Phase 1, the contract bids).  ``areas_relaxed``: TABLE 2 no longer limits
+    promotions and bases (rules 4.2.3, 4.4.2).
+    """
+
+    number: int
+    introduced_by: PhaseTrigger
+    train: str | None
+    trains_available: tuple[str, ...]
+    trains_obsolete: tuple[str, ...]
+    tiles: tuple[Colour, ...]
+    train_limit: int | None
+    ors_per_set: int | None
+    areas_relaxed: bool = False
+    note: str | None = None
+
+
+# ---------------------------------------------------------------------------------------------
+# Stock market (rule 4.7 / 34.7)
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Movement:
+    """How a share price moves after a company's turn.
+
+    ``dividend_steps`` are ``(multiple, steps)`` pairs in increasing order: a total dividend of
+    at least ``multiple`` times the share price moves the price ``steps`` spaces up; the last
+    pair that applies wins.
+    """
+
+    rule: str
+    no_dividend_with_pool_shares: int
+    no_dividend_without_pool_shares: int
+    dividend_steps: tuple[tuple[float, int], ...]
+
+    def dividend_move(self, total_dividend: int, price: int) -> int:
+        steps = 0
+        for multiple, n in self.dividend_steps:
+            if total_dividend >= multiple * price:
+                steps = n
+        return steps
+
+
+@dataclass(frozen=True, slots=True)
+class Market:
+    values: tuple[int, ...]
+    movement: Movement
+    alternative_movement: Movement | None = None
+
+    def index(self, price: int) -> int:
+        try:
+            return self.values.index(price)
+        except ValueError:
+            raise DataError(f"price {price} is not a stock market value") from None
+
+    def move(self, price: int, steps: int) -> int:
+        """The price ``steps`` spaces up (negative: down), stopping at either end."""
+        i = max(0, min(len(self.values) - 1, self.index(price) + steps))
+        return self.values[i]
+
+
+# ---------------------------------------------------------------------------------------------
+# Costs (TABLE 4, 4.4.4 / 32.3, 4.1.3, special costs)
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainCost:
+    broad: int
+    metre: int
+
+
+@dataclass(frozen=True, slots=True)
+class SpecialCost:
+    """A cost that replaces or adds to the usual ones, e.g. Calcutta's first promotion (£60)."""
+
+    id: str
+    rule: str
+    amount: int
+    hex: str | None = None
+    company: str | None = None
+    condition: str | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Costs:
+    """``base_tokens[i]`` is the cost of the (i+1)-th additional base; the last value repeats."""
+
+    terrain: dict[Terrain, TerrainCost]
+    base_tokens: tuple[int, ...]
+    double_lay_fees: dict[str, int]
+    special: tuple[SpecialCost, ...] = ()
+
+    def construction(self, terrain: tuple[Terrain, ...], gauge: Gauge) -> int:
+        """TABLE 4 (rules 4.1.12 / 31.10): a hex with two terrains pays both."""
+        if gauge == "dual":
+            raise InputError("TABLE 4 has no dual-gauge column: lay a broad or metre tile")
+        return sum(getattr(self.terrain[t], gauge) for t in terrain)
+
+    def base_token(self, already_placed_extra: int) -> int:
+        """Rule 4.4.4 / 32.3: first additional base £40, every further one £100."""
+        return self.base_tokens[min(already_placed_extra, len(self.base_tokens) - 1)]
+
+    def special_cost(self, cost_id: str) -> SpecialCost | None:
+        for s in self.special:
+            if s.id == cost_id:
+                return s
+        return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Player tables (TABLE 3, 2.3 / 13, 2.5.6 / 14.2)
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    """One column of TABLE 3 (with the bid limits of 2.5.6 / 14.2 and the money of 2.3 / 13).
+
+    ``share_limit`` None: no per-company limit (MIK 2).  ``minimum_bond`` None: the bond equals
+    the cities' values (first edition 14.1).  ``starting_notes`` maps a note's value to a count.
+    """
+
+    players: int
+    starting_capital: int
+    share_limit: int | None
+    certificate_limit: int
+    qualifying_shares: int
+    bid_cities: tuple[int, int] | None = None
+    minimum_bond: int | None = None
+    starting_notes: dict[int, int] | None = None
+    minimum_companies: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableVariant:
+    """A replacement TABLE 3 from an optional rule, the Simplified Game or the Alternative Rules."""
+
+    id: str
+    rule: str
+    players: dict[int, PlayerRow]
+
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    bank: int
+    bank_variants: dict[str, int]
+    players: dict[int, PlayerRow]
+    variants: dict[str, TableVariant]
+
+    def player_row(self, count: int, variant: str | None = None) -> PlayerRow:
+        rows = self.players if variant is None else self.variant(variant).players
+        if count not in rows:
+            raise InputError(f"players: {count} is not a valid player count (3-6)")
+        return rows[count]
+
+    def variant(self, variant_id: str) -> TableVariant:
+        if variant_id not in self.variants:
+            known = ", ".join(self.variants) or "none"
+            raise InputError(f"unknown table variant {variant_id!r}: expected one of {known}")
+        return self.variants[variant_id]
+
+
+BidBond = Literal["at_least", "equal"]
+
+
+@dataclass(frozen=True, slots=True)
+class RuleParams:
+    """Numeric rule values that are not a table of their own; each field names its rules.
+
+    * ``first_stock_round_sale_discount``: 2.8.3 / 18.1 (£5).
+    * ``limit_exempt_max_price``: 3.1.2 / 21.2 (shares at £40 or less are exempt).
+    * ``tile_lays``: lays per turn by company type (4.1.2 / 31.2).
+    * ``double_lay_free_from_phase``: 4.1.3 option 1 (first edition: from the start, 31.2).
+    * ``areas_relaxed_phase``: 4.2.3 / 4.4.2 (None: TABLE 2 always applies, 31.13).
+    * ``bid_*``: 2.5.2-2.5.8 / 14.1-14.4.
+    """
+
+    shares_per_company: int
+    director_certificate_shares: int
+    first_stock_round_sale_discount: int
+    limit_exempt_max_price: int
+    min_train_transfer_price: int
+    route_min_stations: int
+    game_end_share_price: int
+    tile_lays: dict[str, int]
+    double_lay_free_from_phase: int
+    areas_relaxed_phase: int | None
+    extra_operating_rounds: int
+    minor_special_token: bool
+    bid_bond: BidBond
+    bid_ganges_limit: int
+    bid_ganges_limit_three_cities: int | None
+    bid_pass_unaccounted_limit: int | None
+
+
+# ---------------------------------------------------------------------------------------------
+# The edition
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Edition:
+    """Everything the rules need to know about one edition; built by ``load_edition``."""
+
+    name: EditionName
+    board: Board
+    tiles: dict[str, TileSpec]
+    manifest: dict[str, int]
+    promotions: dict[str, tuple[str, ...]]
+    companies: tuple[CompanySpec, ...]
+    cities: tuple[CitySpec, ...]
+    trains: Trains
+    phases: tuple[PhaseSpec, ...]
+    market: Market
+    costs: Costs
+    tables: Tables
+    rules: RuleParams
+
+    def company(self, key: str | int) -> CompanySpec:
+        """A company by TABLE 1 number or initials (case-insensitive)."""
+        for c in self.companies:
+            if c.number == key or (isinstance(key, str) and c.initials == key.upper()):
+                return c
+        known = ", ".join(c.initials for c in self.companies)
+        raise InputError(f"unknown company {key!r}: expected 1-8 or one of {known}")
+
+    def city(self, name: str) -> CitySpec:
+        for c in self.cities:
+            if c.name.lower() == name.strip().lower() or c.hex == name.strip().upper():
+                return c
+        raise InputError(f"unknown city {name!r} in the {self.name} edition")
+
+    def tile(self, tile_id: str) -> TileSpec:
+        if tile_id not in self.tiles:
+            raise InputError(f"unknown tile {tile_id!r} in the {self.name} edition")
+        return self.tiles[tile_id]
+
+    def phase(self, number: int) -> PhaseSpec:
+        for p in self.phases:
+            if p.number == number:
+                return p
+        raise InputError(f"unknown phase {number} in the {self.name} edition")
