@@ -448,6 +448,8 @@ class RuleParams:
     bid_ganges_limit: int
     bid_ganges_limit_three_cities: int | None
     bid_pass_unaccounted_limit: int | None
+    # 2.5.7: cities a bid of three cities may name besides its one Ganges valley city.
+    bid_ganges_three_cities_also: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------------------------------------
