@@ -1,0 +1,277 @@
+"""The track graph of a board state, and the lines a company can follow on it.
+
+Nodes are stations ``("S", hex, station_id)`` and tile edges ``("E", hex, side)``; an edge is
+named by the (hex, side) pair that sorts first of the two hexes sharing it, so both tiles meet
+at one node.  Every piece of track of a tile is one :class:`Track` between two nodes.
+
+Gauge (rules 4.1.5, 4.1.6, 4.2.8 / 31.3, 31.4, 31.18): a line of one gauge may use track of that
+gauge or dual track.  Blocking (4.2.9, 4.4.3, 4.5.6, 4.5.7 / 31.19, 32.2, 33.6, 33.7): a station
+all of whose slots hold other companies' bases cannot be passed through, though a line may end
+there.  Continuity (4.5.5 / 33.5: "without reversing"): a line crosses a tile edge from a track
+of one hex to a track of the neighbouring hex, never from one track of a hex back into another
+track of the same hex (the merging lines of junction tiles).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from india1853.board.hexes import neighbour, opposite
+from india1853.board.state import BoardState
+from india1853.board.tiles import map_paths
+from india1853.data.model import Gauge, PathEnd, StationKind, TileSpec
+
+StationNode = tuple[Literal["S"], str, str]
+EdgeNode = tuple[Literal["E"], str, int]
+Node = StationNode | EdgeNode
+
+# A line's gauge: the gauges of track it may use.
+USABLE: dict[Gauge, frozenset[Gauge]] = {
+    "broad": frozenset({"broad", "dual"}),
+    "metre": frozenset({"metre", "dual"}),
+    "dual": frozenset({"dual"}),
+}
+LINE_GAUGES: tuple[Gauge, ...] = ("broad", "metre")
+
+
+def station_node(hex: str, station_id: str) -> StationNode:
+    return ("S", hex, station_id)
+
+
+def edge_node(hex: str, side: int) -> EdgeNode:
+    """The canonical node of the edge on ``side`` of ``hex`` (shared with the neighbour)."""
+    across = neighbour(hex, side)
+    if across is None:
+        return ("E", hex, side)
+    other = opposite(side)
+    if (across, other) < (hex, side):
+        return ("E", across, other)
+    return ("E", hex, side)
+
+
+def edge_hexes(node: EdgeNode) -> tuple[str, str | None]:
+    """The two hexes an edge node separates (the second is None beyond the grid)."""
+    return node[1], neighbour(node[1], node[2])
+
+
+def side_of(node: EdgeNode, hex: str) -> int:
+    """The side of ``hex`` that the edge node lies on."""
+    return node[2] if node[1] == hex else opposite(node[2])
+
+
+@dataclass(frozen=True, slots=True)
+class Track:
+    """One path of a tile: a piece of track between two nodes."""
+
+    id: int
+    hex: str
+    a: Node
+    b: Node
+    gauge: Gauge
+
+    def other(self, node: Node) -> Node:
+        return self.b if node == self.a else self.a
+
+
+@dataclass(frozen=True, slots=True)
+class StationInfo:
+    """A station on the map.  ``city`` is shared by all stations of one city or town."""
+
+    node: StationNode
+    hex: str
+    kind: StationKind
+    value: int
+    slots: int
+    city: str
+
+
+def _node(hex: str, end: PathEnd) -> Node:
+    return edge_node(hex, end) if isinstance(end, int) else station_node(hex, end)
+
+
+def _city_ids(hex: str, tile: TileSpec) -> dict[str, str]:
+    """Two small stations on one tile are two towns (4.5.5 / 33.5); any other tile is one city."""
+    towns = len(tile.stations) > 1 and all(st.kind == "small" for st in tile.stations)
+    return {st.id: (f"{hex}/{st.id}" if towns else hex) for st in tile.stations}
+
+
+@dataclass
+class TrackGraph:
+    """All track on the board, with stations and base tokens.  Build with :meth:`build`."""
+
+    tracks: tuple[Track, ...]
+    stations: dict[StationNode, StationInfo]
+    _incident: dict[Node, tuple[Track, ...]]
+    _by_gauge: dict[Gauge, dict[Node, tuple[Track, ...]]]
+    _tokens: dict[StationNode, tuple[str, ...]]
+    _by_hex: dict[str, tuple[Track, ...]] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, state: BoardState) -> TrackGraph:
+        tracks: list[Track] = []
+        stations: dict[StationNode, StationInfo] = {}
+        for coord, tile, rotation in state.tiles_on_board():
+            cities = _city_ids(coord, tile)
+            for st in tile.stations:
+                node = station_node(coord, st.id)
+                stations[node] = StationInfo(node, coord, st.kind, st.value, st.slots,
+                                             cities[st.id])
+            for path in map_paths(tile, rotation):
+                tracks.append(
+                    Track(len(tracks), coord, _node(coord, path.a), _node(coord, path.b),
+                          path.gauge)
+                )
+        incident: dict[Node, list[Track]] = {}
+        by_hex: dict[str, list[Track]] = {}
+        for t in tracks:
+            incident.setdefault(t.a, []).append(t)
+            if t.b != t.a:
+                incident.setdefault(t.b, []).append(t)
+            by_hex.setdefault(t.hex, []).append(t)
+        by_gauge: dict[Gauge, dict[Node, tuple[Track, ...]]] = {
+            g: {n: tuple(t for t in ts if t.gauge in USABLE[g]) for n, ts in incident.items()}
+            for g in USABLE
+        }
+        tokens: dict[StationNode, list[str]] = {}
+        for b in state.bases:
+            if b.station is not None:
+                tokens.setdefault(station_node(b.hex, b.station), []).append(b.company)
+        return cls(
+            tuple(tracks),
+            stations,
+            {n: tuple(ts) for n, ts in incident.items()},
+            by_gauge,
+            {n: tuple(cs) for n, cs in tokens.items()},
+            {h: tuple(ts) for h, ts in by_hex.items()},
+        )
+
+    def incident(self, node: Node) -> tuple[Track, ...]:
+        """Every track ending at ``node``, whatever its gauge."""
+        return self._incident.get(node, ())
+
+    def adjacent(self, node: Node, gauge: Gauge) -> tuple[Track, ...]:
+        """Tracks at ``node`` usable by a line of ``gauge``: that gauge or dual (4.2.8 / 31.18)."""
+        return self._by_gauge[gauge].get(node, ())
+
+    def tracks_in(self, hex: str) -> tuple[Track, ...]:
+        return self._by_hex.get(hex, ())
+
+    def tokens(self, node: StationNode) -> tuple[str, ...]:
+        """Initials of the companies with a base on this station."""
+        return self._tokens.get(node, ())
+
+    def blocked_for(self, node: StationNode, company: str) -> bool:
+        """Rules 4.2.9, 4.5.6 / 31.19, 33.6: every slot holds another company's base."""
+        info = self.stations.get(node)
+        if info is None or info.slots == 0:
+            return False
+        others = sum(1 for c in self.tokens(node) if c != company)
+        return others >= info.slots and company not in self.tokens(node)
+
+    def base_nodes(self, company: str) -> tuple[StationNode, ...]:
+        return tuple(n for n, cs in self._tokens.items() if company in cs)
+
+
+# --- lines: continuous track of one gauge from a company's bases ---------------------------
+
+# A search state: the node reached and the hex of the track that reached it ("" at a start
+# station).  Edge nodes need the hex so that a line never turns back into the same tile.
+State = tuple[Node, str]
+
+
+def _steps(
+    graph: TrackGraph, state: State, gauge: Gauge, company: str | None
+) -> Iterable[tuple[Track, State]]:
+    node, came_from = state
+    if node[0] == "S":
+        if came_from and company is not None and graph.blocked_for(node, company):
+            return
+        for t in graph.adjacent(node, gauge):
+            yield t, (t.other(node), t.hex)
+    else:
+        for t in graph.adjacent(node, gauge):
+            if t.hex != came_from:
+                yield t, (t.other(node), t.hex)
+
+
+@dataclass(frozen=True)
+class Reach:
+    """Where a company's lines of one gauge go (rules 4.1.6, 4.4.6 / 31.4, 32.5).
+
+    ``arrivals`` maps every node reached to the hexes of the tracks that reached it (the empty
+    string for the bases themselves); ``tracks`` holds the ids of every track on such a line.
+    """
+
+    gauge: Gauge
+    arrivals: dict[Node, set[str]]
+    tracks: frozenset[int]
+
+    def reached_from_outside(self, node: EdgeNode, hex: str) -> bool:
+        """Whether a line arrives at this edge of ``hex`` along a track of another hex."""
+        return any(h != hex for h in self.arrivals.get(node, ()))
+
+
+def reach(
+    graph: TrackGraph,
+    company: str,
+    gauge: Gauge,
+    *,
+    sources: Iterable[StationNode] | None = None,
+    usable: Callable[[Track], bool] | None = None,
+) -> Reach:
+    """Every node a line of ``gauge`` from the company's bases can reach.
+
+    The line may end at a station blocked by other companies' bases but not pass it; it never
+    changes gauge (a base where gauges meet is itself a source, rule 4.2.6 / 31.16).
+    """
+    starts = list(graph.base_nodes(company) if sources is None else sources)
+    arrivals: dict[Node, set[str]] = {n: {""} for n in starts}
+    seen: set[State] = {(n, "") for n in starts}
+    used: set[int] = set()
+    queue: deque[State] = deque(seen)
+    while queue:
+        state = queue.popleft()
+        for t, nxt in _steps(graph, state, gauge, company):
+            if usable is not None and not usable(t):
+                continue
+            used.add(t.id)
+            if nxt not in seen:
+                seen.add(nxt)
+                arrivals.setdefault(nxt[0], set()).add(nxt[1])
+                queue.append(nxt)
+    return Reach(gauge, arrivals, frozenset(used))
+
+
+def find_line(
+    graph: TrackGraph,
+    company: str,
+    gauge: Gauge,
+    sources: Iterable[StationNode],
+    is_target: Callable[[State], bool],
+    banned: frozenset[int] = frozenset(),
+    banned_edges: frozenset[Node] = frozenset(),
+) -> list[Track] | None:
+    """A shortest line of ``gauge`` from a source station to a target state, avoiding the
+    banned tracks and edge nodes, or None."""
+    starts: list[State] = [(n, "") for n in sources]
+    parent: dict[State, tuple[State, Track] | None] = {s: None for s in starts}
+    queue: deque[State] = deque(starts)
+    while queue:
+        state = queue.popleft()
+        if is_target(state):
+            line: list[Track] = []
+            step = parent[state]
+            while step is not None:
+                line.append(step[1])
+                step = parent[step[0]]
+            return line[::-1]
+        for t, nxt in _steps(graph, state, gauge, company):
+            if t.id in banned or (nxt[0][0] == "E" and nxt[0] in banned_edges):
+                continue
+            if nxt not in parent:
+                parent[nxt] = (state, t)
+                queue.append(nxt)
+    return None
