@@ -1,0 +1,356 @@
+"""Position files: a board and the companies on it, as JSON (see docs/positions.md).
+
+``load_position`` accepts a path or an already parsed dict and returns a :class:`Position`;
+every problem is reported as one :class:`PositionError` naming the field, e.g.
+``tiles[3].rotation: must be 0..5``.  ``position_to_dict`` writes the same format back.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from india1853.board.hexes import CoordinateError, parse_coord, side_name
+from india1853.board.state import Base, BoardState
+from india1853.data.loader import load_edition
+from india1853.data.model import CompanySpec, Edition
+from india1853.errors import India1853Error, InputError
+
+
+class PositionError(InputError):
+    """A position file that cannot be read; the message names the field."""
+
+
+CompanyKind = Literal["major", "minor"]
+
+
+@dataclass(frozen=True)
+class CompanyState:
+    """A company in a position.  Fields the file leaves out take the defaults shown in
+    docs/positions.md; ``extra`` keeps any further fields for other tools."""
+
+    company: str
+    trains: tuple[str, ...] = ()
+    cash: int = 0
+    running: bool = True
+    type: CompanyKind = "major"
+    double_lay: Literal["later", "paid"] | None = None
+    owes_credit_train: bool = False
+    bases_placed: int = 0
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Position:
+    edition: Edition
+    phase: int
+    board: BoardState
+    companies: Mapping[str, CompanyState]
+    frontier_paid: frozenset[tuple[str, str]] = frozenset()
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def company(self, key: str) -> CompanyState:
+        initials = self.edition.company(key).initials
+        if initials not in self.companies:
+            raise PositionError(f"companies: {initials} is not in this position")
+        return self.companies[initials]
+
+
+_TOP_FIELDS = {"edition", "phase", "tiles", "bases", "companies", "frontier_paid"}
+_COMPANY_FIELDS = {"company", "trains", "cash", "running", "type", "double_lay",
+                   "owes_credit_train", "bases_placed"}
+
+
+def load_position(source: str | Path | Mapping[str, Any]) -> Position:
+    """Read a position file (path) or dict; PositionError names the first bad field."""
+    data = _read(source) if isinstance(source, str | Path) else source
+    if not isinstance(data, Mapping):
+        raise PositionError("position: expected a JSON object")
+    edition = _edition(data)
+    phase = _phase(data, edition)
+    board = _tiles(data.get("tiles", []), BoardState.initial(edition))
+    board = _bases(data.get("bases", []), board)
+    companies = _companies(data.get("companies", []), edition, board)
+    paid = _frontier_paid(data.get("frontier_paid", []), edition)
+    extra = {k: v for k, v in data.items() if k not in _TOP_FIELDS}
+    return Position(edition, phase, board, companies, paid, extra)
+
+
+def _read(path: str | Path) -> Any:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PositionError(f"position file {str(path)!r}: {exc.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise PositionError(f"position file {str(path)!r}: not JSON ({exc.msg} at line "
+                            f"{exc.lineno})") from None
+
+
+def _edition(data: Mapping[str, Any]) -> Edition:
+    name = data.get("edition")
+    if not isinstance(name, str):
+        raise PositionError("edition: expected \"first\" or \"second\"")
+    try:
+        return load_edition(name)
+    except India1853Error as exc:
+        raise PositionError(f"edition: {exc}") from None
+
+
+def _phase(data: Mapping[str, Any], edition: Edition) -> int:
+    phase = data.get("phase")
+    numbers = [p.number for p in edition.phases]
+    if not isinstance(phase, int) or isinstance(phase, bool) or phase not in numbers:
+        raise PositionError(f"phase: expected one of {numbers} for the {edition.name} edition, "
+                            f"got {phase!r}")
+    return phase
+
+
+def _list(value: Any, name: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise PositionError(f"{name}: expected a list")
+    return value
+
+
+def _obj(value: Any, name: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise PositionError(f"{name}: expected an object")
+    return value
+
+
+def _hex(value: Any, name: str, edition: Edition) -> str:
+    if not isinstance(value, str):
+        raise PositionError(f"{name}: expected a hex such as \"J28\"")
+    try:
+        coord = parse_coord(value)
+    except CoordinateError as exc:
+        raise PositionError(f"{name}: {exc}") from None
+    if not edition.board.playable(coord):
+        raise PositionError(f"{name}: {coord} is not a playable hex of the {edition.name} board")
+    return coord
+
+
+def _int(value: Any, name: str, low: int, high: int | None = None) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise PositionError(f"{name}: expected a whole number, got {value!r}")
+    if value < low or (high is not None and value > high):
+        limit = f"{low}..{high}" if high is not None else f"at least {low}"
+        raise PositionError(f"{name}: must be {limit}")
+    return value
+
+
+def _tiles(raw: Any, board: BoardState) -> BoardState:
+    edition = board.edition
+    seen: set[str] = set()
+    for i, item in enumerate(_list(raw, "tiles")):
+        where = f"tiles[{i}]"
+        entry = _obj(item, where)
+        coord = _hex(entry.get("hex"), f"{where}.hex", edition)
+        if coord in seen:
+            raise PositionError(f"{where}.hex: {coord} is listed twice")
+        seen.add(coord)
+        tile = entry.get("tile")
+        if isinstance(tile, int) and not isinstance(tile, bool):
+            tile = str(tile)
+        if not isinstance(tile, str) or tile not in edition.tiles:
+            raise PositionError(f"{where}.tile: {tile!r} is not a tile of the {edition.name} "
+                                "edition")
+        if edition.tiles[tile].preprinted:
+            raise PositionError(f"{where}.tile: {tile} is preprinted; leave it out")
+        rotation = _int(entry.get("rotation"), f"{where}.rotation", 0, 5)
+        _check_kind(edition, coord, edition.tiles[tile].stations, f"{where}.tile")
+        try:
+            board = board.with_tile(coord, tile, rotation)
+        except India1853Error as exc:
+            raise PositionError(f"{where}: {exc}") from None
+        if board.supply()[tile] < 0:
+            raise PositionError(f"{where}.tile: more tiles {tile} than the manifest's "
+                                f"{edition.manifest[tile]}")
+    return board
+
+
+def _check_kind(edition: Edition, coord: str, stations: tuple[Any, ...], name: str) -> None:
+    kind = edition.board.hexes[coord].kind
+    small = sum(1 for s in stations if s.kind == "small")
+    large = sum(1 for s in stations if s.kind == "large")
+    ok = {
+        "plain": small == 0 and large == 0,
+        "town": (small == 1 and large == 0) or (small == 0 and large == 1),
+        "double_town": small == 2 and large == 0,
+        "city": large == 1 and small == 0,
+        "large_city": large >= 1,
+    }.get(kind, False)
+    if not ok:
+        raise PositionError(f"{name}: does not fit {coord}, a {kind} hex (rule 4.1.9 / 31.7)")
+
+
+def _bases(raw: Any, board: BoardState) -> BoardState:
+    edition = board.edition
+    for i, item in enumerate(_list(raw, "bases")):
+        where = f"bases[{i}]"
+        entry = _obj(item, where)
+        spec = _company_spec(edition, entry.get("company"), f"{where}.company")
+        coord = _hex(entry.get("hex"), f"{where}.hex", edition)
+        station = _station(board, spec, coord, entry.get("station"), where)
+        if board.bases_at(coord) and any(b.company == spec.initials
+                                         for b in board.bases_at(coord)):
+            raise PositionError(f"{where}: {spec.initials} already has a base on {coord} "
+                                "(rule 4.4.5 / 32.4)")
+        if station is not None:
+            found = board.tile_at(coord)
+            assert found is not None
+            slots = found[0].station(station).slots
+            if len(board.bases_at(coord, station)) >= slots:
+                raise PositionError(f"{where}: station {station} on {coord} has no free slot")
+        board = board.with_base(Base(spec.initials, coord, station))
+    return board
+
+
+def _company_spec(edition: Edition, key: Any, name: str) -> CompanySpec:
+    if not isinstance(key, str | int) or isinstance(key, bool):
+        raise PositionError(f"{name}: expected company initials such as \"EIR\"")
+    try:
+        return edition.company(key)
+    except India1853Error as exc:
+        raise PositionError(f"{name}: {exc}") from None
+
+
+def _station(
+    board: BoardState, spec: CompanySpec, coord: str, side: Any, where: str
+) -> str | None:
+    found = board.tile_at(coord)
+    if found is None:
+        if any(h.hex == coord for h in spec.homes):
+            return None
+        raise PositionError(f"{where}.hex: {coord} has no tile and is not a home of "
+                            f"{spec.initials}")
+    tile = found[0]
+    large = [s.id for s in tile.stations if s.kind == "large"]
+    if side is None:
+        if len(large) == 1:
+            return large[0]
+        raise PositionError(f"{where}.station: {coord} has {len(large)} large stations; name "
+                            "one by the side its track reaches, e.g. \"NW\"")
+    if not isinstance(side, str | int) or isinstance(side, bool):
+        raise PositionError(f"{where}.station: expected a side such as \"NW\"")
+    try:
+        station = board.station_by_side(coord, side)
+    except India1853Error as exc:
+        raise PositionError(f"{where}.station: {exc}") from None
+    if station not in large:
+        raise PositionError(f"{where}.station: bases go on large stations only (4.4.5 / 32.4)")
+    return station
+
+
+def _companies(raw: Any, edition: Edition, board: BoardState) -> dict[str, CompanyState]:
+    out: dict[str, CompanyState] = {}
+    for i, item in enumerate(_list(raw, "companies")):
+        where = f"companies[{i}]"
+        entry = _obj(item, where)
+        spec = _company_spec(edition, entry.get("company"), f"{where}.company")
+        if spec.initials in out:
+            raise PositionError(f"{where}.company: {spec.initials} is listed twice")
+        trains = _list(entry.get("trains", []), f"{where}.trains")
+        names = {t.name for t in edition.trains}
+        for j, t in enumerate(trains):
+            if not isinstance(t, str) or t not in names:
+                raise PositionError(f"{where}.trains[{j}]: {t!r} is not a train of the "
+                                    f"{edition.name} edition")
+        default_type: CompanyKind = "minor" if spec.type == "minor" else "major"
+        if spec.type == "either":
+            default_type = "major" if any(
+                b.company == spec.initials and h.condition is not None and b.hex == h.hex
+                for b in board.bases for h in spec.homes) else "minor"
+        kind = entry.get("type", default_type)
+        if kind not in ("major", "minor") or (spec.type != "either" and kind != spec.type):
+            allowed = "major or minor" if spec.type == "either" else spec.type
+            raise PositionError(f"{where}.type: {spec.initials} is {allowed}, got {kind!r}")
+        double = entry.get("double_lay")
+        if double not in (None, "later", "paid"):
+            raise PositionError(f"{where}.double_lay: expected \"later\", \"paid\" or null")
+        homes = {h.hex for h in spec.homes}
+        extra_bases = sum(1 for b in board.bases
+                          if b.company == spec.initials and b.hex not in homes)
+        out[spec.initials] = CompanyState(
+            company=spec.initials,
+            trains=tuple(trains),
+            cash=_int(entry.get("cash", 0), f"{where}.cash", 0),
+            running=_bool(entry.get("running", True), f"{where}.running"),
+            type=kind,
+            double_lay=double,
+            owes_credit_train=_bool(entry.get("owes_credit_train", False),
+                                    f"{where}.owes_credit_train"),
+            bases_placed=_int(entry.get("bases_placed", extra_bases), f"{where}.bases_placed", 0),
+            extra={k: v for k, v in entry.items() if k not in _COMPANY_FIELDS},
+        )
+    return out
+
+
+def _bool(value: Any, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise PositionError(f"{name}: expected true or false")
+    return value
+
+
+def _frontier_paid(raw: Any, edition: Edition) -> frozenset[tuple[str, str]]:
+    out: set[tuple[str, str]] = set()
+    for i, item in enumerate(_list(raw, "frontier_paid")):
+        where = f"frontier_paid[{i}]"
+        entry = _obj(item, where)
+        coord = _hex(entry.get("hex"), f"{where}.hex", edition)
+        if edition.board.hexes[coord].frontier_post is None:
+            raise PositionError(f"{where}.hex: {coord} has no frontier post")
+        spec = _company_spec(edition, entry.get("company"), f"{where}.company")
+        out.add((coord, spec.initials))
+    return frozenset(out)
+
+
+def position_to_dict(position: Position) -> dict[str, Any]:
+    """The position in the file format (bases name their station by side where needed)."""
+    board = position.board
+    tiles = [
+        {"hex": h, "tile": p.tile, "rotation": p.rotation}
+        for h, p in board.tiles.items()
+        if not board.edition.tiles[p.tile].preprinted
+    ]
+    bases: list[dict[str, Any]] = []
+    for b in board.bases:
+        entry: dict[str, Any] = {"company": b.company, "hex": b.hex}
+        found = board.tile_at(b.hex)
+        if b.station is not None and found is not None:
+            large = [s for s in found[0].stations if s.kind == "large"]
+            if len(large) > 1:
+                entry["station"] = _side_of_station(board, b.hex, b.station)
+        bases.append(entry)
+    companies = [
+        {
+            "company": c.company, "trains": list(c.trains), "cash": c.cash,
+            "running": c.running, "type": c.type, "double_lay": c.double_lay,
+            "owes_credit_train": c.owes_credit_train, "bases_placed": c.bases_placed,
+            **dict(c.extra),
+        }
+        for c in position.companies.values()
+    ]
+    out: dict[str, Any] = {
+        "edition": position.edition.name, "phase": position.phase, "tiles": tiles,
+        "bases": bases, "companies": companies,
+    }
+    if position.frontier_paid:
+        out["frontier_paid"] = [{"hex": h, "company": c} for h, c in sorted(position.frontier_paid)]
+    out.update(position.extra)
+    return out
+
+
+def _side_of_station(board: BoardState, hex: str, station: str) -> str:
+    for side in range(6):
+        try:
+            if board.station_by_side(hex, side) == station:
+                return side_name(side)
+        except India1853Error:
+            continue
+    raise PositionError(f"bases: station {station} on {hex} reaches no side")
+
