@@ -191,7 +191,13 @@ def build_board(board_ref: Json, edition: str) -> Json:
         elif coord in HEX_NOTES:
             entry["note"] = HEX_NOTES[coord]
         hexes.append(entry)
-    return {"hexes": hexes}
+    about = "every hex of the 1989 board from the reference (ps18xx and Krazick data sets)"
+    if edition == "second":
+        about = (
+            "derived from the first-edition board: columns > 30 dropped (the eastern cut), "
+            "Waltair added at O21 (second-edition.md)"
+        )
+    return {"about": about, "hexes": hexes}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -234,7 +240,12 @@ def build_cities(board: Json, edition: str) -> Json:
                 "ganges_valley": h["name"] in GANGES_BID_CITIES,
             }
         )
-    return {"cities": cities}
+    about = (
+        "derived: company numbers are the companies whose TABLE 2 area holds the city "
+        "(reproduces Delhi 1, 2, 3, 5); bond values from 2.5.9 / 14.4; Ganges bid cities "
+        "2.5.7 / 14.3"
+    )
+    return {"about": about, "cities": cities}
 
 
 def check_cities_against_reference(cities: Json, md_text: str, edition: str) -> None:
@@ -289,7 +300,11 @@ def build_companies(board_ref: Json, edition: str) -> Json:
         else:
             entry["type"] = "major" if number <= 4 else "minor"
         out.append(entry)
-    return {"companies": out}
+    about = (
+        "TABLE 1, TABLE 2 (first-edition map references), TABLE 7; homes and pars from the "
+        "reference; ECR derived (second-edition.md)"
+    )
+    return {"about": about, "companies": out}
 
 
 def _station_towards(board_ref: Json, home: Json) -> str:
@@ -301,7 +316,12 @@ def _station_towards(board_ref: Json, home: Json) -> str:
 
 
 def build_tiles_file(tiles_ref: Json, edition: str) -> Json:
+    about = {
+        "first": "manifest: 1853 TILE MANIFEST; promotions: TABLE 8 and 31.22",
+        "second": "manifest and promotions: the 2009 promotion chart; large cities: 4.2.12",
+    }[edition]
     return {
+        "about": about,
         "manifest": tiles_ref["manifests"][edition],
         "promotions": build_promotions(tiles_ref, edition),
     }
@@ -334,7 +354,8 @@ def main() -> None:
     board_ref = json.loads((args.reference / "board-1853-first-edition.json").read_text())
     tiles_ref = json.loads((args.reference / "tiles-1853.json").read_text())
     md_text = (args.reference / "second-edition.md").read_text()
-    write(args.out / "tiles.json", {"tiles": build_catalogue(tiles_ref, board_ref)})
+    about = "tile catalogue of both editions (tiles-1853.json) plus the preprinted large cities"
+    write(args.out / "tiles.json", {"about": about, "tiles": build_catalogue(tiles_ref, board_ref)})
     for edition in ("first", "second"):
         board = build_board(board_ref, edition)
         cities = build_cities(board, edition)
