@@ -1,0 +1,791 @@
+"""Draw the board and the tiles as SVG, and convert SVG to PNG.
+
+The picture follows the printed board: pointy-top hexes in rows B (north) to V (south), buff
+land, the Ganges valley shaded beige, grey margin hexes, terrain symbols with their TABLE 4
+costs (broad / metre gauge), towns as dots, cities as circles with their name, the companies
+a contract bid may claim for them and their bond value, frontier posts with their value
+(rule 4.1.14 / 31.9) and the preprinted large cities with their separate stations (4.2.12 /
+31.22).  Tiles show broad gauge as a solid black line and metre gauge as a black and white
+dashed line (rule 4.1.5 / 31.3); dual gauge (4.2.8) is drawn as a pair of rails.
+
+Everything here is a pure function of the edition data and what lies on the board; only
+:func:`write_picture` and :func:`svg_to_png` touch the file system.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from xml.sax.saxutils import escape, quoteattr
+
+from india1853.board.hexes import ROWS, parse_coord, split
+from india1853.board.tiles import map_paths, small_stations
+from india1853.data.model import (
+    CompanySpec,
+    Edition,
+    HexSpec,
+    PathEnd,
+    PathSpec,
+    StationSpec,
+    Terrain,
+    TileSpec,
+)
+from india1853.errors import InputError
+
+Point = tuple[float, float]
+
+SQRT3 = math.sqrt(3.0)
+
+TILE_COLOURS: dict[str, str] = {
+    "yellow": "#f4d63c",
+    "green": "#5fbf5a",
+    "brown": "#b9804e",
+    "grey": "#b4b4b4",
+}
+LAND = "#f4efd6"
+GANGES = "#f7d2a4"
+MARGIN_GREY = "#a8a8a8"
+SEA = "#cfe3ee"
+INK = "#1b1b1b"
+HEX_LABEL = "#b0302a"
+CITY_NAME = "#10226b"
+RIVER = "#2a6fd0"
+ROUTE_COLOURS: tuple[str, ...] = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4")
+
+TERRAIN_NAMES: dict[Terrain, str] = {
+    "river": "river",
+    "multiple_river": "multiple river",
+    "hill": "hill",
+    "mountain": "mountain",
+    "himalaya": "Himalaya",
+}
+
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Pixel geometry of the hex grid: ``radius`` is centre to corner."""
+
+    radius: float = 72.0
+    margin: float = 70.0
+    columns: int = 36
+
+    @property
+    def half_width(self) -> float:
+        return self.radius * SQRT3 / 2
+
+    def center(self, coord: str) -> Point:
+        row, col = split(coord)
+        return (
+            self.margin + col * self.half_width,
+            self.margin + self.radius + ROWS.index(row) * 1.5 * self.radius,
+        )
+
+    @property
+    def width(self) -> float:
+        return 2 * self.margin + (self.columns + 1) * self.half_width
+
+    @property
+    def height(self) -> float:
+        return 2 * self.margin + 2 * self.radius + (len(ROWS) - 1) * 1.5 * self.radius
+
+
+def side_direction(side: int) -> Point:
+    """Unit vector from a hex centre towards the middle of map side ``side`` (y down)."""
+    angle = math.radians(120 + 60 * side)
+    return (math.cos(angle), math.sin(angle))
+
+
+def hex_corners(center: Point, radius: float) -> list[Point]:
+    cx, cy = center
+    return [
+        (cx + radius * math.cos(math.radians(-90 + 60 * k)),
+         cy + radius * math.sin(math.radians(-90 + 60 * k)))
+        for k in range(6)
+    ]
+
+
+def _side_mid(center: Point, side: int, radius: float) -> Point:
+    dx, dy = side_direction(side)
+    d = radius * SQRT3 / 2
+    return (center[0] + d * dx, center[1] + d * dy)
+
+
+def _f(x: float) -> str:
+    return f"{x:.1f}".rstrip("0").rstrip(".")
+
+
+def _value(v: str | float) -> str:
+    return _f(v) if isinstance(v, float) else str(v)
+
+
+def _points(points: Iterable[Point]) -> str:
+    return " ".join(f"{_f(x)},{_f(y)}" for x, y in points)
+
+
+class _Svg:
+    """A growing list of SVG elements."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def add(self, tag: str, text: str | None = None, **attrs: str | float) -> None:
+        rendered = " ".join(
+            f"{k.rstrip('_').replace('_', '-')}={quoteattr(_value(v))}" for k, v in attrs.items()
+        )
+        if text is None:
+            self.parts.append(f"<{tag} {rendered}/>")
+        else:
+            self.parts.append(f"<{tag} {rendered}>{escape(text)}</{tag}>")
+
+    def raw(self, markup: str) -> None:
+        self.parts.append(markup)
+
+    def text(
+        self,
+        at: Point,
+        content: str,
+        size: float,
+        fill: str = INK,
+        weight: str = "normal",
+        anchor: str = "middle",
+        halo: bool = False,
+    ) -> None:
+        common: dict[str, str | float] = {
+            "x": at[0],
+            "y": at[1] + size * 0.35,
+            "font_size": size,
+            "font_family": FONT,
+            "font_weight": weight,
+            "text_anchor": anchor,
+        }
+        if halo:
+            # A white outline under the text keeps it legible over track and symbols
+            # (drawn separately: cairosvg ignores paint-order).
+            self.add("text", content, fill="white", stroke="white", stroke_width=size / 4,
+                     stroke_linejoin="round", **common)
+        self.add("text", content, fill=fill, **common)
+
+    def document(self, width: float, height: float, background: str) -> str:
+        head = (
+            '<?xml version="1.0" encoding="UTF-8"?>\n'
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(width)}" height="{_f(height)}" '
+            f'viewBox="0 0 {_f(width)} {_f(height)}">\n'
+            f'<rect x="0" y="0" width="{_f(width)}" height="{_f(height)}" fill="{background}"/>\n'
+        )
+        return head + "\n".join(self.parts) + "\n</svg>\n"
+
+
+# --- tiles ---------------------------------------------------------------------------------
+
+
+def station_positions(tile: TileSpec, rotation: int, center: Point, radius: float) -> dict[
+    str, Point
+]:
+    """Where each station of a tile lies: a lone station in the middle, several stations
+    pulled towards the sides their track leads to (halfway to the side on the CD tiles)."""
+    if len(tile.stations) == 1:
+        return {tile.stations[0].id: center}
+    paths = map_paths(tile, rotation)
+    out: dict[str, Point] = {}
+    for st in tile.stations:
+        sides = [
+            end
+            for p in paths
+            for end in (p.a, p.b)
+            if isinstance(end, int) and st.id in (p.a, p.b)
+        ]
+        out[st.id] = _pulled_towards(center, sides, radius)
+    return out
+
+
+def _pulled_towards(center: Point, sides: Sequence[int], radius: float) -> Point:
+    if not sides:
+        return center
+    vx = sum(side_direction(s)[0] for s in sides) / len(sides)
+    vy = sum(side_direction(s)[1] for s in sides) / len(sides)
+    norm = math.hypot(vx, vy)
+    if norm < 0.2:
+        # Track straight through the station: slide it along its own line.
+        vx, vy = side_direction(sides[0])
+        norm = 1.0
+    d = 0.42 * radius
+    return (center[0] + d * vx / norm, center[1] + d * vy / norm)
+
+
+def _slot_centres(at: Point, slots: int, r: float) -> list[Point]:
+    x, y = at
+    if slots <= 1:
+        return [at]
+    if slots == 2:
+        return [(x - r, y), (x + r, y)]
+    return [
+        (x + 1.15 * r * math.cos(math.radians(-90 + 120 * k)),
+         y + 1.15 * r * math.sin(math.radians(-90 + 120 * k)))
+        for k in range(slots)
+    ]
+
+
+def _end_point(
+    end: PathEnd, center: Point, stations: Mapping[str, Point], radius: float
+) -> Point:
+    return _side_mid(center, end, radius) if isinstance(end, int) else stations[end]
+
+
+def _track_d(a: PathEnd, b: PathEnd, center: Point, stations: Mapping[str, Point], r: float) -> str:
+    pa = _end_point(a, center, stations, r)
+    pb = _end_point(b, center, stations, r)
+    if isinstance(a, int) and isinstance(b, int):
+        # Side to side: a curve through the middle region, straight when the sides are opposite.
+        return f"M{_f(pa[0])},{_f(pa[1])} Q{_f(center[0])},{_f(center[1])} {_f(pb[0])},{_f(pb[1])}"
+    return f"M{_f(pa[0])},{_f(pa[1])} L{_f(pb[0])},{_f(pb[1])}"
+
+
+def draw_track(svg: _Svg, d: str, gauge: str, radius: float) -> None:
+    """Broad: solid black; metre: black and white dashes (4.1.5 / 31.3); dual: two rails."""
+    w = radius * 0.1
+    if gauge == "broad":
+        svg.add("path", d=d, stroke=INK, stroke_width=w, fill="none")
+    elif gauge == "metre":
+        svg.add("path", d=d, stroke=INK, stroke_width=w, fill="none")
+        svg.add(
+            "path", d=d, stroke="white", stroke_width=w * 0.5, fill="none",
+            stroke_dasharray=f"{_f(w * 1.2)},{_f(w * 1.2)}",
+        )
+    else:
+        svg.add("path", d=d, stroke=INK, stroke_width=w * 1.5, fill="none")
+        svg.add("path", d=d, stroke="white", stroke_width=w * 0.6, fill="none")
+
+
+def _value_badge(svg: _Svg, at: Point, value: int, radius: float) -> None:
+    svg.add("circle", cx=at[0], cy=at[1], r=radius * 0.15, fill="white", stroke=INK,
+            stroke_width=1.2)
+    svg.text(at, str(value), radius * 0.16, weight="bold")
+
+
+def _badge_spot(center: Point, used: Iterable[Point], radius: float) -> Point:
+    """A place for the value badge away from the stations and the track."""
+    best: Point = center
+    best_gap = -1.0
+    for k in range(12):
+        angle = math.radians(15 + 30 * k)
+        spot = (center[0] + 0.62 * radius * math.cos(angle),
+                center[1] + 0.62 * radius * math.sin(angle))
+        gap = min((math.dist(spot, u) for u in used), default=radius)
+        if gap > best_gap + 1e-6:
+            best, best_gap = spot, gap
+    return best
+
+
+def draw_tile(
+    svg: _Svg,
+    tile: TileSpec,
+    rotation: int,
+    center: Point,
+    radius: float,
+    tokens: Mapping[str, Sequence[CompanySpec]] | None = None,
+    show_number: bool = True,
+) -> list[Point]:
+    """A tile with its track, stations, values and base slots (filled with ``tokens``).
+
+    Returns the points it drew on (track ends, stations, badges) so that callers can place
+    more marks where they do not cover anything."""
+    svg.add("polygon", points=_points(hex_corners(center, radius)),
+            fill=TILE_COLOURS[tile.colour], stroke=INK, stroke_width=1.5)
+    stations = station_positions(tile, rotation, center, radius)
+    paths = map_paths(tile, rotation)
+    for p in paths:
+        draw_track(svg, _track_d(p.a, p.b, center, stations, radius), p.gauge, radius)
+    slot_r = radius * (0.2 if len(tile.stations) <= 2 else 0.16)
+    used: list[Point] = [
+        _end_point(e, center, stations, radius) for p in paths for e in (p.a, p.b)
+    ]
+    label_at = (center[0] - 0.5 * radius, center[1] + 0.45 * radius)
+    if tile.label:
+        used.append(label_at)
+    for st in tile.stations:
+        used += _draw_station(svg, st, stations[st.id], paths, center, radius, slot_r,
+                              (tokens or {}).get(st.id, ()))
+    values = {st.value for st in tile.stations}
+    # The stations of a large city share one value, printed once; towns each show their own.
+    if len(values) == 1 and len(tile.stations) > 1 and not small_stations(tile):
+        spot = _badge_spot(center, used, radius)
+        used.append(spot)
+        _value_badge(svg, spot, values.pop(), radius)
+    else:
+        for st in tile.stations:
+            spot = _badge_spot(stations[st.id], used, radius * 0.75)
+            used.append(spot)
+            _value_badge(svg, spot, st.value, radius)
+    if tile.label:
+        svg.text(label_at, tile.label, radius * 0.2, weight="bold")
+    if show_number and not tile.preprinted:
+        svg.text((center[0] + 0.46 * radius, center[1] + 0.52 * radius), tile.id,
+                 radius * 0.14)
+    return used
+
+
+def _draw_station(
+    svg: _Svg,
+    st: StationSpec,
+    at: Point,
+    paths: Sequence[PathSpec],
+    center: Point,
+    radius: float,
+    slot_r: float,
+    tokens: Sequence[CompanySpec],
+) -> list[Point]:
+    if st.kind == "small":
+        _draw_town_bar(svg, st, at, paths, radius)
+        return [at]
+    centres = _slot_centres(at, max(st.slots, 1), slot_r)
+    if len(centres) > 1:
+        hull = " ".join(f"{_f(x)},{_f(y)}" for x, y in centres)
+        svg.add("polyline", points=hull, stroke=INK, stroke_width=slot_r * 2 + 3,
+                stroke_linejoin="round", stroke_linecap="round", fill="none")
+        svg.add("polyline", points=hull, stroke="white", stroke_width=slot_r * 2,
+                stroke_linejoin="round", stroke_linecap="round", fill="none")
+    for i, c in enumerate(centres):
+        svg.add("circle", cx=c[0], cy=c[1], r=slot_r, fill="white", stroke=INK,
+                stroke_width=1.5)
+        if i < len(tokens):
+            draw_token(svg, c, slot_r * 0.92, tokens[i])
+    return centres
+
+
+def _draw_town_bar(
+    svg: _Svg, st: StationSpec, at: Point, paths: Sequence[PathSpec], radius: float
+) -> None:
+    """A small station: a cross-bar over its track (rule 4.1.9 / 31.7)."""
+    direction: Point = (1.0, 0.0)
+    for p in paths:
+        side = p.b if p.a == st.id else p.a if p.b == st.id else None
+        if isinstance(side, int):
+            direction = side_direction(side)
+            break
+    px, py = -direction[1], direction[0]
+    half = radius * 0.2
+    svg.add("line", x1=at[0] - px * half, y1=at[1] - py * half, x2=at[0] + px * half,
+            y2=at[1] + py * half, stroke=INK, stroke_width=radius * 0.13)
+
+
+def draw_token(svg: _Svg, at: Point, r: float, company: CompanySpec) -> None:
+    """A base token in the company's colours with its initials."""
+    svg.add("circle", cx=at[0], cy=at[1], r=r, fill=company.colour, stroke=INK,
+            stroke_width=1.2)
+    size = r * (0.9 if len(company.initials) <= 3 else 0.72)
+    svg.text(at, company.initials, size, fill=company.text_colour, weight="bold")
+
+
+# --- the printed board ---------------------------------------------------------------------
+
+
+def _terrain_symbol(svg: _Svg, terrain: Terrain, at: Point, r: float) -> None:
+    x, y = at
+    if terrain in ("river", "multiple_river"):
+        lines = 1 if terrain == "river" else 2
+        for i in range(lines):
+            oy = y + (i - (lines - 1) / 2) * r * 0.16
+            d = (f"M{_f(x - r * 0.3)},{_f(oy)} q{_f(r * 0.075)},{_f(-r * 0.1)} {_f(r * 0.15)},0 "
+                 f"t{_f(r * 0.15)},0 t{_f(r * 0.15)},0 t{_f(r * 0.15)},0")
+            svg.add("path", d=d, stroke=RIVER, stroke_width=r * 0.05, fill="none")
+        return
+    size = {"hill": 0.2, "mountain": 0.3, "himalaya": 0.3}[terrain]
+    peaks = [(x, y)] if terrain != "himalaya" else [(x - r * 0.12, y), (x + r * 0.12, y)]
+    fill = {"hill": "#c9a46a", "mountain": "#8a6642", "himalaya": "#6e5236"}[terrain]
+    for px, py in peaks:
+        tri = [(px, py - size * r * 0.85), (px + size * r * 0.6, py + size * r * 0.4),
+               (px - size * r * 0.6, py + size * r * 0.4)]
+        svg.add("polygon", points=_points(tri), fill=fill, stroke=INK, stroke_width=1.2)
+        if terrain == "himalaya":
+            cap = [tri[0], (px + size * r * 0.22, py - size * r * 0.35),
+                   (px - size * r * 0.22, py - size * r * 0.35)]
+            svg.add("polygon", points=_points(cap), fill="white", stroke="none")
+
+
+def cost_text(ed: Edition, terrain: Terrain) -> str:
+    """TABLE 4 cost as printed beside a symbol: broad / metre gauge."""
+    cost = ed.costs.terrain[terrain]
+    return f"£{cost.broad}/{cost.metre}"
+
+
+def _draw_terrain(
+    svg: _Svg, ed: Edition, terrains: Sequence[Terrain], at: Point, r: float, text: float
+) -> None:
+    """Terrain symbols side by side, each with its TABLE 4 cost below it."""
+    n = len(terrains)
+    for i, terrain in enumerate(terrains):
+        x = at[0] + (i - (n - 1) / 2) * r * 0.62
+        _terrain_symbol(svg, terrain, (x, at[1]), r)
+        svg.text((x, at[1] + r * 0.27), cost_text(ed, terrain), text, halo=True)
+
+
+def _draw_printed_hex(svg: _Svg, spec: HexSpec, layout: Layout) -> None:
+    """The printed hex: buff land, Ganges valley beige or grey margin."""
+    c = layout.center(spec.coord)
+    r = layout.radius
+    fill = MARGIN_GREY if not spec.playable else GANGES if spec.ganges_valley else LAND
+    svg.add("polygon", points=_points(hex_corners(c, r)), fill=fill, stroke="#6b6b6b",
+            stroke_width=1.2)
+
+
+def _draw_printed_features(svg: _Svg, ed: Edition, spec: HexSpec, layout: Layout) -> None:
+    """Towns (dots), cities (circles) and terrain as printed on a hex without a tile."""
+    x, y = layout.center(spec.coord)
+    r = layout.radius
+    text = r * 0.15
+    many = len(spec.terrain) > 1
+    if spec.kind == "town":
+        dot = (x, y - 0.5 * r) if many else (x + 0.25 * r, y - 0.1 * r) if spec.terrain else (x, y)
+        svg.add("circle", cx=dot[0], cy=dot[1], r=r * 0.1, fill=INK)
+        at = (x, y - 0.05 * r) if many else (x - 0.22 * r, y - 0.1 * r)
+    elif spec.kind == "double_town":
+        for dx in (-0.22, 0.22):
+            svg.add("circle", cx=x + dx * r, cy=y - 0.18 * r, r=r * 0.09, fill=INK)
+        at = (x, y + 0.15 * r)
+    elif spec.kind == "city":
+        svg.add("circle", cx=x, cy=y, r=r * 0.25, fill="white", stroke=INK, stroke_width=1.8)
+        at = (x - 0.5 * r, y - 0.08 * r)
+    else:
+        at = (x, y - 0.1 * r)
+    if spec.terrain:
+        scale = r * (0.7 if spec.kind == "city" else 1.0)
+        _draw_terrain(svg, ed, spec.terrain, at, scale, text * (0.85 if spec.kind == "city" else 1))
+
+
+def _draw_covered_terrain(
+    svg: _Svg, ed: Edition, spec: HexSpec, layout: Layout, used: Sequence[Point]
+) -> None:
+    """Terrain of a hex under a tile (the preprinted Calcutta): its cost still applies to the
+    first promotion (rule 4.2.13)."""
+    if not spec.terrain:
+        return
+    center = layout.center(spec.coord)
+    spot = _badge_spot(center, used, layout.radius * 0.85)
+    _draw_terrain(svg, ed, spec.terrain, spot, layout.radius * 0.6, layout.radius * 0.13)
+
+
+def _draw_city_notes(svg: _Svg, ed: Edition, spec: HexSpec, layout: Layout, covered: bool) -> None:
+    """Names, company numbers and bond values of cities; frontier post values."""
+    x, y = layout.center(spec.coord)
+    r = layout.radius
+    city = next((c for c in ed.cities if c.hex == spec.coord), None)
+    name = city.name if city else spec.name
+    if name:
+        svg.text((x, y - (0.72 if covered else 0.52) * r), name, r * 0.19, fill=CITY_NAME,
+                 weight="bold", halo=True)
+    if city and not covered:
+        numbers = " ".join(str(n) for n in city.companies)
+        svg.text((x, y + 0.43 * r), numbers, r * 0.17, weight="bold", halo=True)
+        svg.text((x + 0.5 * r, y + 0.18 * r), f"£{city.bond_value}", r * 0.14,
+                 fill="#6b3d00", halo=True)
+    if spec.frontier_post is not None:
+        at = (x + 0.55 * r, y - 0.25 * r) if spec.kind in ("city", "large_city") else (
+            x, y - 0.62 * r)
+        svg.add("rect", x=at[0] - 0.22 * r, y=at[1] - 0.11 * r, width=0.44 * r, height=0.22 * r,
+                rx=0.1 * r, fill="#fff6c8", stroke="#8a1c1c", stroke_width=1.2)
+        svg.text(at, f"({spec.frontier_post})", r * 0.15, fill="#8a1c1c", weight="bold")
+
+
+def _draw_hex_label(svg: _Svg, spec: HexSpec, layout: Layout) -> None:
+    x, y = layout.center(spec.coord)
+    r = layout.radius
+    svg.text((x, y + 0.72 * r), spec.coord, r * 0.15, fill=HEX_LABEL, weight="bold", halo=True)
+
+
+def _draw_frame(svg: _Svg, layout: Layout) -> None:
+    size = layout.radius * 0.2
+    for col in range(1, layout.columns + 1):
+        x = layout.margin + col * layout.half_width
+        svg.text((x, layout.margin * 0.45), str(col), size, fill="#555555")
+        svg.text((x, layout.height - layout.margin * 0.45), str(col), size, fill="#555555")
+    for row in ROWS:
+        y = layout.margin + layout.radius + ROWS.index(row) * 1.5 * layout.radius
+        svg.text((layout.margin * 0.4, y), row, size, fill="#555555", weight="bold")
+        svg.text((layout.width - layout.margin * 0.4, y), row, size, fill="#555555",
+                 weight="bold")
+
+
+def _draw_legend(svg: _Svg, ed: Edition, layout: Layout) -> None:
+    """Key in the empty south-west corner: terrain costs, gauges, places."""
+    r = layout.radius
+    x0 = layout.margin + 0.6 * layout.half_width
+    y0 = layout.margin + layout.radius + ROWS.index("P") * 1.5 * r
+    width, line = 6.6 * layout.half_width, 0.42 * r
+    box_at = len(svg.parts)
+    edition = {"first": "first edition (1989)", "second": "second edition (2009)"}[ed.name]
+    svg.text((x0, y0 - 0.25 * r), f"1853 India — {edition}", r * 0.24, weight="bold",
+             anchor="start")
+    y = y0 + 0.35 * r
+    svg.text((x0, y), "Terrain: cost broad / metre gauge (TABLE 4)", r * 0.17, anchor="start",
+             weight="bold")
+    for terrain in ed.costs.terrain:
+        y += line
+        _terrain_symbol(svg, terrain, (x0 + 0.3 * r, y), r * 0.9)
+        svg.text((x0 + 0.8 * r, y), f"{TERRAIN_NAMES[terrain]}  {cost_text(ed, terrain)}",
+                 r * 0.17, anchor="start")
+    for gauge, name in (("broad", "broad gauge"), ("metre", "metre gauge"), ("dual", "dual gauge")):
+        y += line
+        draw_track(svg, f"M{_f(x0)},{_f(y)} L{_f(x0 + 0.6 * r)},{_f(y)}", gauge, r)
+        svg.text((x0 + 0.8 * r, y), name, r * 0.17, anchor="start")
+    y += line
+    svg.add("circle", cx=x0 + 0.3 * r, cy=y, r=r * 0.08, fill=INK)
+    svg.text((x0 + 0.8 * r, y), "town", r * 0.17, anchor="start")
+    y += line
+    svg.add("circle", cx=x0 + 0.3 * r, cy=y, r=r * 0.15, fill="white", stroke=INK)
+    svg.text((x0 + 0.8 * r, y), "city: bid companies below, bond value right", r * 0.17,
+             anchor="start")
+    y += line
+    svg.add("rect", x=x0 + 0.1 * r, y=y - 0.12 * r, width=0.4 * r, height=0.24 * r, fill=GANGES,
+            stroke=INK)
+    svg.text((x0 + 0.8 * r, y), "Ganges valley", r * 0.17, anchor="start")
+    y += line
+    svg.text((x0 + 0.3 * r, y), "(40)", r * 0.15, fill="#8a1c1c", weight="bold")
+    svg.text((x0 + 0.8 * r, y), "frontier post value", r * 0.17, anchor="start")
+    y += line
+    svg.add("rect", x=x0 + 0.1 * r, y=y - 0.12 * r, width=0.4 * r, height=0.24 * r,
+            fill=MARGIN_GREY, stroke=INK)
+    svg.text((x0 + 0.8 * r, y), "grey margin (no track)", r * 0.17, anchor="start")
+    box = _Svg()
+    box.add("rect", x=x0 - 0.2 * r, y=y0 - 0.6 * r, width=width, height=y - y0 + 0.6 * r + line,
+            fill="white", stroke=INK, stroke_width=1.5, rx=8)
+    svg.parts[box_at:box_at] = box.parts
+
+
+# --- validation ----------------------------------------------------------------------------
+
+
+def _board_hex(ed: Edition, text: str, field: str) -> str:
+    coord = parse_coord(text)
+    if coord not in ed.board.hexes:
+        raise InputError(f"{field}: hex {coord} is not on the {ed.name} edition board")
+    return coord
+
+
+def _placed_tiles(
+    ed: Edition, tiles: Mapping[str, tuple[str, int]] | None
+) -> dict[str, tuple[TileSpec, int]]:
+    placed: dict[str, tuple[TileSpec, int]] = {
+        spec.coord: (ed.tiles[spec.preprinted], spec.preprinted_rotation)
+        for spec in ed.board.hexes.values()
+        if spec.preprinted is not None
+    }
+    for text, (tile_id, rotation) in (tiles or {}).items():
+        coord = _board_hex(ed, text, "tiles")
+        if tile_id not in ed.tiles:
+            raise InputError(f"tiles: unknown tile {tile_id!r} on {coord} in the {ed.name} edition")
+        if not isinstance(rotation, int) or rotation not in range(6):
+            raise InputError(f"tiles: bad rotation {rotation!r} on {coord}: expected 0..5")
+        placed[coord] = (ed.tiles[tile_id], rotation)
+    return placed
+
+
+def _tokens(
+    ed: Edition,
+    placed: Mapping[str, tuple[TileSpec, int]],
+    bases: Iterable[tuple[str, str, str | None]],
+) -> dict[str, dict[str | None, list[CompanySpec]]]:
+    out: dict[str, dict[str | None, list[CompanySpec]]] = {}
+    for initials, text, station in bases:
+        company = ed.company(initials)
+        coord = _board_hex(ed, text, "bases")
+        if station is not None:
+            tile = placed.get(coord)
+            if tile is None or station not in {s.id for s in tile[0].stations}:
+                raise InputError(f"bases: no station {station!r} on {coord}")
+        out.setdefault(coord, {}).setdefault(station, []).append(company)
+    return out
+
+
+# --- routes --------------------------------------------------------------------------------
+
+
+def _node_point(
+    node: tuple[str, ...],
+    placed: Mapping[str, tuple[TileSpec, int]],
+    layout: Layout,
+    ed: Edition,
+) -> Point:
+    if len(node) != 3 or node[0] not in ("S", "E"):
+        raise InputError(f"highlight_routes: bad node {node!r}: expected ('S', hex, station) "
+                         "or ('E', hex, side)")
+    coord = _board_hex(ed, str(node[1]), "highlight_routes")
+    center = layout.center(coord)
+    if node[0] == "E":
+        side = node[2]
+        if not isinstance(side, int) or side not in range(6):
+            raise InputError(f"highlight_routes: bad side {side!r} in {node!r}")
+        return _side_mid(center, side, layout.radius)
+    tile = placed.get(coord)
+    if tile is None:
+        return center
+    positions = station_positions(tile[0], tile[1], center, layout.radius)
+    if node[2] not in positions:
+        raise InputError(f"highlight_routes: no station {node[2]!r} on {coord}")
+    return positions[node[2]]
+
+
+def _draw_routes(
+    svg: _Svg,
+    routes: Sequence[Sequence[tuple[str, ...]]],
+    placed: Mapping[str, tuple[TileSpec, int]],
+    layout: Layout,
+    ed: Edition,
+) -> None:
+    for i, route in enumerate(routes):
+        points = [_node_point(tuple(node), placed, layout, ed) for node in route]
+        colour = ROUTE_COLOURS[i % len(ROUTE_COLOURS)]
+        if len(points) >= 2:
+            svg.add("polyline", points=_points(points), stroke=colour,
+                    stroke_width=layout.radius * 0.09, fill="none", stroke_opacity=0.8,
+                    stroke_linejoin="round", stroke_linecap="round")
+        for node, p in zip(route, points, strict=True):
+            if node[0] == "S":
+                svg.add("circle", cx=p[0], cy=p[1], r=layout.radius * 0.09, fill=colour,
+                        stroke="white", stroke_width=1.5)
+
+
+# --- public entry points -------------------------------------------------------------------
+
+
+def render_board_svg(
+    edition: Edition,
+    tiles: Mapping[str, tuple[str, int]] | None = None,
+    bases: Iterable[tuple[str, str, str | None]] = (),
+    highlight_routes: Sequence[Sequence[tuple[str, ...]]] = (),
+    layout: Layout | None = None,
+) -> str:
+    """The board of ``edition`` as an SVG document.
+
+    ``tiles`` maps a hex to (tile id, rotation) laid on top of the printed board (the
+    preprinted large cities are drawn unless replaced); ``bases`` are (company initials, hex,
+    station id) drawn as tokens in company colours, station None meaning the printed city
+    circle; ``highlight_routes`` are sequences of track-graph nodes (("S", hex, station) or
+    ("E", hex, side)), each drawn as a coloured line.  Bad input raises InputError.
+    """
+    ed = edition
+    lay = layout or Layout(columns=max(split(c)[1] for c in ed.board.hexes))
+    placed = _placed_tiles(ed, tiles)
+    tokens = _tokens(ed, placed, bases)
+    svg = _Svg()
+    _draw_frame(svg, lay)
+    hexes = sorted(ed.board.hexes.values(), key=lambda h: (ROWS.index(h.coord[0]),
+                                                           int(h.coord[1:])))
+    for spec in hexes:
+        _draw_printed_hex(svg, spec, lay)
+    for spec in hexes:
+        if spec.coord in placed:
+            tile, rotation = placed[spec.coord]
+            here = {k: v for k, v in tokens.get(spec.coord, {}).items() if k is not None}
+            used = draw_tile(svg, tile, rotation, lay.center(spec.coord), lay.radius, here)
+            if tile.preprinted:
+                _draw_covered_terrain(svg, ed, spec, lay, used)
+        elif spec.playable:
+            _draw_printed_features(svg, ed, spec, lay)
+            loose = tokens.get(spec.coord, {}).get(None, [])
+            if loose:
+                draw_token(svg, lay.center(spec.coord), lay.radius * 0.23, loose[0])
+    _draw_homes(svg, ed, placed, tokens, lay)
+    for spec in hexes:
+        _draw_city_notes(svg, ed, spec, lay, covered=spec.coord in placed)
+        _draw_hex_label(svg, spec, lay)
+    _draw_legend(svg, ed, lay)
+    _draw_routes(svg, highlight_routes, placed, lay, ed)
+    return svg.document(lay.width, lay.height, SEA)
+
+
+def _draw_homes(
+    svg: _Svg,
+    ed: Edition,
+    placed: Mapping[str, tuple[TileSpec, int]],
+    tokens: Mapping[str, Mapping[str | None, Sequence[CompanySpec]]],
+    layout: Layout,
+) -> None:
+    """Home bases (TABLE 1) printed on the board: the company's number in a ring of its colour,
+    until a base token is laid there (dashed for a conditional home such as rule 2.6.2's)."""
+    for company in ed.companies:
+        for home in company.homes:
+            center = layout.center(home.hex)
+            tile = placed.get(home.hex)
+            if tokens.get(home.hex, {}).get(home.station if tile else None):
+                continue
+            if tile is None:
+                at = center
+            elif home.station is None:
+                continue
+            else:
+                at = station_positions(tile[0], tile[1], center, layout.radius)[home.station]
+            r = layout.radius * (0.13 if tile else 0.17)
+            dash = "4,3" if home.condition else "none"
+            svg.add("circle", cx=at[0], cy=at[1], r=r, fill="white", stroke=company.colour,
+                    stroke_width=3, stroke_dasharray=dash)
+            svg.text(at, str(company.number), r * 1.1, fill=INK, weight="bold")
+
+
+def render_tiles_svg(
+    edition: Edition, only: Sequence[str] | None = None, columns: int = 10
+) -> str:
+    """Every tile of the edition's manifest with its number and count, then the preprinted
+    large cities, grouped by colour; ``only`` restricts the picture to the tiles named."""
+    ed = edition
+    for tile_id in only or ():
+        if tile_id not in ed.tiles:
+            raise InputError(f"unknown tile {tile_id!r} in the {ed.name} edition")
+    radius = 62.0
+    cell_w, cell_h = radius * 2.1, radius * 2.6
+    svg = _Svg()
+    order = sorted(ed.manifest, key=lambda t: (("yellow", "green", "brown", "grey").index(
+        ed.tiles[t].colour), int(t) if t.isdigit() else 10**6, t))
+    preprinted = sorted(t for t, spec in ed.tiles.items() if spec.preprinted)
+    entries: list[tuple[str, str]] = [(t, f"#{t}  ×{ed.manifest[t]}") for t in order]
+    entries += [(t, f"{t}*") for t in preprinted]
+    if only is not None:
+        entries = [e for e in entries if e[0] in set(only)]
+    rows = (len(entries) + columns - 1) // columns
+    top = 70.0
+    title = {"first": "first edition (1989)", "second": "second edition (2009)"}[ed.name]
+    svg.text((20, 30), f"1853 India — tiles of the {title}: number and count",
+             22, weight="bold", anchor="start")
+    for i, (tile_id, caption) in enumerate(entries):
+        col, row = i % columns, i // columns
+        center = (20 + cell_w * (col + 0.5), top + cell_h * row + radius)
+        draw_tile(svg, ed.tiles[tile_id], 0, center, radius, show_number=False)
+        svg.text((center[0], center[1] + radius + 18), caption, 16, weight="bold")
+    width = 40 + cell_w * columns
+    height = top + cell_h * rows + 20
+    if preprinted and entries and entries[-1][0] in preprinted:
+        svg.text((20, height - 10), "* printed on the board (rule 4.2.12 / 31.22)", 16,
+                 anchor="start")
+        height += 10
+    return svg.document(width, height, "white")
+
+
+def svg_to_png(svg: str, path: str | Path) -> None:
+    """Rasterise with cairosvg (libcairo); an unwritable path raises InputError."""
+    import cairosvg
+
+    target = Path(path)
+    try:
+        cairosvg.svg2png(bytestring=svg.encode("utf-8"), write_to=str(target))
+    except OSError as exc:
+        raise InputError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from None
+
+
+def write_picture(svg: str, path: str | Path) -> Path:
+    """Write ``svg`` to ``path`` as SVG or PNG according to its suffix; return the path."""
+    target = Path(path)
+    suffix = target.suffix.lower()
+    if suffix not in (".svg", ".png"):
+        raise InputError(f"--out {str(target)!r}: expected a file name ending in .svg or .png")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if suffix == ".svg":
+            target.write_text(svg, encoding="utf-8")
+        else:
+            svg_to_png(svg, target)
+    except OSError as exc:
+        raise InputError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from None
+    return target

@@ -1,0 +1,160 @@
+"""Board and tile pictures: content, well-formed SVG, PNG output and one-line errors."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from india1853.data.loader import load_edition
+from india1853.errors import InputError
+from india1853.interfaces.cli import main
+from india1853.interfaces.render import render_board_svg, render_tiles_svg
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def _texts(svg: str) -> list[str]:
+    root = ET.fromstring(svg.encode("utf-8"))
+    return [el.text or "" for el in root.iter(f"{SVG_NS}text")]
+
+
+@pytest.fixture(scope="module", params=["first", "second"])
+def board(request: pytest.FixtureRequest) -> tuple[str, str]:
+    return request.param, render_board_svg(load_edition(request.param))
+
+
+def test_board_names_every_city_hex_and_frontier_post(board: tuple[str, str]) -> None:
+    edition, svg = board
+    ed = load_edition(edition)
+    texts = set(_texts(svg))
+    assert {c.name for c in ed.cities} <= texts
+    assert set(ed.board.hexes) <= texts
+    frontier = {f"({h.frontier_post})" for h in ed.board.hexes.values() if h.frontier_post}
+    assert frontier and frontier <= texts
+
+
+def test_board_shows_bid_companies_bond_values_and_terrain_costs(board: tuple[str, str]) -> None:
+    edition, svg = board
+    ed = load_edition(edition)
+    texts = set(_texts(svg))
+    delhi = ed.city("Delhi")
+    bombay_hex = ed.city("Bombay").hex
+    # Large cities are covered by their preprinted tile; ordinary cities print their numbers.
+    assert delhi.hex == "F14" and ed.board.hexes[bombay_hex].preprinted
+    for city in ed.cities:
+        if ed.board.hexes[city.hex].preprinted is None:
+            assert " ".join(map(str, city.companies)) in texts
+            assert f"£{city.bond_value}" in texts
+    for terrain, cost in ed.costs.terrain.items():
+        assert any(f"£{cost.broad}/{cost.metre}" in t for t in texts), terrain
+
+
+def test_board_shades_ganges_valley_and_greys_the_margin() -> None:
+    svg = render_board_svg(load_edition("first"))
+    assert svg.count('fill="#f7d2a4"') >= 11  # the Ganges valley hexes (and the key)
+    assert 'fill="#a8a8a8"' in svg
+
+
+def test_placed_tiles_draw_each_gauge_differently() -> None:
+    ed = load_edition("first")
+    plain = render_board_svg(ed)
+    broad = render_board_svg(ed, tiles={"K11": ("9", 0)})
+    metre = render_board_svg(ed, tiles={"K11": ("79", 0)})
+    dual = render_board_svg(ed, tiles={"K11": ("233", 0)} if "233" in ed.tiles else {
+        "K17": ("102", 0)})
+    assert broad.count("stroke-dasharray") == plain.count("stroke-dasharray")
+    assert metre.count("stroke-dasharray") > plain.count("stroke-dasharray")
+    assert len({broad, metre, dual}) == 3
+    assert "79" in _texts(metre)
+
+
+def test_bases_and_routes_are_drawn() -> None:
+    ed = load_edition("second")
+    svg = render_board_svg(
+        ed,
+        tiles={"K17": ("14", 1)},
+        bases=[("BNR", "K17", "st1"), ("EIR", "F14", "st2")],
+        highlight_routes=[[("S", "F14", "st2"), ("E", "F14", 4), ("E", "F16", 4)]],
+    )
+    texts = _texts(svg)
+    assert "BNR" in texts and "EIR" in texts
+    assert "<polyline" in svg and "#e6194b" in svg
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"tiles": {"K17": ("999", 0)}}, "unknown tile '999'"),
+        ({"tiles": {"Z99": ("9", 0)}}, "bad coordinate 'Z99'"),
+        ({"tiles": {"K17": ("9", 6)}}, "bad rotation"),
+        ({"tiles": {"J32": ("9", 0)}}, "not on the second edition board"),
+        ({"bases": [("XYZ", "K17", None)]}, "unknown company 'XYZ'"),
+        ({"bases": [("BNR", "K17", "st9")]}, "no station 'st9' on K17"),
+        ({"highlight_routes": [[("Q", "K17", 1)]]}, "bad node"),
+    ],
+)
+def test_bad_input_is_an_input_error(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        render_board_svg(load_edition("second"), **kwargs)  # type: ignore[arg-type]
+
+
+def test_tile_sheet_lists_every_manifest_tile_with_its_count() -> None:
+    ed = load_edition("first")
+    svg = render_tiles_svg(ed)
+    texts = set(_texts(svg))
+    for tile_id, count in ed.manifest.items():
+        assert f"#{tile_id}  ×{count}" in texts
+    assert {"Delhi*", "Calcutta*", "Bombay*", "Madras*"} <= texts
+    only = _texts(render_tiles_svg(ed, only=["3", "104"]))
+    assert "#3  ×10" in only and "#104  ×2" in only and "#4  ×14" not in only
+    with pytest.raises(InputError, match="unknown tile '999'"):
+        render_tiles_svg(ed, only=["999"])
+
+
+def test_render_command_writes_svg_and_png(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    svg_path = tmp_path / "out" / "board.svg"
+    assert main(["render", "--edition", "first", "--out", str(svg_path),
+                 "--tile", "K17:14:1", "--base", "BNR:K17:st1"]) == 0
+    assert capsys.readouterr().out.strip() == str(svg_path)
+    ET.parse(svg_path)
+    png_path = tmp_path / "board.png"
+    assert main(["render", "--edition", "second", "--out", str(png_path)]) == 0
+    assert png_path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert capsys.readouterr().out.strip() == str(png_path)
+
+
+def test_render_tiles_command_writes_svg(tmp_path: Path) -> None:
+    out = tmp_path / "tiles.svg"
+    assert main(["render-tiles", "--edition", "second", "--out", str(out)]) == 0
+    assert "#716  ×4" in _texts(out.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["render", "--edition", "third", "--out", "{tmp}/a.svg"], "unknown edition 'third'"),
+        (["render", "--out", "{tmp}/a.txt"], "expected a file name ending in .svg or .png"),
+        (["render", "--out", "{tmp}/file/a.svg"], "cannot write"),
+        (["render", "--out", "{tmp}/file/a.png"], "cannot write"),
+        (["render", "--out", "{tmp}/a.svg", "--tile", "Q99:9:0"], "bad coordinate 'Q99'"),
+        (["render", "--out", "{tmp}/a.svg", "--tile", "K17:999:0"], "unknown tile '999'"),
+        (["render", "--out", "{tmp}/a.svg", "--tile", "K17-14"], "expected HEX:TILE:ROTATION"),
+        (["render", "--out", "{tmp}/a.svg", "--base", "BNR"], "expected COMPANY:HEX"),
+        (["render-tiles", "--out", "{tmp}/a.svg", "--only", "999"], "unknown tile '999'"),
+        (["render-tiles", "--edition", "x", "--out", "{tmp}/a.svg"], "unknown edition 'x'"),
+    ],
+)
+def test_command_errors_are_one_line_and_non_zero(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    (tmp_path / "file").write_text("not a directory", encoding="utf-8")
+    status = main([a.replace("{tmp}", str(tmp_path)) for a in argv])
+    err = capsys.readouterr().err
+    assert status != 0
+    assert err.startswith("error: ") and message in err
+    assert err.count("\n") == 1
+    assert not (tmp_path / "a.svg").exists()
