@@ -136,12 +136,12 @@ def reduce_graph(graph: RouteGraph, gauge: TrainGauge, resources: _Resources,
             raw.append((index[start], index[end], mask, tracks[0].hex, tracks[-1].hex, duty,
                         nodes, tuple(tr.id for tr in tracks)))
     # Pair each directed link with its reverse (the same chain walked from the other end).
-    by_tracks: dict[tuple[int, ...], int] = {}
+    by_tracks: dict[tuple[int, tuple[int, ...]], int] = {}
     for i, item in enumerate(raw):
-        by_tracks[item[7]] = i
+        by_tracks[item[0], item[7]] = i
     links: list[Link] = []
     for i, (s, e, mask, lh, ah, duty, nodes, tids) in enumerate(raw):
-        rev = by_tracks[tids[::-1]]
+        rev = by_tracks[e, tids[::-1]]
         links.append(Link(i, rev, min(tids), s, e, mask, lh, ah, duty, nodes, tids))
     adjacency: list[list[Link]] = [[] for _ in keys]
     for link in links:
