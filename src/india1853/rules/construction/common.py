@@ -1,0 +1,62 @@
+"""Checks shared by lays, promotions and base placements."""
+
+from __future__ import annotations
+
+from india1853.board.hexes import CoordinateError, parse_coord
+from india1853.board.state import BoardState
+from india1853.data.model import CompanySpec, HexSpec
+from india1853.errors import InputError, RuleError
+from india1853.rules.construction.context import CompanyContext, ConstructionPolicy
+
+
+def hex_spec(state: BoardState, text: str) -> HexSpec:
+    try:
+        coord = parse_coord(text)
+    except CoordinateError as exc:
+        raise InputError(f"hex: {exc}") from None
+    spec = state.edition.board.hexes.get(coord)
+    if spec is None:
+        raise InputError(f"hex: {coord} is not on the {state.edition.name} edition's board")
+    return spec
+
+
+def company_spec(state: BoardState, ctx: CompanyContext) -> CompanySpec:
+    return state.edition.company(ctx.company)
+
+
+def check_payment(ctx: CompanyContext, cost: int, what: str) -> None:
+    """Rules 4.1.12 / 31.10 (pay before building) and 3.4.6 (a Manager owing for a credit
+    train may spend nothing)."""
+    if cost > 0 and ctx.owes_credit_train:
+        raise RuleError(
+            "3.4.6", f"{ctx.company} still owes the bank for a train and may not pay £{cost} "
+            f"for {what}"
+        )
+    if cost > ctx.cash:
+        raise RuleError(
+            "4.1.12 / 31.10", f"{what} costs £{cost} but {ctx.company} has only £{ctx.cash}"
+        )
+
+
+def tile_colours(state: BoardState, ctx: CompanyContext) -> tuple[str, ...]:
+    """TABLE 6: the colours of tile the phase allows."""
+    return state.edition.phase(ctx.phase).tiles
+
+
+def outside_area_duty(
+    state: BoardState, ctx: CompanyContext, policy: ConstructionPolicy, hex: str, rule: str,
+    what: str,
+) -> str | None:
+    """TABLE 2 areas (4.2.2, 4.4.1 / 31.13, 32.1) and the Phase 5 exception (4.2.3, 4.4.2):
+    None inside the area; the hex as a run duty outside it when allowed; else RuleError."""
+    if company_spec(state, ctx).area.contains(hex):
+        return None
+    relaxed = policy.areas_relaxed_phase
+    if relaxed is not None and ctx.phase >= relaxed:
+        if policy.relaxing_trains & set(ctx.trains):
+            return hex
+        raise RuleError(
+            rule, f"{hex} lies outside {ctx.company}'s TABLE 2 area and {ctx.company} owns no "
+            f"{' or '.join(sorted(policy.relaxing_trains))} train to {what} there"
+        )
+    raise RuleError(rule, f"{hex} lies outside {ctx.company}'s TABLE 2 area ({what})")

@@ -1,0 +1,241 @@
+"""Laying yellow tiles: rules 4.1.1-4.1.15 (second edition), 31.1-31.11 (first edition)."""
+
+from __future__ import annotations
+
+from india1853.board.graph import LINE_GAUGES, USABLE, StationNode, find_line, station_node
+from india1853.board.state import BoardState
+from india1853.board.tiles import fitting_rotations, map_paths
+from india1853.data.model import Gauge, HexSpec, TileSpec
+from india1853.errors import InputError, RuleError
+from india1853.rules.construction.common import check_payment, hex_spec, tile_colours
+from india1853.rules.construction.context import (
+    CompanyContext,
+    ConstructionPolicy,
+    Lay,
+    LegalMove,
+)
+from india1853.rules.construction.network import (
+    LayTarget,
+    Network,
+    disjoint_lines,
+    lay_target,
+)
+
+# Rules 4.1.9 / 31.7: the stations a tile needs on each kind of hex, as (small, large).
+_STATIONS_FOR_KIND: dict[str, tuple[int, int]] = {
+    "plain": (0, 0),
+    "town": (1, 0),
+    "double_town": (2, 0),
+    "city": (0, 1),
+}
+
+
+def lays_allowed(policy: ConstructionPolicy, ctx: CompanyContext) -> int:
+    """Rules 4.1.2-4.1.3 / 31.2: how many tiles the company may lay this turn."""
+    allowed = policy.tile_lays[ctx.type]
+    if allowed < 2 or not policy.double_lay_is_a_choice:
+        return allowed
+    if ctx.double_lay == "paid" or ctx.phase >= policy.double_lay_free_from_phase:
+        return allowed
+    return 1
+
+
+def double_lay_fee(policy: ConstructionPolicy, ctx: CompanyContext) -> int:
+    """Rule 4.1.3 option 2: the fee paid each time the company lays its second tile."""
+    if ctx.double_lay != "paid":
+        return 0
+    return policy.double_lay_fees.get(ctx.company, 0)
+
+
+def tile_gauge(tile: TileSpec) -> Gauge:
+    """The gauge TABLE 4 charges: broad if the tile has any broad track, else metre."""
+    gauges = {p.gauge for p in tile.paths}
+    return "metre" if gauges <= {"metre", "dual"} and "metre" in gauges else "broad"
+
+
+def lay_cost(state: BoardState, ctx: CompanyContext, policy: ConstructionPolicy, lay: Lay) -> int:
+    """TABLE 4 (4.1.12 / 31.10), the BBCI Major's £70 Ajmer (2.6.2, 4.1.13), and the fee of
+    option 2 of 4.1.3 on a second lay."""
+    spec = state.edition.board.hexes[lay.hex]
+    tile = state.edition.tiles[lay.tile]
+    cost = state.edition.costs.construction(spec.terrain, tile_gauge(tile))
+    for special in state.edition.costs.special:
+        if (
+            special.id == "ajmer_station"
+            and special.hex == lay.hex
+            and special.company == ctx.company
+            and (special.condition != "bbci_major" or ctx.type == "major")
+        ):
+            cost = min(cost, special.amount)
+    if ctx.lays_done:
+        cost += double_lay_fee(policy, ctx)
+    return cost
+
+
+def _kind_fits(spec: HexSpec, tile: TileSpec) -> bool:
+    wanted = _STATIONS_FOR_KIND.get(spec.kind)
+    if wanted is None:
+        return False
+    small = sum(1 for st in tile.stations if st.kind == "small")
+    large = sum(1 for st in tile.stations if st.kind == "large")
+    return (small, large) == wanted
+
+
+def _home_base_waiting(state: BoardState, company: str, hex: str) -> bool:
+    """Rule 4.1.8 / 31.6 as the players' guide reads it: a company may lay a yellow tile on an
+    empty city holding its own (home) base without a railhead."""
+    return any(b.hex == hex and b.station is None for b in state.company_bases(company))
+
+
+def _check_turn(policy: ConstructionPolicy, ctx: CompanyContext) -> None:
+    if ctx.promoted:
+        raise RuleError("4.2.1 / 31.12", f"{ctx.company} promoted a tile this turn: no lays")
+    allowed = lays_allowed(policy, ctx)
+    if len(ctx.lays_done) >= allowed:
+        rule = "4.1.2-4.1.3 / 31.2"
+        if allowed == 1 and policy.tile_lays[ctx.type] > 1:
+            raise RuleError(rule, f"{ctx.company} chose two lays from Phase "
+                                  f"{policy.double_lay_free_from_phase} only (option 1 of 4.1.3)"
+                            if ctx.double_lay == "later" else
+                            f"{ctx.company} has not chosen how to lay two tiles (4.1.3)")
+        raise RuleError(rule, f"{ctx.company} may lay {allowed} tile(s) per turn")
+
+
+def _check_place(state: BoardState, ctx: CompanyContext, lay: Lay) -> tuple[HexSpec, TileSpec]:
+    spec = hex_spec(state, lay.hex)
+    if not spec.playable:
+        raise RuleError("4.1.10 / 31.8", f"{spec.coord} is off the playable board")
+    if spec.kind == "large_city" or spec.preprinted is not None:
+        raise RuleError("4.1.4 / 31.3", f"{spec.coord} is a preprinted large city: promote it")
+    if spec.coord in state.tiles:
+        raise RuleError("4.1.4 / 31.3", f"{spec.coord} already has a tile: promote it instead")
+    if lay.tile not in state.edition.tiles:
+        raise InputError(f"tile: {lay.tile!r} is not a tile of the {state.edition.name} edition")
+    tile = state.edition.tiles[lay.tile]
+    if tile.colour != "yellow":
+        raise RuleError("4.1.4 / 31.3", f"tile {tile.id} is {tile.colour}: only yellow tiles "
+                                        "are laid, other colours come by promotion")
+    if tile.colour not in tile_colours(state, ctx):
+        raise RuleError("TABLE 6", f"no {tile.colour} tiles in Phase {ctx.phase}")
+    if state.supply().get(tile.id, 0) <= 0:
+        raise RuleError("4.2.10 / 31.20", f"no tile {tile.id} left in the supply")
+    if not _kind_fits(spec, tile):
+        raise RuleError("4.1.9 / 31.7", f"tile {tile.id} does not fit a {spec.kind} hex "
+                                        f"({spec.coord})")
+    if lay.rotation not in range(6):
+        raise InputError(f"rotation: must be 0..5, got {lay.rotation!r}")
+    if lay.rotation not in fitting_rotations(tile, spec.coord, state.edition.board):
+        raise RuleError("4.1.10 / 31.8", f"tile {tile.id} at rotation {lay.rotation} on "
+                                         f"{spec.coord} runs off the grid")
+    return spec, tile
+
+
+def _extends_railhead(net: Network, hex: str, tile: TileSpec, rotation: int) -> bool:
+    """4.1.6 / 31.4 (and 4.1.9 / 31.7: on a two-town tile one line suffices): some track of
+    the new tile continues a railhead in the railhead's gauge (or dual)."""
+    for path in map_paths(tile, rotation):
+        for end in (path.a, path.b):
+            if isinstance(end, int):
+                for g in net.railhead_gauges(hex, end):
+                    if path.gauge in USABLE[g]:
+                        return True
+    return False
+
+
+def _home_node(state: BoardState, company: str, hex: str) -> StationNode | None:
+    for b in state.company_bases(company):
+        if b.hex == hex and b.station is not None:
+            return station_node(hex, b.station)
+    return None
+
+
+def _check_second_lay(net: Network, ctx: CompanyContext, lay: Lay, tile: TileSpec) -> None:
+    """Rule 4.1.7 / 31.5 for the second lay of the turn (``net`` is after the first lay)."""
+    state = net.state
+    first = ctx.lays_done[0]
+    placed = state.tile_at(first.hex)
+    if placed is None or placed[0].id != first.tile:
+        raise InputError(f"lays_done: the first lay ({first.tile} on {first.hex}) is not on the "
+                         "board given")
+    first_home = _home_node(state, ctx.company, first.hex)
+    target1 = lay_target(first.hex, placed[0], placed[1], first_home)
+    if _home_base_waiting(state, ctx.company, lay.hex):
+        # The second lay needs no line; the first needs one from any other base.
+        if first_home is not None or _first_has_line(net, target1):
+            return
+    else:
+        target2 = lay_target(lay.hex, tile, lay.rotation, None)
+        if disjoint_lines(net.graph, ctx.company, target1, target2):
+            return
+    raise RuleError(
+        "4.1.7 / 31.5", f"the lays on {first.hex} and {lay.hex} need lines from two different "
+        f"bases of {ctx.company} that share no track"
+    )
+
+
+def _first_has_line(net: Network, target: LayTarget) -> bool:
+    graph = net.graph
+    banned = frozenset(t.id for t in graph.tracks_in(target.hex))
+    return any(
+        find_line(graph, net.company, g, graph.base_nodes(net.company), target.matcher(g),
+                  banned) is not None
+        for g in LINE_GAUGES
+    )
+
+
+def check_lay(
+    state: BoardState, ctx: CompanyContext, lay: Lay, *, network: Network | None = None
+) -> int:
+    """Whether ``lay`` is legal for the company now: its cost, or RuleError naming the rule."""
+    policy = ConstructionPolicy.of(state.edition)
+    _check_turn(policy, ctx)
+    spec, tile = _check_place(state, ctx, lay)
+    net = network if network is not None else Network(state, ctx.company)
+    home = _home_base_waiting(state, ctx.company, spec.coord)
+    if not home and not _extends_railhead(net, spec.coord, tile, lay.rotation):
+        raise RuleError("4.1.6 / 31.4", f"tile {tile.id} on {spec.coord} at rotation "
+                                        f"{lay.rotation} extends no railhead of {ctx.company}")
+    if ctx.lays_done:
+        _check_second_lay(net, ctx, Lay(spec.coord, lay.tile, lay.rotation), tile)
+    cost = lay_cost(state, ctx, policy, Lay(spec.coord, lay.tile, lay.rotation))
+    check_payment(ctx, cost, f"tile {tile.id} on {spec.coord}")
+    return cost
+
+
+def apply_lay(state: BoardState, ctx: CompanyContext, lay: Lay) -> tuple[BoardState, int]:
+    """Check ``lay`` and return the board after it, with its cost."""
+    cost = check_lay(state, ctx, lay)
+    return state.with_tile(hex_spec(state, lay.hex).coord, lay.tile, lay.rotation), cost
+
+
+def legal_lays(
+    state: BoardState, ctx: CompanyContext, *, network: Network | None = None
+) -> list[LegalMove]:
+    """Every legal lay (hex, tile, rotation) with its cost."""
+    policy = ConstructionPolicy.of(state.edition)
+    try:
+        _check_turn(policy, ctx)
+    except RuleError:
+        return []
+    if "yellow" not in tile_colours(state, ctx):
+        return []
+    net = network if network is not None else Network(state, ctx.company)
+    hexes = set(net.railheads())
+    hexes |= {b.hex for b in state.company_bases(ctx.company) if b.station is None}
+    supply = state.supply()
+    yellow = [t for tid, t in state.edition.tiles.items()
+              if t.colour == "yellow" and supply.get(tid, 0) > 0]
+    out: list[LegalMove] = []
+    for hex in sorted(hexes):
+        for tile in yellow:
+            if not _kind_fits(state.edition.board.hexes[hex], tile):
+                continue
+            for rotation in fitting_rotations(tile, hex, state.edition.board, distinct=True):
+                lay = Lay(hex, tile.id, rotation)
+                try:
+                    cost = check_lay(state, ctx, lay, network=net)
+                except RuleError:
+                    continue
+                out.append(LegalMove(lay, cost))
+    return out
+

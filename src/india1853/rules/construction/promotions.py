@@ -1,0 +1,146 @@
+"""Promoting tiles: rules 4.2.1-4.2.13 (second edition), 31.12-31.23 (first edition)."""
+
+from __future__ import annotations
+
+from india1853.board.hexes import neighbours
+from india1853.board.state import BoardState
+from india1853.board.tiles import fitting_rotations, promotion_station_map
+from india1853.data.model import TileSpec
+from india1853.errors import InputError, RuleError
+from india1853.rules.construction.common import (
+    check_payment,
+    hex_spec,
+    outside_area_duty,
+    tile_colours,
+)
+from india1853.rules.construction.context import (
+    CompanyContext,
+    ConstructionPolicy,
+    LegalMove,
+    Outcome,
+    Promotion,
+)
+from india1853.rules.construction.network import Network
+
+
+def promotion_cost(state: BoardState, hex: str) -> int:
+    """4.2.11 / 31.21: promotions cost nothing, except the first promotion of Calcutta
+    (4.2.13 / 31.23: £60) - the first, because Calcutta still shows its preprinted tile."""
+    found = state.tile_at(hex)
+    for special in state.edition.costs.special:
+        if (
+            special.id == "calcutta_first_promotion"
+            and special.hex == hex
+            and found is not None
+            and found[0].preprinted
+        ):
+            return special.amount
+    return 0
+
+
+def _check_turn(ctx: CompanyContext) -> None:
+    if ctx.lays_done:
+        raise RuleError("4.2.1 / 31.12", f"{ctx.company} laid a tile this turn: a promotion "
+                                         "replaces the lays")
+    if ctx.promoted:
+        raise RuleError("4.2.1 / 31.12", f"{ctx.company} has already promoted a tile this turn")
+
+
+def _check_chart(
+    state: BoardState, ctx: CompanyContext, hex: str, old: TileSpec, new_id: str
+) -> TileSpec:
+    edition = state.edition
+    if new_id not in edition.tiles:
+        raise InputError(f"tile: {new_id!r} is not a tile of the {edition.name} edition")
+    new = edition.tiles[new_id]
+    targets = edition.promotions.get(old.id, ())
+    if not targets:
+        raise RuleError("4.2.5 / 31.15", f"tile {old.id} on {hex} cannot be promoted")
+    if new_id not in targets:
+        rule = "4.2.12 / 31.22" if old.preprinted else "4.2.5 / 31.15, TABLE 8"
+        raise RuleError(rule, f"tile {old.id} promotes to {', '.join(targets)}, not {new_id}")
+    if new.colour not in tile_colours(state, ctx):
+        rule = "4.2.12 / 31.22" if old.preprinted else "4.2.1 / 31.12"
+        raise RuleError(rule, f"no {new.colour} tiles in Phase {ctx.phase}")
+    if state.supply().get(new_id, 0) <= 0:
+        raise RuleError("4.2.10 / 31.20", f"no tile {new_id} left in the supply")
+    return new
+
+
+def _check_grey(state: BoardState, hex: str, old: TileSpec, new: TileSpec) -> None:
+    """4.2.7 / 31.17: a brown tile next to a grey one is not promoted; no two grey tiles touch."""
+    for side, other in neighbours(hex).items():
+        found = state.tile_at(other)
+        if found is not None and found[0].colour == "grey":
+            if old.colour == "brown":
+                raise RuleError("4.2.7 / 31.17", f"brown tile {old.id} on {hex} touches grey "
+                                                 f"tile {found[0].id} on {other}")
+            if new.colour == "grey":
+                raise RuleError("4.2.7", f"grey tile {new.id} would touch grey tile "
+                                         f"{found[0].id} on {other}")
+        del side
+
+
+def check_promotion(
+    state: BoardState, ctx: CompanyContext, move: Promotion, *, network: Network | None = None
+) -> Outcome:
+    """Whether ``move`` is legal now: its cost and run duty, or RuleError naming the rule."""
+    policy = ConstructionPolicy.of(state.edition)
+    _check_turn(ctx)
+    spec = hex_spec(state, move.hex)
+    hex = spec.coord
+    found = state.tile_at(hex)
+    if found is None:
+        raise RuleError("4.2.1 / 31.12", f"{hex} has no tile to promote; lay one instead")
+    old, old_rotation = found
+    new = _check_chart(state, ctx, hex, old, move.tile)
+    if move.rotation not in range(6):
+        raise InputError(f"rotation: must be 0..5, got {move.rotation!r}")
+    _check_grey(state, hex, old, new)
+    if promotion_station_map(old, old_rotation, new, move.rotation) is None:
+        raise RuleError("4.2.4-4.2.6 / 31.14-31.16", f"tile {new.id} at rotation "
+                        f"{move.rotation} does not keep the track of tile {old.id} on {hex}")
+    if move.rotation not in fitting_rotations(new, hex, state.edition.board):
+        raise RuleError("4.2.2, 4.1.10 / 31.13, 31.8", f"tile {new.id} at rotation "
+                        f"{move.rotation} on {hex} runs off the grid")
+    duty = outside_area_duty(state, ctx, policy, hex, "4.2.2-4.2.3 / 31.13", "promote")
+    net = network if network is not None else Network(state, ctx.company)
+    if not (net.touches(hex) or net.enters(hex, new, move.rotation)):
+        raise RuleError("4.2.2 / 31.13", f"tile {new.id} on {hex} would not be connected to a "
+                                         f"base of {ctx.company} without a break of gauge")
+    cost = promotion_cost(state, hex)
+    check_payment(ctx, cost, f"promoting {hex}")
+    return Outcome(cost, duty)
+
+
+def apply_promotion(
+    state: BoardState, ctx: CompanyContext, move: Promotion
+) -> tuple[BoardState, Outcome]:
+    """Check ``move`` and return the board after it (bases moved to the new tile)."""
+    outcome = check_promotion(state, ctx, move)
+    return state.with_tile(hex_spec(state, move.hex).coord, move.tile, move.rotation), outcome
+
+
+def legal_promotions(
+    state: BoardState, ctx: CompanyContext, *, network: Network | None = None
+) -> list[LegalMove]:
+    """Every legal promotion (hex, tile, rotation) with its cost and run duty."""
+    if ctx.lays_done or ctx.promoted:
+        return []
+    colours = tile_colours(state, ctx)
+    supply = state.supply()
+    net = network if network is not None else Network(state, ctx.company)
+    out: list[LegalMove] = []
+    for hex, old, _ in state.tiles_on_board():
+        for new_id in state.edition.promotions.get(old.id, ()):
+            new = state.edition.tiles[new_id]
+            if new.colour not in colours or supply.get(new_id, 0) <= 0:
+                continue
+            for rotation in fitting_rotations(new, hex, state.edition.board, distinct=True):
+                move = Promotion(hex, new_id, rotation)
+                try:
+                    outcome = check_promotion(state, ctx, move, network=net)
+                except RuleError:
+                    continue
+                out.append(LegalMove(move, outcome.cost, outcome.duty))
+    return out
