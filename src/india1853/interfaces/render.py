@@ -4,7 +4,7 @@ The picture follows the printed board: pointy-top hexes in rows B (north) to V (
 land, the Ganges valley shaded beige, grey margin hexes, terrain symbols with their TABLE 4
 costs (broad / metre gauge), towns as dots, cities as circles with their name, the companies
 a contract bid may claim for them and their bond value, frontier posts with their value
-(rule 4.1.14 / 31.9) and the preprinted large cities with their separate stations (4.2.12 /
+(rule 4.1.14 / 31.11) and the preprinted large cities with their separate stations (4.2.12 /
 31.22).  Tiles show broad gauge as a solid black line and metre gauge as a black and white
 dashed line (rule 4.1.5 / 31.3); dual gauge (4.2.8) is drawn as a pair of rails.
 
