@@ -16,11 +16,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from india1853.board.hexes import neighbour, opposite, parse_coord, side_between
 from india1853.data.model import Edition, TrainSpec
 from india1853.errors import DataError, InputError, RuleError
+from india1853.rules.position import Position
 
 Gauge = Literal["broad", "metre", "dual"]
 TrainGauge = Literal["broad", "metre"]
@@ -497,7 +498,7 @@ def parse_route_file(data: object, graph: RouteGraph, trains: Sequence[Train]
     return company, tuple(out)
 
 
-def route_to_json(route: Route, graph: RouteGraph) -> dict[str, object]:
+def route_to_json(route: Route, graph: RouteGraph) -> dict[str, Any]:
     """A route in the route-file form (the hexes passed, with the stations visited in each),
     re-readable by :func:`parse_route_file`."""
     tracks = _track_index(graph)
@@ -514,3 +515,35 @@ def route_to_json(route: Route, graph: RouteGraph) -> dict[str, object]:
             visits[-1][1].append(end[2])
     hexes = [f"{h}:{','.join(ids)}" if ids else h for h, ids in visits]
     return {"train": route.train.name, "hexes": hexes, "mail": route.mail}
+
+
+# ---------------------------------------------------------------------------------------------
+# What a position says about a company's run.
+
+# CompanyState.extra keys read here (documented in docs/routes.md).
+BOUGHT_THIS_TURN = "trains_bought_this_turn"
+RUN_DUTIES = "run_duties"
+
+
+def runnable_trains(position: Position, company: str) -> tuple[str, list[Train], list[str]]:
+    """The company's initials, its trains able to run this turn and its duty hexes.
+
+    4.5.1 / 33.1: a train bought this turn does not run (``trains_bought_this_turn`` in the
+    company entry lists them).  4.2.3 / 4.4.2: ``run_duties`` lists hexes that must be on a run.
+    """
+    state = position.company(company)
+    owned = Counter(state.trains)
+    bought = state.extra.get(BOUGHT_THIS_TURN, [])
+    if not isinstance(bought, list):
+        raise InputError(f"companies.{state.company}.{BOUGHT_THIS_TURN}: expected a list")
+    for name in bought:
+        if owned[name] <= 0:
+            raise InputError(f"companies.{state.company}.{BOUGHT_THIS_TURN}: {name!r} is not "
+                             "among its trains")
+        owned[name] -= 1
+    trains = [Train.named(position.edition, n) for n in sorted(owned) for _ in range(owned[n])]
+    duties_raw = state.extra.get(RUN_DUTIES, [])
+    if not isinstance(duties_raw, list):
+        raise InputError(f"companies.{state.company}.{RUN_DUTIES}: expected a list of hexes")
+    duties = [parse_coord(str(h)) for h in duties_raw]
+    return state.company, trains, duties
