@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from functools import cache
 from itertools import product
 
 from india1853.board.hexes import CoordinateError, neighbour, rotate_side
@@ -199,17 +200,29 @@ def promotion_station_map(
     """
     _check_rotation(old_rotation)
     _check_rotation(new_rotation)
+    found = _station_map(old, old_rotation, new, new_rotation)
+    return None if found is None else dict(found)
+
+
+@cache
+def _station_map(
+    old: TileSpec, old_rotation: int, new: TileSpec, new_rotation: int
+) -> tuple[tuple[str, str], ...] | None:
+    # Tiles are frozen and few, so the answer is cached for move generators and routers that
+    # ask the same question many times; callers get a fresh dict each time.
     if is_two_town(old) or not labels_allow(old, new):
         return None
     if is_plain(old) != is_plain(new):
+        return None
+    if not exits(old, old_rotation) <= exits(new, new_rotation):
         return None
     old_paths = map_paths(old, old_rotation)
     new_paths = Counter(
         (_path_key(p.a, p.b), p.gauge) for p in map_paths(new, new_rotation)
     )
-    for mapping in _station_mappings(old, new):
+    for mapping in _station_mappings(old, old_rotation, new, new_rotation):
         if _keeps_every_track(old_paths, new_paths, mapping):
-            return mapping
+            return tuple(mapping.items())
     return None
 
 
@@ -226,10 +239,34 @@ def promotion_rotations(
     return out
 
 
-def _station_mappings(old: TileSpec, new: TileSpec) -> Iterator[dict[str, str]]:
-    """Candidate station mappings that respect station kinds, joining and capacity."""
+def _station_sides(tile: TileSpec, rotation: int) -> dict[str, frozenset[int]]:
+    """The map sides each station's track leads to directly."""
+    out: dict[str, set[int]] = {st.id: set() for st in tile.stations}
+    for p in map_paths(tile, rotation):
+        if isinstance(p.a, str) and isinstance(p.b, int):
+            out[p.a].add(p.b)
+        elif isinstance(p.b, str) and isinstance(p.a, int):
+            out[p.b].add(p.a)
+    return {sid: frozenset(sides) for sid, sides in out.items()}
+
+
+def _station_mappings(
+    old: TileSpec, old_rotation: int, new: TileSpec, new_rotation: int
+) -> Iterator[dict[str, str]]:
+    """Candidate station mappings that respect station kinds, joining and capacity.
+
+    A station can only go where its track still reaches, so each old station is offered only
+    the new stations with track to every side its own track leads to.
+    """
+    old_sides = _station_sides(old, old_rotation)
+    new_sides = _station_sides(new, new_rotation)
     choices: list[Sequence[StationSpec]] = [
-        [n for n in new.stations if n.kind in STATION_KIND_KEPT_BY[o.kind]] for o in old.stations
+        [
+            n
+            for n in new.stations
+            if n.kind in STATION_KIND_KEPT_BY[o.kind] and old_sides[o.id] <= new_sides[n.id]
+        ]
+        for o in old.stations
     ]
     for combo in product(*choices):
         targets = [n.id for n in combo]
