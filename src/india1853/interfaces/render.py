@@ -35,6 +35,8 @@ from india1853.data.model import (
 from india1853.errors import InputError
 
 Point = tuple[float, float]
+# A track-graph node: ("S", hex, station id) or ("E", hex, side), see board.graph.
+RouteNode = tuple[str, str, str | int]
 
 SQRT3 = math.sqrt(3.0)
 
@@ -604,7 +606,7 @@ def _tokens(
 
 
 def _node_point(
-    node: tuple[str, ...],
+    node: RouteNode,
     placed: Mapping[str, tuple[TileSpec, int]],
     layout: Layout,
     ed: Edition,
@@ -630,13 +632,13 @@ def _node_point(
 
 def _draw_routes(
     svg: _Svg,
-    routes: Sequence[Sequence[tuple[str, ...]]],
+    routes: Sequence[Sequence[RouteNode]],
     placed: Mapping[str, tuple[TileSpec, int]],
     layout: Layout,
     ed: Edition,
 ) -> None:
     for i, route in enumerate(routes):
-        points = [_node_point(tuple(node), placed, layout, ed) for node in route]
+        points = [_node_point(node, placed, layout, ed) for node in route]
         colour = ROUTE_COLOURS[i % len(ROUTE_COLOURS)]
         if len(points) >= 2:
             svg.add("polyline", points=_points(points), stroke=colour,
@@ -655,7 +657,7 @@ def render_board_svg(
     edition: Edition,
     tiles: Mapping[str, tuple[str, int]] | None = None,
     bases: Iterable[tuple[str, str, str | None]] = (),
-    highlight_routes: Sequence[Sequence[tuple[str, ...]]] = (),
+    highlight_routes: Sequence[Sequence[RouteNode]] = (),
     layout: Layout | None = None,
 ) -> str:
     """The board of ``edition`` as an SVG document.
