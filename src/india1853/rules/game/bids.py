@@ -1,0 +1,242 @@
+"""Contract bids, seating and the payment for contracted shares (2.5, 2.7).
+
+Stage 1: every player places a secret bond (2.5.2).  When all are in, the seating follows the
+bonds, largest first, ties by lot from the seed (2.5.3).  Stage 2: in turn, each player writes a
+city (secret) and claims one share of that city's companies (public), or passes when the bid may
+be complete (2.5.4-2.5.10).  Then every player pays par for the contracted shares in company
+order; those they cannot afford stay un-redeemed (2.7.2-2.7.3).
+"""
+
+from __future__ import annotations
+
+import random
+
+from india1853.errors import India1853Error, RuleError
+from india1853.rules.game.rules_data import GameRules, PlayerCountRules
+from india1853.rules.game.shares import add_shares
+from india1853.rules.game.state import GameState, PlayerState
+
+# The size of bid that 2.5.7's stricter limit (RuleParams.bid_ganges_limit_three_cities) names.
+THREE_CITY_BID = 3
+
+
+def table(rules: GameRules, st: GameState) -> PlayerCountRules:
+    return rules.table
+
+
+def cheapest_city(rules: GameRules) -> int:
+    return min(c.bond_value for c in rules.cities)
+
+
+def bond_values(rules: GameRules, player: PlayerState) -> int:
+    return sum(rules.city(c).bond_value for c in player.cities)
+
+
+def unaccounted(rules: GameRules, player: PlayerState) -> int:
+    assert player.bond is not None
+    return player.bond - bond_values(rules, player)
+
+
+def _ganges(rules: GameRules, cities: list[str]) -> tuple[int, int]:
+    """(Ganges valley cities, those of them not exempt in a small bid) (2.5.7)."""
+    valley = [c for c in cities if rules.city(c).ganges_valley]
+    return len(valley), len([c for c in valley if c not in rules.ganges_three_city_also])
+
+
+def may_end_bid(
+    rules: GameRules, st: GameState, cities: list[str], left: int
+) -> RuleError | None:
+    """Why a bid with these cities and this much unaccounted bond may not end, or None.
+
+    2.5.4: not below the minimum number of cities, nor below the maximum with the pass
+    threshold or more of the bond unaccounted for; 2.5.7: a bid of the small size may hold
+    only one valley city besides the exempt ones (the players' guide's reading).
+    """
+    t = table(rules, st)
+    n = len(cities)
+    if n < t.bid_cities_min:
+        return RuleError("2.5.4", f"a bid needs at least {t.bid_cities_min} cities")
+    limit = rules.bond_pass_unaccounted
+    if n < t.bid_cities_max and limit is not None and left >= limit:
+        return RuleError(
+            "2.5.4",
+            f"£{left} of the bond is unaccounted for; claim more cities "
+            f"(up to {t.bid_cities_max})",
+        )
+    _, strict = _ganges(rules, cities)
+    three = rules.ganges_three_city_limit
+    if n == THREE_CITY_BID and three is not None and strict > three:
+        return RuleError(
+            "2.5.7",
+            f"a bid of {n} cities may include only {three} of the Ganges valley cities "
+            f"besides {', '.join(rules.ganges_three_city_also)}",
+        )
+    return None
+
+
+def completable(rules: GameRules, st: GameState, cities: list[str], left: int) -> bool:
+    """Whether a bid can still be brought to a legal end by adding the cheapest cities.
+
+    Lookahead for 2.5.4/2.5.7/2.5.9 so that a player is never stuck with a bid that may neither
+    end nor grow: further cities are costed at the cheapest bond value, outside the valley.
+    """
+    t = table(rules, st)
+    step = cheapest_city(rules)
+    n, money = len(cities), left
+    padding: list[str] = []
+    while True:
+        if may_end_bid(rules, st, cities + padding, money) is None:
+            return True
+        if n >= t.bid_cities_max or money < step:
+            return False
+        n += 1
+        money -= step
+        padding.append(_filler(rules, cities + padding))
+
+
+def _filler(rules: GameRules, taken: list[str]) -> str:
+    for c in rules.cities:
+        if c.bond_value == cheapest_city(rules) and not c.ganges_valley and c.name not in taken:
+            return c.name
+    raise RuleError("2.5.8", "no city left to complete a bid")
+
+
+def place_bond(rules: GameRules, st: GameState, player: PlayerState, amount: int) -> None:
+    """Stage 1: the secret bond (2.5.2), at least the edition's minimum for the player count."""
+    if player.bond is not None:
+        raise RuleError("2.5.2", f"{player.name} has already placed a bond")
+    t = table(rules, st)
+    if amount < t.minimum_bond:
+        raise RuleError("2.5.2", f"the minimum bond with {len(st.players)} players is "
+                        f"£{t.minimum_bond}")
+    if amount > player.cash:
+        raise RuleError("2.5.2", f"{player.name} has only £{player.cash}")
+    if not completable(rules, st, [], amount):
+        raise RuleError("2.5.6", f"a bond of £{amount} cannot cover a legal bid")
+    player.cash -= amount
+    player.bond = amount
+    if all(p.bond is not None for p in st.players):
+        seat(st)
+
+
+def seat(st: GameState) -> None:
+    """Seating by bond, largest first; ties by lot, using the seed (2.5.3)."""
+    rng = random.Random(f"{st.seed}:seating")
+    lots = {p.name: rng.random() for p in st.players}
+    st.players.sort(key=lambda p: (-(p.bond or 0), lots[p.name]))
+    st.elephant = st.players[0].name
+    st.round = "claims"
+    st.stock.current = 0
+
+
+def claims_of(st: GameState, initials: str) -> int:
+    return sum(p.claims.count(initials) for p in st.players)
+
+
+def check_claim(
+    rules: GameRules, st: GameState, player: PlayerState, city: str, initials: str
+) -> None:
+    """Stage 2 claim: a city and one share of a company numbered on it (2.5.4-2.5.10)."""
+    try:
+        spec = rules.city(city)
+    except India1853Error:
+        raise RuleError("2.5.8", f"{city!r} is not a city that a bid may name") from None
+    if city in player.cities:
+        raise RuleError("2.5.4", f"{city} is already in the bid")
+    try:
+        number = rules.company(initials).number
+    except India1853Error:
+        raise RuleError("2.5.5", f"unknown company {initials!r}") from None
+    if number not in spec.companies:
+        raise RuleError("2.5.5", f"{city} carries no share of {initials}")
+    t = table(rules, st)
+    if len(player.cities) >= t.bid_cities_max:
+        raise RuleError("2.5.6", f"a bid may name at most {t.bid_cities_max} cities")
+    ordinary = rules.shares_per_company - rules.director_shares
+    if claims_of(st, initials) >= ordinary:
+        raise RuleError("2.5.10", f"no {initials} share is left to claim")
+    if player.shares.get(initials, 0) + 1 > t.share_limit:
+        raise RuleError("3.1.2", f"at most {t.share_limit} shares of one company")
+    cities = [*player.cities, city]
+    assert player.bond is not None
+    left = player.bond - bond_values(rules, player) - spec.bond_value
+    if left < 0:
+        raise RuleError("2.5.9", f"the cities' values would exceed the bond of £{player.bond}")
+    valley, _ = _ganges(rules, cities)
+    if valley > rules.ganges_limit:
+        raise RuleError("2.5.7", f"a bid may include at most {rules.ganges_limit} "
+                        "Ganges valley cities")
+    if not completable(rules, st, cities, left):
+        raise RuleError("2.5.6", f"with {city} the bid could not be completed legally")
+
+
+def claim_city(
+    rules: GameRules, st: GameState, player: PlayerState, city: str, initials: str
+) -> None:
+    check_claim(rules, st, player, city, initials)
+    player.cities.append(city)
+    player.claims.append(initials)
+    player.contracted[initials] = player.contracted.get(initials, 0) + 1
+    add_shares(st, player, initials, 1)
+    co = st.companies[initials]
+    co.ipo -= 1
+    co.contract = True
+    next_bidder(rules, st)
+
+
+def end_bid(rules: GameRules, st: GameState, player: PlayerState) -> None:
+    """A pass in stage 2 ends the player's bid for good (2.5.4)."""
+    reason = may_end_bid(rules, st, player.cities, unaccounted(rules, player))
+    if reason is not None and any_claim(rules, st, player):
+        raise reason
+    player.bid_complete = True
+    next_bidder(rules, st)
+
+
+def legal_claims(rules: GameRules, st: GameState, player: PlayerState) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for spec in rules.cities:
+        for number in spec.companies:
+            initials = rules.ed.company(number).initials
+            try:
+                check_claim(rules, st, player, spec.name, initials)
+            except RuleError:
+                continue
+            out.append((spec.name, initials))
+    return out
+
+
+def any_claim(rules: GameRules, st: GameState, player: PlayerState) -> bool:
+    return bool(legal_claims(rules, st, player))
+
+
+def next_bidder(rules: GameRules, st: GameState) -> None:
+    n = len(st.players)
+    for step in range(1, n + 1):
+        i = (st.stock.current + step) % n
+        if not st.players[i].bid_complete:
+            st.stock.current = i
+            return
+    settle(rules, st)
+
+
+def settle(rules: GameRules, st: GameState) -> None:
+    """Payment for contracted shares in company order; what a player cannot afford stays
+    un-redeemed, the cheapest shares (2.7.2, 2.7.3).  Then the first stock round (2.8)."""
+    order = {c.initials: c.number for c in rules.companies}
+    for player in st.players:
+        claimed = sorted(player.claims, key=lambda i: order[i])
+        short = False
+        for initials in claimed:
+            cost = rules.company(initials).par
+            if not short and player.cash >= cost:
+                player.cash -= cost
+                st.bank += cost
+            else:
+                # Company order is descending par, so once one share is unaffordable the
+                # rest are the cheapest (2.7.3).
+                short = True
+                player.unredeemed[initials] = player.unredeemed.get(initials, 0) + 1
+    from india1853.rules.game.stock_round import start_stock_round
+
+    start_stock_round(rules, st)

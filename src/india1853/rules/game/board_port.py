@@ -1,0 +1,203 @@
+"""The engine's link to the board: construction (4.1-4.4), contracts (4.3), runs (4.5-4.6).
+
+The rules themselves live in ``india1853.rules.construction`` and ``india1853.rules.routes`` /
+``india1853.rules.router``; this module describes the operating company to them, applies their
+answers to the game state and moves the money.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from india1853.board.graph import TrackGraph
+from india1853.board.state import Base
+from india1853.errors import RuleError
+from india1853.rules import construction as con
+from india1853.rules.game.rules_data import GameRules
+from india1853.rules.game.state import CompanyState, GameState
+from india1853.rules.router import best_run
+from india1853.rules.routes import Train, check_routes, parse_route_file, route_to_json
+
+
+def context(rules: GameRules, st: GameState, co: CompanyState) -> con.CompanyContext:
+    """The company as the construction rules see it."""
+    lay_option = {1: "later", 2: "paid"}.get(co.lay_option or 0)
+    return con.CompanyContext(
+        company=co.initials,
+        type="major" if co.kind == "major" else "minor",
+        phase=st.phase,
+        cash=max(0, co.cash),
+        trains=tuple(t.runs_as for t in st.company_trains(co.initials)),
+        running=frozenset(c.initials for c in st.companies.values() if c.formed),
+        double_lay=lay_option,  # type: ignore[arg-type]
+        owes_credit_train=co.credit_train is not None,
+        lays_done=tuple(con.Lay(h, t, r) for h, t, r in st.turn.lays_done),
+        promoted=st.turn.promoted,
+        frontier_paid=frozenset((h, c) for h, c in st.frontier_paid),
+        bases_placed=co.extra_bases,
+    )
+
+
+def place_home_bases(rules: GameRules, st: GameState, co: CompanyState) -> None:
+    """3.3.2: markers on the home bases of TABLE 1 (the BBCI's Bombay only as a major)."""
+    board = st.board
+    for home in rules.company(co.initials).homes:
+        if home.condition is not None and not (home.condition == "bbci_major"
+                                               and co.kind == "major"):
+            continue
+        station = home.station
+        found = board.tile_at(home.hex)
+        if station is None and found is not None:
+            large = [s.id for s in found[0].stations if s.kind == "large"]
+            station = large[0] if large else None
+        board = board.with_base(Base(co.initials, home.hex, station))
+    st.board = board
+
+
+def lays_left(rules: GameRules, st: GameState, co: CompanyState) -> int:
+    policy = con.ConstructionPolicy.of(rules.ed)
+    from india1853.rules.construction.lays import lays_allowed
+
+    if st.turn.promoted:
+        return 0
+    return lays_allowed(policy, context(rules, st, co)) - len(st.turn.lays_done)
+
+
+def _pay(st: GameState, co: CompanyState, cost: int, rule: str) -> None:
+    if cost > co.cash:
+        raise RuleError(rule, f"{co.initials} has £{co.cash}; this costs £{cost}")
+    co.cash -= cost
+    st.bank += cost
+
+
+def _start_of_track(st: GameState) -> None:
+    if not st.turn.lays_done and not st.turn.promoted:
+        st.turn_start_board = st.board
+
+
+def lay_tile(rules: GameRules, st: GameState, co: CompanyState, hex: str, tile: str,
+             rotation: int) -> None:
+    """4.1: lay a yellow tile (the construction module checks it and prices it)."""
+    if lays_left(rules, st, co) <= 0:
+        raise RuleError("4.1.2", f"{co.initials} may lay no more tiles this turn")
+    _start_of_track(st)
+    board, cost = con.apply_lay(st.board, context(rules, st, co), con.Lay(hex, tile, rotation))
+    _pay(st, co, cost, "4.1.12")
+    st.board = board
+    st.turn.lays_done.append((hex, tile, rotation))
+    check_contracts(rules, st)
+
+
+def promote_tile(rules: GameRules, st: GameState, co: CompanyState, hex: str, tile: str,
+                 rotation: int) -> None:
+    """4.2: promote one tile instead of laying."""
+    if st.turn.lays_done or st.turn.promoted:
+        raise RuleError("4.2.1", "a promotion replaces the turn's tile lays")
+    _start_of_track(st)
+    board, outcome = con.apply_promotion(st.board, context(rules, st, co),
+                                         con.Promotion(hex, tile, rotation))
+    _pay(st, co, outcome.cost, "4.2.13")
+    st.board = board
+    st.turn.promoted = True
+    if outcome.duty is not None:
+        st.turn.duties.append(outcome.duty)
+    check_contracts(rules, st)
+
+
+def pay_frontier_bonuses(rules: GameRules, st: GameState, co: CompanyState) -> None:
+    """4.1.14: once the lays are done, a bonus for each frontier post newly connected."""
+    if not st.turn.lays_done and not st.turn.promoted:
+        return
+    before = st.turn_start_board if st.turn_start_board is not None else st.board
+    for hex, amount in con.frontier_bonuses(before, st.board, context(rules, st, co)):
+        co.cash += amount
+        st.bank -= amount
+        st.frontier_paid.append((hex, co.initials))
+    if st.bank <= 0:
+        st.bank_broken = True
+
+
+def check_contracts(rules: GameRules, st: GameState) -> None:
+    """4.3.1-4.3.2: a bid whose cities are connected is fulfilled at once: the bond returns
+    and the bid is revealed."""
+    for p in st.players:
+        if p.bond_returned or p.bond is None or not p.cities:
+            continue
+        if con.contract_connected(st.board, p.cities):
+            p.bond_returned = True
+            p.cash += p.bond
+
+
+def place_base(rules: GameRules, st: GameState, co: CompanyState, hex: str,
+               station: str | None) -> None:
+    """4.4: a base on a vacant space of a large station, reached from a base of the company."""
+    if station is None:
+        found = st.board.tile_at(hex)
+        large = [s.id for s in found[0].stations if s.kind == "large"] if found else []
+        if len(large) != 1:
+            raise RuleError("4.4.5", f"name the station of {hex} for the base")
+        station = large[0]
+    board, outcome = con.apply_base(st.board, context(rules, st, co), con.PlaceBase(hex, station))
+    _pay(st, co, outcome.cost, "4.4.4")
+    st.board = board
+    co.extra_bases += 1
+    if outcome.duty is not None:
+        st.turn.duties.append(outcome.duty)
+
+
+def running_trains(rules: GameRules, st: GameState, co: CompanyState) -> list[Train]:
+    return [Train.named(rules.ed, t.runs_as) for t in st.company_trains(co.initials)]
+
+
+def run_routes(rules: GameRules, st: GameState, co: CompanyState,
+               routes: list[dict[str, Any]]) -> None:
+    """4.5-4.6: check the proposed runs (any legal set, not only the best) and collect:
+    the mail always goes to the company (4.6.6); the rest awaits the dividend decision."""
+    graph = TrackGraph.build(st.board)
+    trains = running_trains(rules, st, co)
+    _, parsed = parse_route_file({"company": co.initials, "routes": routes}, graph, trains)
+    run = check_routes(graph, co.initials, trains, parsed, st.turn.duties)
+    st.turn.revenue = run.revenue
+    st.turn.routes = [route_to_json(r, graph) for r in parsed]
+    co.cash += run.mail
+    st.bank -= run.mail
+    if st.bank <= 0:
+        st.bank_broken = True
+
+
+def best_routes(rules: GameRules, st: GameState, co: CompanyState) -> list[dict[str, Any]] | None:
+    """The router's optimum as route-file objects, or None when no legal run exists."""
+    graph = TrackGraph.build(st.board)
+    trains = running_trains(rules, st, co)
+    try:
+        best = best_run(graph, co.initials, trains, st.turn.duties)
+    except RuleError:
+        return None
+    return [route_to_json(rv.route, graph) for rv in best.run.routes]
+
+
+def legal_moves(rules: GameRules, st: GameState, co: CompanyState,
+                kind: str) -> list[dict[str, Any]]:
+    """Tile lays, promotions or bases as action fields."""
+    ctx = context(rules, st, co)
+    out: list[dict[str, Any]] = []
+    if kind == "lay_tile":
+        if lays_left(rules, st, co) <= 0:
+            return out
+        for m in con.legal_lays(st.board, ctx):
+            assert isinstance(m.move, con.Lay)
+            if m.cost <= co.cash:
+                out.append({"hex": m.move.hex, "tile": m.move.tile, "rotation": m.move.rotation})
+    elif kind == "promote_tile":
+        if st.turn.lays_done or st.turn.promoted:
+            return out
+        for m in con.legal_promotions(st.board, ctx):
+            assert isinstance(m.move, con.Promotion)
+            if m.cost <= co.cash:
+                out.append({"hex": m.move.hex, "tile": m.move.tile, "rotation": m.move.rotation})
+    else:
+        for m in con.legal_bases(st.board, ctx):
+            assert isinstance(m.move, con.PlaceBase)
+            if m.cost <= co.cash:
+                out.append({"hex": m.move.hex, "station": m.move.station})
+    return out

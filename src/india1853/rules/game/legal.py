@@ -1,0 +1,182 @@
+"""Enumeration of the actions an entity may take now (for interfaces and bots).
+
+Each item is an action without ``id`` and ``created_at``.  Open-ended amounts are offered in
+steps: bonds in £10 steps from the minimum (any whole number is accepted by ``process``); the
+Elephant for £0 and in £10 steps up to £50 (any price is accepted); trains between companies of
+the same controller at the minimum price only (any price is accepted).  Tile lays and bases come
+from the construction module; the router's optimal run comes first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from india1853.errors import India1853Error
+from india1853.rules.game import bids, board_port, stock_round, trains
+from india1853.rules.game.dispatch import expected_entities
+from india1853.rules.game.rules_data import GameRules
+from india1853.rules.game.shares import controller
+from india1853.rules.game.state import CompanyState, GameState, Pending, PlayerState
+
+BOND_STEP = 10
+ELEPHANT_PRICES = (0, 10, 20, 30, 40, 50)
+
+
+def _act(type_: str, entity: str, entity_type: str, **fields: Any) -> dict[str, Any]:
+    return {"type": type_, "entity": entity, "entity_type": entity_type, **fields}
+
+
+def legal_actions(rules: GameRules, st: GameState, entity: str) -> list[dict[str, Any]]:
+    active = dict(expected_entities(rules, st))
+    if entity not in active:
+        return []
+    if st.pending:
+        return _pending(rules, st, st.pending[0])
+    if st.round == "bonds":
+        return _bonds(rules, st, st.player(entity))
+    if st.round == "claims":
+        return _claims(rules, st, st.player(entity))
+    if st.round == "stock":
+        return _stock(rules, st, st.player(entity))
+    if st.round == "operating":
+        return _operating(rules, st, st.companies[entity])
+    return []
+
+
+def _bonds(rules: GameRules, st: GameState, p: PlayerState) -> list[dict[str, Any]]:
+    out = []
+    amount = rules.table.minimum_bond
+    while amount <= p.cash:
+        if bids.completable(rules, st, [], amount):
+            out.append(_act("place_bond", p.name, "player", amount=amount))
+        amount += BOND_STEP
+    return out
+
+
+def _claims(rules: GameRules, st: GameState, p: PlayerState) -> list[dict[str, Any]]:
+    claims = bids.legal_claims(rules, st, p)
+    out = [_act("claim_city", p.name, "player", city=c, company=i) for c, i in claims]
+    if not claims or bids.may_end_bid(rules, st, p.cities, bids.unaccounted(rules, p)) is None:
+        out.append(_act("pass", p.name, "player"))
+    return out
+
+
+def _stock(rules: GameRules, st: GameState, p: PlayerState) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for co in st.companies.values():
+        for n in range(1, stock_round.sellable(rules, st, p, co) + 1):
+            out.append(_act("sell_shares", p.name, "player", company=co.initials, count=n))
+        if p.unredeemed.get(co.initials, 0) and p.cash >= rules.company(co.initials).par:
+            out.append(_act("redeem_share", p.name, "player", company=co.initials))
+        if stock_round.over_limit(rules, st, p):
+            continue
+        for source in ("ipo", "pool"):
+            try:
+                stock_round.check_buy(rules, st, p, co.initials, source)
+            except India1853Error:
+                continue
+            out.append(_act("buy_share", p.name, "player", company=co.initials, source=source))
+    if not stock_round.over_limit(rules, st, p):
+        out.append(_act("pass", p.name, "player"))
+    return out
+
+
+def _pending(rules: GameRules, st: GameState, pending: Pending) -> list[dict[str, Any]]:
+    e, et = pending.entity, pending.entity_type
+    if pending.kind == "elephant_sale":
+        out = [_act("pass", e, et)]
+        for other in st.players:
+            if other.name == e or other.name in st.elephant_offers:
+                continue
+            for price in ELEPHANT_PRICES:
+                if price <= other.cash:
+                    out.append(_act("offer_elephant", e, et, buyer=other.name, price=price))
+        return out
+    if pending.kind in ("elephant_offer", "train_sale"):
+        return [_act("accept_offer", e, et), _act("reject_offer", e, et)]
+    if pending.kind == "extra_or":
+        return [_act("call_extra_or", e, et), _act("pass", e, et)]
+    if pending.kind == "discard_train":
+        return [_act("discard_train", e, et, train=t.id) for t in st.company_trains(e)]
+    if pending.kind == "credit_train":
+        co = st.companies[e]
+        out = [_act("return_credit_train", e, et)]
+        fields = _credit_payment(rules, st, co)
+        if fields is not None:
+            out.insert(0, _act("repay_credit", e, et, **fields))
+        return out
+    return []
+
+
+def _credit_payment(rules: GameRules, st: GameState, co: CompanyState) -> dict[str, Any] | None:
+    if co.credit_train is None:
+        return None
+    card = next(t for t in st.trains if t.id == co.credit_train)
+    price = rules.train_type(card.runs_as).price
+    if co.cash >= price:
+        return {}
+    if co.director is not None and st.player(co.director).cash >= price - co.cash:
+        return {"contribution": price - co.cash}
+    return None
+
+
+def _operating(rules: GameRules, st: GameState, co: CompanyState) -> list[dict[str, Any]]:
+    e = co.initials
+    step = st.turn.step
+    if step == "lay_option":
+        return [_act("choose_lay_option", e, "company", option=o) for o in (1, 2)]
+    if step == "track":
+        out = [_act("lay_tile", e, "company", **f)
+               for f in board_port.legal_moves(rules, st, co, "lay_tile")]
+        out += [_act("promote_tile", e, "company", **f)
+                for f in board_port.legal_moves(rules, st, co, "promote_tile")]
+        return [*out, _act("pass", e, "company")]
+    if step == "base":
+        out = [_act("place_base", e, "company", **f)
+               for f in board_port.legal_moves(rules, st, co, "place_base")]
+        return [*out, _act("pass", e, "company")]
+    if step == "run":
+        best = board_port.best_routes(rules, st, co)
+        out = [] if not best else [_act("run_routes", e, "company", routes=best)]
+        return [*out, _act("pass", e, "company")]
+    if step == "dividend":
+        return [_act("dividend", e, "company", kind=k) for k in ("payout", "withhold")]
+    return _train_actions(rules, st, co)
+
+
+def _train_actions(rules: GameRules, st: GameState, co: CompanyState) -> list[dict[str, Any]]:
+    e = co.initials
+    out: list[dict[str, Any]] = []
+    if co.credit_train is not None:
+        fields = _credit_payment(rules, st, co)
+        if fields is not None:
+            out.append(_act("repay_credit", e, "company", **fields))
+        return [*out, _act("pass", e, "company")]
+    seen: set[tuple[str, bool]] = set()
+    for offer in trains.bank_offers(rules, st, co):
+        key = (offer.train, offer.token)
+        if key in seen:
+            continue
+        seen.add(key)
+        extra: dict[str, Any] = {"token": True} if offer.token else {}
+        if co.cash >= offer.price:
+            out.append(_act("buy_train", e, "company", train=offer.train, **extra))
+        elif co.director is not None:
+            short = offer.price - co.cash
+            if st.player(co.director).cash >= short:
+                out.append(_act("buy_train", e, "company", train=offer.train,
+                                contribution=short, **extra))
+        elif not st.company_trains(e) and not offer.token:
+            out.append(_act("buy_train", e, "company", train=offer.train, credit=True))
+    for seller in st.companies.values():
+        if not seller.formed or seller.initials == e or controller(st, seller) != controller(
+                st, co):
+            continue
+        for name in sorted({t.runs_as for t in st.company_trains(seller.initials)}):
+            try:
+                trains.check_company_sale(rules, st, co, seller, name, rules.train_sale_minimum)
+            except India1853Error:
+                continue
+            out.append(_act("buy_train", e, "company", train=name, source=seller.initials,
+                            price=rules.train_sale_minimum))
+    return [*out, _act("pass", e, "company")]

@@ -1,0 +1,147 @@
+"""The engine's view of an edition's rule values, for one game's player count and variants.
+
+Every number the engine applies comes from the edition data (``india1853.data``); this module
+gathers the values under names taken from the rulebook, so that the rest of the engine never
+reaches into the data model's layout.  :func:`game_rules` builds it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from india1853.data.loader import load_edition
+from india1853.data.model import CitySpec, CompanySpec, Edition, PhaseSpec, TrainSpec
+from india1853.errors import InputError
+
+
+@dataclass(frozen=True)
+class PlayerCountRules:
+    """TABLE 3 with 2.3, 2.5.2 and 2.5.6, for the game's number of players."""
+
+    starting_cash: int
+    share_limit: int
+    certificate_limit: int
+    qualifying_shares: int
+    minimum_bond: int
+    bid_cities_min: int
+    bid_cities_max: int
+
+
+@dataclass(frozen=True, eq=False)
+class GameRules:
+    ed: Edition
+    table: PlayerCountRules
+    bank: int
+
+    # --- lookups -------------------------------------------------------------------------
+    @property
+    def companies(self) -> tuple[CompanySpec, ...]:
+        return self.ed.companies
+
+    @property
+    def cities(self) -> tuple[CitySpec, ...]:
+        return self.ed.cities
+
+    def company(self, initials: str) -> CompanySpec:
+        return self.ed.company(initials)
+
+    def city(self, name: str) -> CitySpec:
+        return self.ed.city(name)
+
+    def train_type(self, name: str) -> TrainSpec:
+        return self.ed.trains.get(name)
+
+    def phase(self, number: int) -> PhaseSpec:
+        return self.ed.phase(number)
+
+    # --- shares (TABLE 3, 2.8.3, 3.1.2) --------------------------------------------------
+    @property
+    def shares_per_company(self) -> int:
+        return self.ed.rules.shares_per_company
+
+    @property
+    def director_shares(self) -> int:
+        return self.ed.rules.director_certificate_shares
+
+    @property
+    def first_stock_round_sale_discount(self) -> int:
+        return self.ed.rules.first_stock_round_sale_discount
+
+    @property
+    def holding_limit_exempt_price(self) -> int:
+        return self.ed.rules.limit_exempt_max_price
+
+    # --- bids (2.5) ----------------------------------------------------------------------
+    @property
+    def bond_pass_unaccounted(self) -> int | None:
+        return self.ed.rules.bid_pass_unaccounted_limit
+
+    @property
+    def ganges_limit(self) -> int:
+        return self.ed.rules.bid_ganges_limit
+
+    @property
+    def ganges_three_city_limit(self) -> int | None:
+        return self.ed.rules.bid_ganges_limit_three_cities
+
+    @property
+    def ganges_three_city_also(self) -> tuple[str, ...]:
+        return self.ed.rules.bid_ganges_three_cities_also
+
+    @property
+    def bbci(self) -> CompanySpec | None:
+        """The company whose type is settled by 2.6 (type "either" in the data)."""
+        return next((c for c in self.ed.companies if c.type == "either"), None)
+
+    def bbci_major_cities(self) -> tuple[str, ...]:
+        """2.6.2: the cities on all the BBCI's possible homes (Ajmer and Bombay)."""
+        spec = self.bbci
+        if spec is None:
+            return ()
+        hexes = {h.hex for h in spec.homes}
+        return tuple(c.name for c in self.ed.cities if c.hex in hexes)
+
+    # --- market (4.7) --------------------------------------------------------------------
+    @property
+    def market(self) -> tuple[int, ...]:
+        return self.ed.market.values
+
+    @property
+    def game_end_price(self) -> int:
+        return self.ed.rules.game_end_share_price
+
+    # --- operating (4.1-4.10) ------------------------------------------------------------
+    @property
+    def first_stock_round_phase(self) -> int:
+        return next(p.number for p in self.ed.phases if p.introduced_by == "first_stock_round")
+
+    @property
+    def train_sale_minimum(self) -> int:
+        return self.ed.rules.min_train_transfer_price
+
+    def base_cost(self, extra_placed: int) -> int:
+        return self.ed.costs.base_token(extra_placed)
+
+
+def game_rules(edition: str, players: int, variants: tuple[str, ...] = ()) -> GameRules:
+    """The rule values for a game of this edition, player count and variants."""
+    ed = load_edition(edition)
+    bank = ed.tables.bank
+    for v in variants:
+        if v in ed.tables.bank_variants:
+            bank = ed.tables.bank_variants[v]
+        else:
+            raise InputError(f"settings.variants: unknown variant {v!r} in the {edition} edition")
+    row = ed.tables.player_row(players)
+    if row.bid_cities is None or row.minimum_bond is None or row.share_limit is None:
+        raise InputError(f"the {edition} edition's contract bids are not supported yet")
+    table = PlayerCountRules(
+        starting_cash=row.starting_capital,
+        share_limit=row.share_limit,
+        certificate_limit=row.certificate_limit,
+        qualifying_shares=row.qualifying_shares,
+        minimum_bond=row.minimum_bond,
+        bid_cities_min=row.bid_cities[0],
+        bid_cities_max=row.bid_cities[1],
+    )
+    return GameRules(ed=ed, table=table, bank=bank)

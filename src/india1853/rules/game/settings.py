@@ -1,0 +1,71 @@
+"""Game settings: the edition, optional variants, the players in their initial order, the seed.
+
+The settings are the only input of a game besides its actions.  The seed drives the one source of
+randomness, the ties resolved by lot (rule 2.5.3); it is stored here so that replaying a log
+rebuilds the identical game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from india1853.errors import InputError
+
+EDITIONS: tuple[str, ...] = ("first", "second")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a game is built from (besides its actions).
+
+    ``variants`` names optional rules of the edition's data (e.g. ``"shortened_game"``, rule 2.4).
+    """
+
+    players: tuple[str, ...]
+    seed: int = 0
+    edition: str = "second"
+    variants: tuple[str, ...] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        if self.edition not in EDITIONS:
+            raise InputError(f"settings.edition: unknown edition {self.edition!r}")
+        if not 3 <= len(self.players) <= 6:
+            raise InputError(f"settings.players: 3 to 6 players needed, got {len(self.players)}")
+        names = [p.strip() for p in self.players]
+        if any(not n for n in names):
+            raise InputError("settings.players: a player name is empty")
+        if len(set(names)) != len(names):
+            raise InputError("settings.players: player names must differ")
+        if tuple(names) != self.players:
+            raise InputError("settings.players: names must not start or end with spaces")
+        if not isinstance(self.seed, int) or isinstance(self.seed, bool):
+            raise InputError("settings.seed: must be an integer")
+        if len(set(self.variants)) != len(self.variants):
+            raise InputError("settings.variants: a variant is named twice")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "edition": self.edition,
+            "players": list(self.players),
+            "seed": self.seed,
+            "variants": list(self.variants),
+        }
+
+    @staticmethod
+    def from_json(data: object) -> Settings:
+        if not isinstance(data, dict):
+            raise InputError("settings: must be a JSON object")
+        players = data.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise InputError("settings.players: must be a list of names")
+        variants = data.get("variants", [])
+        if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+            raise InputError("settings.variants: must be a list of names")
+        edition = data.get("edition", "second")
+        if not isinstance(edition, str):
+            raise InputError("settings.edition: must be a string")
+        seed = data.get("seed", 0)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise InputError("settings.seed: must be an integer")
+        return Settings(tuple(players), seed, edition, tuple(variants))

@@ -1,0 +1,134 @@
+"""Shares, holdings, directors, managers and company formation (2.7, 2.9, 3.1.2, 3.2-3.4).
+
+Holdings are counted in shares: a director's holding includes the two shares of the director's
+certificate, which counts as one certificate (3.1.2).  ``since`` records the action number at
+which a player's current holding in a company began, for the "held the longest" ties (3.2.1).
+"""
+
+from __future__ import annotations
+
+from india1853.rules.game.rules_data import GameRules
+from india1853.rules.game.state import CompanyState, GameState, Pending, PlayerState
+
+
+def par(rules: GameRules, co: CompanyState) -> int:
+    return rules.company(co.initials).par
+
+
+def price(rules: GameRules, co: CompanyState) -> int:
+    """The stock market price, or par if the company has none yet (3.1.7)."""
+    if co.price_index is None:
+        return par(rules, co)
+    return rules.market[co.price_index]
+
+
+def exempt(rules: GameRules, co: CompanyState) -> bool:
+    """Shares valued at the exempt price or less escape the holding limits (3.1.2)."""
+    return price(rules, co) <= rules.holding_limit_exempt_price
+
+
+def issued(rules: GameRules, co: CompanyState) -> int:
+    """Shares issued: all not in the initial offering; pool shares count (3.1.10)."""
+    return rules.shares_per_company - co.ipo
+
+
+def certificates(rules: GameRules, st: GameState, player: PlayerState) -> int:
+    """Certificates counting towards the TABLE 3 total (director's counts one, 3.1.2)."""
+    total = 0
+    for initials, n in player.shares.items():
+        co = st.companies[initials]
+        if n <= 0 or exempt(rules, co):
+            continue
+        total += n - (rules.director_shares - 1 if co.director == player.name else 0)
+    return total
+
+
+def add_shares(st: GameState, player: PlayerState, initials: str, n: int) -> None:
+    before = player.shares.get(initials, 0)
+    after = before + n
+    if after < 0:
+        raise ValueError("negative holding")
+    if after == 0:
+        player.shares.pop(initials, None)
+        player.since.pop(initials, None)
+    else:
+        player.shares[initials] = after
+        if before == 0:
+            player.since[initials] = st.seq
+
+
+def _rank(st: GameState, initials: str, players: list[PlayerState]) -> list[PlayerState]:
+    """Largest holding first; ties to whoever has held the company longest (3.2.1)."""
+    return sorted(players, key=lambda p: (-p.shares.get(initials, 0), p.since.get(initials, 0)))
+
+
+def holders(st: GameState, initials: str) -> list[PlayerState]:
+    return [p for p in st.players if p.shares.get(initials, 0) > 0]
+
+
+def update_control(rules: GameRules, st: GameState, co: CompanyState) -> None:
+    """Appoint, keep or change the director, or a manager (3.2.1-3.2.3, 3.4.1).
+
+    A director keeps office until another holder has MORE shares (3.2.3) or the director's
+    holding falls below a director's certificate.  With no qualified holder a manager runs the
+    company: the previous director if still a holder, else the longest holder (3.4.1); with no
+    holders at all the Elephant's holder manages (:func:`controller`).
+    """
+    if not co.floated:
+        return
+    need = rules.director_shares
+    current = st.player(co.director) if co.director else None
+    ranked = _rank(st, co.initials, holders(st, co.initials))
+    qualified = [p for p in ranked if p.shares.get(co.initials, 0) >= need]
+    new_director: str | None
+    if current is not None and current.shares.get(co.initials, 0) >= need:
+        top = qualified[0]
+        if top.shares[co.initials] > current.shares[co.initials]:
+            new_director = top.name
+        else:
+            new_director = current.name
+    else:
+        new_director = qualified[0].name if qualified else None
+    if new_director is None:
+        if co.director is not None:
+            co.manager = co.director
+        co.director = None
+        if co.manager is None or st.player(co.manager).shares.get(co.initials, 0) == 0:
+            co.manager = ranked[0].name if ranked else None
+        return
+    previous = co.director
+    co.director = new_director
+    co.manager = None
+    co.had_director = True
+    if previous != new_director and co.credit_train is not None:
+        # 4.8.10: a director taking over must pay for the credit train or return it.
+        st.pending.append(Pending("credit_train", co.initials, "company"))
+
+
+def controller(st: GameState, co: CompanyState) -> str | None:
+    """The player who runs the company: its director, else its manager (3.4.1)."""
+    if co.director is not None:
+        return co.director
+    if co.manager is not None:
+        return co.manager
+    return st.elephant
+
+
+def form(rules: GameRules, st: GameState, co: CompanyState) -> None:
+    """Company formation: ten times par from the bank, market token at par, markers on the
+    home bases (3.3.1, 3.3.2)."""
+    amount = rules.shares_per_company * par(rules, co)
+    if co.kind == "either":
+        # 2.6.3: a BBCI not settled as a major at the end of the first stock round is a minor.
+        co.kind = "minor"
+    co.formed = True
+    co.cash += amount
+    st.bank -= amount
+    co.price_index = rules.market.index(par(rules, co))
+    co.formed_in_round = st.stock_round
+    co.token = co.kind == "minor"
+    from india1853.rules.game.board_port import place_home_bases
+
+    place_home_bases(rules, st, co)
+    if st.bank <= 0:
+        st.bank_broken = True

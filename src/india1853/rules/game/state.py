@@ -1,0 +1,150 @@
+"""The mutable state of one game.
+
+The engine applies each action to a :meth:`GameState.clone` and keeps the clone only if every
+check passed, so a refused action leaves the state untouched.  Everything here is plain data
+(numbers, strings, lists, dicts) except ``board``, an immutable ``BoardState`` shared between
+clones.  ``to_json`` gives the whole state (the moderator's view); ``views`` filters it.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from india1853.board.state import BoardState
+
+RoundKind = str  # "bonds" | "claims" | "stock" | "operating" | "finished"
+
+
+@dataclass
+class PlayerState:
+    name: str
+    cash: int
+    shares: dict[str, int] = field(default_factory=dict)
+    unredeemed: dict[str, int] = field(default_factory=dict)
+    contracted: dict[str, int] = field(default_factory=dict)
+    since: dict[str, int] = field(default_factory=dict)
+    bond: int | None = None
+    cities: list[str] = field(default_factory=list)
+    claims: list[str] = field(default_factory=list)
+    bid_complete: bool = False
+    bond_returned: bool = False
+
+
+@dataclass
+class CompanyState:
+    initials: str
+    number: int
+    kind: str
+    ipo: int
+    pool: int = 0
+    contract: bool = False
+    floated: bool = False
+    formed: bool = False
+    director: str | None = None
+    manager: str | None = None
+    had_director: bool = False
+    cash: int = 0
+    price_index: int | None = None
+    credit_train: str | None = None
+    extra_bases: int = 0
+    lay_option: int | None = None
+    operated: int = 0
+    token: bool = False
+    formed_in_round: int = 0
+
+
+@dataclass
+class TrainState:
+    id: str
+    name: str
+    runs_as: str
+    where: str  # "unissued" | "bank" | "company" | "pool" | "removed"
+    owner: str | None = None
+    extra: bool = False
+
+
+@dataclass
+class StockTurn:
+    current: int = 0
+    passes_in_row: int = 0
+    last_buyer: str | None = None
+    sold_this_round: dict[str, list[str]] = field(default_factory=dict)
+    sold_this_turn: list[str] = field(default_factory=list)
+    floated_this_turn: list[str] = field(default_factory=list)
+    first_sale_window: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass
+class OperatingTurn:
+    order: list[str] = field(default_factory=list)
+    index: int = 0
+    step: str = ""
+    lays_done: list[tuple[str, str, int]] = field(default_factory=list)
+    promoted: bool = False
+    duties: list[str] = field(default_factory=list)
+    revenue: int = 0
+    routes: list[dict[str, Any]] = field(default_factory=list)
+    bought_trains: int = 0
+
+
+@dataclass
+class Pending:
+    """An interruption awaiting one entity's decision (an offer, an excess train, ...)."""
+
+    kind: str
+    entity: str
+    entity_type: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class GameState:
+    players: list[PlayerState]
+    companies: dict[str, CompanyState]
+    trains: list[TrainState]
+    board: BoardState
+    bank: int
+    start_total: int
+    seed: int = 0
+    round: RoundKind = "bonds"
+    phase: int = 1
+    elephant: str | None = None
+    stock_round: int = 0
+    operating_round: int = 0
+    or_in_set: int = 0
+    ors_in_set: int = 1
+    extra_or: bool = False
+    stock: StockTurn = field(default_factory=StockTurn)
+    turn: OperatingTurn = field(default_factory=OperatingTurn)
+    pending: list[Pending] = field(default_factory=list)
+    bank_broken: bool = False
+    end_reason: str | None = None
+    seq: int = 0
+    minor_trains_added: bool = False
+    elephant_offers: list[str] = field(default_factory=list)
+    frontier_paid: list[tuple[str, str]] = field(default_factory=list)
+    turn_start_board: BoardState | None = None
+
+    def clone(self) -> GameState:
+        board = self.board
+        new = copy.copy(self)
+        # The board is immutable (and holds the edition): share it instead of copying it.
+        memo: dict[int, Any] = {id(board): board}
+        for name in ("players", "companies", "trains", "stock", "turn", "pending",
+                     "elephant_offers", "frontier_paid"):
+            setattr(new, name, copy.deepcopy(getattr(self, name), memo))
+        return new
+
+    def player(self, name: str) -> PlayerState:
+        for p in self.players:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def player_names(self) -> list[str]:
+        return [p.name for p in self.players]
+
+    def company_trains(self, initials: str) -> list[TrainState]:
+        return [t for t in self.trains if t.where == "company" and t.owner == initials]

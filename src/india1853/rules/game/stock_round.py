@@ -1,0 +1,270 @@
+"""Stock rounds (3.1-3.4) and the first stock round's special rules (2.8, 2.9).
+
+A turn: any number of sales and redemptions, then either one purchase or a pass (declining to
+buy).  A purchase ends the turn.  The round ends when every player in a row has declined.
+"""
+
+from __future__ import annotations
+
+from india1853.errors import RuleError
+from india1853.rules.game.bids import table
+from india1853.rules.game.rules_data import GameRules
+from india1853.rules.game.shares import (
+    add_shares,
+    certificates,
+    exempt,
+    form,
+    issued,
+    par,
+    price,
+    update_control,
+)
+from india1853.rules.game.state import CompanyState, GameState, Pending, PlayerState, StockTurn
+
+
+def first_round(st: GameState) -> bool:
+    return st.stock_round == 1
+
+
+def current_player(st: GameState) -> PlayerState:
+    return st.players[st.stock.current]
+
+
+def start_stock_round(rules: GameRules, st: GameState) -> None:
+    """A stock round begins with the Elephant's holder (3.1.1)."""
+    st.round = "stock"
+    st.stock_round += 1
+    names = st.player_names()
+    st.stock = StockTurn(current=names.index(st.elephant) if st.elephant else 0)
+    if first_round(st):
+        st.phase = rules.first_stock_round_phase
+        for co in st.companies.values():
+            check_float(rules, st, co)
+
+
+def ipo_available(rules: GameRules, co: CompanyState) -> int:
+    """New shares on sale: the director's certificate stays in the offering until a director
+    is first appointed, and is never bought directly (2.9.2, 3.2.1)."""
+    reserved = 0 if co.had_director else rules.director_shares
+    return max(0, co.ipo - reserved)
+
+
+def contract_companies_open(rules: GameRules, st: GameState) -> bool:
+    """Whether every new share of the contract companies has been issued (3.1.3)."""
+    return all(ipo_available(rules, co) == 0 for co in st.companies.values() if co.contract)
+
+
+def check_float(rules: GameRules, st: GameState, co: CompanyState) -> None:
+    """A company floats once the qualifying number of its shares is issued (2.7.5, 2.9.1).
+
+    In the first stock round its director is appointed only at the round's end (2.9.1);
+    afterwards at once, and the company forms (3.2.1, 3.3.1)."""
+    if co.floated or issued(rules, co) < table(rules, st).qualifying_shares:
+        return
+    co.floated = True
+    if first_round(st) and st.round in ("stock", "claims"):
+        for p in st.players:
+            if p.contracted.get(co.initials, 0) > 0:
+                st.stock.first_sale_window.setdefault(p.name, []).append(co.initials)
+        st.stock.floated_this_turn.append(co.initials)
+        return
+    update_control(rules, st, co)
+    form(rules, st, co)
+
+
+def sale_price(rules: GameRules, st: GameState, co: CompanyState) -> int:
+    """Market price, or par; in the first stock round par less the discount (2.8.3, 3.1.7)."""
+    if first_round(st):
+        return par(rules, co) - rules.first_stock_round_sale_discount
+    return price(rules, co)
+
+
+def sellable(rules: GameRules, st: GameState, player: PlayerState, co: CompanyState) -> int:
+    """How many shares of the company the player may sell now (2.7.4, 2.8.3, 3.1.8, 3.1.9)."""
+    held = player.shares.get(co.initials, 0)
+    free = held - player.unredeemed.get(co.initials, 0)
+    if free <= 0:
+        return 0
+    if first_round(st) and co.floated:
+        if co.initials not in st.stock.first_sale_window.get(player.name, []):
+            return 0
+        return min(free, player.contracted.get(co.initials, 0) - player.unredeemed.get(
+            co.initials, 0))
+    if co.formed and co.formed_in_round == st.stock_round:
+        return 0
+    return free
+
+
+def sell_shares(
+    rules: GameRules, st: GameState, player: PlayerState, initials: str, count: int
+) -> None:
+    co = st.companies[initials]
+    held = player.shares.get(initials, 0)
+    if held == 0:
+        raise RuleError("3.1.5", f"{player.name} holds no {initials} share")
+    if held - player.unredeemed.get(initials, 0) < count:
+        raise RuleError("2.7.4", "un-redeemed shares may not be sold")
+    allowed = sellable(rules, st, player, co)
+    if count > allowed:
+        if first_round(st) and co.floated:
+            raise RuleError("2.8.3", f"{initials} floated: only contracted shares, at the first "
+                            "opportunity after flotation, may be sold this round")
+        raise RuleError("3.1.8", f"{initials} formed this round; its shares may not be sold "
+                        "until the next stock round")
+    amount = count * sale_price(rules, st, co)
+    player.cash += amount
+    st.bank -= amount
+    if st.bank <= 0:
+        st.bank_broken = True
+    add_shares(st, player, initials, -count)
+    player.contracted[initials] = min(
+        player.contracted.get(initials, 0), player.shares.get(initials, 0)
+    )
+    co.pool += count
+    sold = st.stock.sold_this_round.setdefault(player.name, [])
+    if initials not in sold:
+        sold.append(initials)
+    st.stock.sold_this_turn.append(initials)
+    if co.formed:
+        update_control(rules, st, co)
+
+
+def redeem_share(rules: GameRules, st: GameState, player: PlayerState, initials: str) -> None:
+    """Redeeming pays par for one un-redeemed share; it is not a purchase (2.7.4)."""
+    if player.unredeemed.get(initials, 0) == 0:
+        raise RuleError("2.7.4", f"{player.name} has no un-redeemed {initials} share")
+    cost = rules.company(initials).par
+    if player.cash < cost:
+        raise RuleError("2.7.4", f"redeeming costs £{cost}; {player.name} has £{player.cash}")
+    player.cash -= cost
+    st.bank += cost
+    player.unredeemed[initials] -= 1
+    if player.unredeemed[initials] == 0:
+        del player.unredeemed[initials]
+
+
+def buy_cost(rules: GameRules, co: CompanyState, source: str) -> int:
+    """New shares at par (3.1.4), pool shares at the market price (3.1.7)."""
+    return par(rules, co) if source == "ipo" else price(rules, co)
+
+
+def check_buy(
+    rules: GameRules, st: GameState, player: PlayerState, initials: str, source: str
+) -> int:
+    co = st.companies[initials]
+    if any(player.unredeemed.values()):
+        raise RuleError("2.7.4", "un-redeemed shares must be redeemed before buying")
+    if initials in st.stock.sold_this_round.get(player.name, []):
+        raise RuleError("3.1.9", f"{player.name} sold {initials} this round")
+    if source == "ipo":
+        if ipo_available(rules, co) == 0:
+            raise RuleError("3.1.4", f"no new {initials} share is on sale")
+        if not co.contract and not contract_companies_open(rules, st):
+            raise RuleError("3.1.3", "the contract companies' shares must all be issued first")
+    elif co.pool == 0:
+        raise RuleError("3.1.7", f"the bank pool holds no {initials} share")
+    t = table(rules, st)
+    if not exempt(rules, co):
+        if player.shares.get(initials, 0) + 1 > t.share_limit:
+            raise RuleError("3.1.2", f"at most {t.share_limit} shares of one company")
+        if certificates(rules, st, player) + 1 > t.certificate_limit:
+            raise RuleError("3.1.2", f"at most {t.certificate_limit} certificates")
+    cost = buy_cost(rules, co, source)
+    if player.cash < cost:
+        raise RuleError("3.1.4", f"the share costs £{cost}; {player.name} has £{player.cash}")
+    return cost
+
+
+def buy_share(
+    rules: GameRules, st: GameState, player: PlayerState, initials: str, source: str
+) -> None:
+    cost = check_buy(rules, st, player, initials, source)
+    co = st.companies[initials]
+    player.cash -= cost
+    st.bank += cost
+    add_shares(st, player, initials, 1)
+    if source == "ipo":
+        co.ipo -= 1
+    else:
+        co.pool -= 1
+    st.stock.last_buyer = player.name
+    st.stock.passes_in_row = 0
+    check_float(rules, st, co)
+    if co.formed:
+        update_control(rules, st, co)
+    end_turn(rules, st)
+
+
+def over_limit(rules: GameRules, st: GameState, player: PlayerState) -> bool:
+    """A player left above the certificate limit (e.g. by losing a directorship) must sell
+    down in the next turn (3.2.3), as far as sales are allowed."""
+    if certificates(rules, st, player) <= table(rules, st).certificate_limit:
+        return False
+    return any(
+        sellable(rules, st, player, co) > 0 and not exempt(rules, co)
+        for co in st.companies.values()
+    )
+
+
+def decline(rules: GameRules, st: GameState, player: PlayerState) -> None:
+    if over_limit(rules, st, player):
+        raise RuleError("3.2.3", f"{player.name} must first sell down to the certificate limit")
+    st.stock.passes_in_row += 1
+    end_turn(rules, st)
+
+
+def end_turn(rules: GameRules, st: GameState) -> None:
+    player = current_player(st)
+    window = st.stock.first_sale_window.get(player.name, [])
+    # 2.8.3: the first opportunity after flotation is this turn, unless the company floated
+    # during it, when the player may not sell it anyway (3.1.9) and the next turn is the one.
+    st.stock.first_sale_window[player.name] = [
+        c for c in window if c in st.stock.floated_this_turn
+    ]
+    st.stock.floated_this_turn = []
+    st.stock.sold_this_turn = []
+    if st.stock.passes_in_row >= len(st.players):
+        end_stock_round(rules, st)
+        return
+    st.stock.current = (st.stock.current + 1) % len(st.players)
+
+
+def end_stock_round(rules: GameRules, st: GameState) -> None:
+    """3.1.11: the Elephant goes to the left of the last buyer; its holder may sell it.
+    At the end of the first stock round directors are appointed (2.9), companies form, the
+    BBCI's type is settled (2.6) and the extra trains are added (2.8.4)."""
+    if first_round(st):
+        finish_first_stock_round(rules, st)
+    names = st.player_names()
+    if st.stock.last_buyer is not None:
+        st.elephant = names[(names.index(st.stock.last_buyer) + 1) % len(names)]
+    st.elephant_offers = []
+    assert st.elephant is not None
+    st.pending.append(Pending("elephant_sale", st.elephant, "player"))
+    st.round = "stock_end"
+
+
+def finish_first_stock_round(rules: GameRules, st: GameState) -> None:
+    from india1853.rules.game.trains import add_minor_trains
+
+    for co in st.companies.values():
+        if not co.floated:
+            continue
+        update_control(rules, st, co)
+        settle_bbci(rules, st, co)
+        form(rules, st, co)
+    if any(co.formed and co.kind == "minor" for co in st.companies.values()):
+        add_minor_trains(rules, st)
+
+
+def settle_bbci(rules: GameRules, st: GameState, co: CompanyState) -> None:
+    """2.6.2-2.6.3: the BBCI is a major if its director's bid names both required cities."""
+    if rules.bbci is None or co.initials != rules.bbci.initials:
+        return
+    director = st.player(co.director) if co.director else None
+    needed = rules.bbci_major_cities()
+    if director is not None and all(c in director.cities for c in needed):
+        co.kind = "major"
+    else:
+        co.kind = "minor"
+

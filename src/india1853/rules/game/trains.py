@@ -1,0 +1,385 @@
+"""Trains and phases (2.8.4, 3.4.3-3.4.6, 4.8, 4.10).
+
+Each train card is a :class:`TrainState`.  A dual-option card (the 2009 '2/1M', 4.8.16) is one
+card that a buyer takes as either type; ``runs_as`` records the choice.  Which cards the bank
+offers a company follows 4.8.3 (broad types in order, the '6' beside the '5'), 4.8.6 (returned
+trains at full price), 4.8.12-4.8.13 and 4.8.15 (metre trains of the phase and earlier phases),
+4.8.16-4.8.18 (the dual cards and the first operating round's extra cards) and 4.8.19 (the
+minors' special token).  The phase changes when the first card of a phase's trigger type is
+bought (4.10.1); obsolete trains leave the game (4.8.4) and excess trains go back to the bank
+(4.8.6) on their director's choice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from india1853.data.model import TrainSpec
+from india1853.errors import RuleError
+from india1853.rules.game.rules_data import GameRules
+from india1853.rules.game.shares import controller
+from india1853.rules.game.state import CompanyState, GameState, Pending, TrainState
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A train the bank offers: the type the buyer gets, the card, the price, how."""
+
+    train: str
+    card: str | None  # None: a new extra '2/1M' card (4.8.17)
+    price: int
+    token: bool = False
+
+
+def initial_trains(rules: GameRules) -> list[TrainState]:
+    """The cards of TABLE 5 that are in every game (extras come with 2.8.4)."""
+    out: list[TrainState] = []
+    for spec in rules.ed.trains:
+        for i in range(spec.count):
+            out.append(TrainState(f"{spec.name}-{i + 1}", spec.name, spec.name, "bank"))
+    return out
+
+
+def _dual_second(rules: GameRules) -> set[str]:
+    return {d.trains[1] for d in rules.ed.trains.dual_options}
+
+
+def add_minor_trains(rules: GameRules, st: GameState) -> None:
+    """2.8.4 / 4.8.16: a minor formed in the first stock round adds the extra trains and makes
+    the '2' cards dual-option ('2/1M')."""
+    if st.minor_trains_added:
+        return
+    st.minor_trains_added = True
+    duals = _dual_second(rules)
+    for spec in rules.ed.trains:
+        if spec.name in duals:
+            continue
+        have = len([t for t in st.trains if t.name == spec.name])
+        for i in range(spec.extra_count):
+            st.trains.append(TrainState(f"{spec.name}-{have + i + 1}", spec.name, spec.name,
+                                        "bank", extra=True))
+    for dual in rules.ed.trains.dual_options:
+        for t in st.trains:
+            if t.name == dual.trains[0]:
+                t.name = dual.card
+
+
+def phase_limit(rules: GameRules, st: GameState) -> int | None:
+    return rules.phase(st.phase).train_limit
+
+
+def _broad_types(rules: GameRules) -> list[TrainSpec]:
+    return [t for t in rules.ed.trains if t.gauge == "broad"]
+
+
+def _card_types(rules: GameRules, card: TrainState) -> tuple[str, ...]:
+    for dual in rules.ed.trains.dual_options:
+        if card.name == dual.card:
+            return dual.trains
+    return (card.name,)
+
+
+def _in_bank(rules: GameRules, st: GameState, train: str) -> list[TrainState]:
+    return [t for t in st.trains if t.where == "bank" and train in _card_types(rules, t)]
+
+
+def _buyer_kind_ok(spec: TrainSpec, co: CompanyState) -> bool:
+    return spec.buyers == "any" or spec.buyers == co.kind
+
+
+def _sold(rules: GameRules, st: GameState, train: str) -> bool:
+    return any(t.where != "bank" and train in _card_types(rules, t) for t in st.trains)
+
+
+def _metre_open_to_majors(rules: GameRules, st: GameState) -> bool:
+    """4.8.15: majors buy metre trains only once the phase offers one to any company."""
+    phase = rules.phase(st.phase)
+    return any(
+        rules.train_type(n).gauge == "metre" and rules.train_type(n).buyers == "any"
+        for n in phase.trains_available
+    )
+
+
+def may_own(rules: GameRules, st: GameState, co: CompanyState, train: str) -> bool:
+    spec = rules.train_type(train)
+    if not _buyer_kind_ok(spec, co):
+        return False
+    return not (spec.gauge == "metre" and co.kind == "major"
+                and not _metre_open_to_majors(rules, st))
+
+
+def new_offers(rules: GameRules, st: GameState, co: CompanyState) -> list[Offer]:
+    """New cards the bank offers this company, ignoring money and the train limit."""
+    phase = rules.phase(st.phase)
+    offers: list[Offer] = []
+    broad = _broad_types(rules)
+    lowest = next((b.name for b in broad if _in_bank(rules, st, b.name)), None)
+    for spec in rules.ed.trains:
+        cards = _in_bank(rules, st, spec.name)
+        if not cards or not may_own(rules, st, co, spec.name):
+            continue
+        if spec.gauge == "broad":
+            if spec.name != lowest and spec.name not in phase.trains_available:
+                continue
+        else:
+            dual_of = _dual_broad(rules, spec.name)
+            if dual_of is not None and dual_of != lowest:
+                continue
+            if spec.name not in phase.trains_available:
+                continue
+        offers.append(Offer(spec.name, cards[0].id, spec.price))
+    offers.extend(_first_round_extras(rules, st, co))
+    return offers
+
+
+def _dual_broad(rules: GameRules, train: str) -> str | None:
+    for dual in rules.ed.trains.dual_options:
+        if dual.trains[1] == train:
+            return dual.trains[0]
+    return None
+
+
+def _first_round_extras(rules: GameRules, st: GameState, co: CompanyState) -> list[Offer]:
+    """4.8.17: in the first operating round, once every '2/1M' card is sold and before the
+    first '3', further '2/1M' cards are made as needed."""
+    out: list[Offer] = []
+    if st.operating_round != 1 or not st.minor_trains_added:
+        return out
+    broad = [b.name for b in _broad_types(rules)]
+    for dual in rules.ed.trains.dual_options:
+        if not dual.first_or_unlimited:
+            continue
+        if any(t.where == "bank" and t.name == dual.card for t in st.trains):
+            continue
+        nxt = broad.index(dual.trains[0]) + 1
+        if nxt < len(broad) and _sold(rules, st, broad[nxt]):
+            continue
+        for train in dual.trains:
+            if may_own(rules, st, co, train):
+                out.append(Offer(train, None, rules.train_type(train).price))
+    return out
+
+
+def token_offers(rules: GameRules, st: GameState, co: CompanyState,
+                 current: list[Offer]) -> list[Offer]:
+    """4.8.19: after the first operating round, a minor with no metre train on offer may hand
+    in its special token for a metre train of the next phase (no phase change)."""
+    if not (rules.ed.rules.minor_special_token and co.token and co.kind == "minor"):
+        return []
+    if st.operating_round <= 1:
+        return []
+    if any(rules.train_type(o.train).gauge == "metre" for o in current):
+        return []
+    if st.phase + 1 not in {p.number for p in rules.ed.phases}:
+        return []
+    nxt = rules.phase(st.phase + 1)
+    now = set(rules.phase(st.phase).trains_available)
+    out: list[Offer] = []
+    for name in nxt.trains_available:
+        spec = rules.train_type(name)
+        if spec.gauge != "metre" or name in now or not _buyer_kind_ok(spec, co):
+            continue
+        cards = _in_bank(rules, st, name)
+        if cards:
+            out.append(Offer(name, cards[0].id, spec.price, token=True))
+    return out
+
+
+def pool_offers(rules: GameRules, st: GameState, co: CompanyState) -> list[Offer]:
+    """4.8.6: trains returned as excess are sold again at full price."""
+    out: list[Offer] = []
+    seen: set[str] = set()
+    for t in st.trains:
+        if t.where == "pool" and t.runs_as not in seen and may_own(rules, st, co, t.runs_as):
+            seen.add(t.runs_as)
+            out.append(Offer(t.runs_as, t.id, rules.train_type(t.runs_as).price))
+    return out
+
+
+def bank_offers(rules: GameRules, st: GameState, co: CompanyState) -> list[Offer]:
+    """Everything the bank offers the company now, within its train limit (4.8.5)."""
+    limit = phase_limit(rules, st)
+    if limit is not None and len(st.company_trains(co.initials)) >= limit:
+        return []
+    offers = new_offers(rules, st, co) + pool_offers(rules, st, co)
+    return offers + token_offers(rules, st, co, offers)
+
+
+def buy_from_bank(
+    rules: GameRules, st: GameState, co: CompanyState, train: str, *, contribution: int,
+    credit: bool, token: bool,
+) -> None:
+    """4.8.2, 4.8.8 (director's contribution), 3.4.3 (manager's credit), 4.8.19 (token)."""
+    if co.credit_train is not None:
+        raise RuleError("3.4.6", f"{co.initials} must first pay for its train bought on credit")
+    offers = [o for o in bank_offers(rules, st, co) if o.train == train and o.token == token]
+    if not offers:
+        limit = phase_limit(rules, st)
+        if limit is not None and len(st.company_trains(co.initials)) >= limit:
+            raise RuleError("4.8.5", f"{co.initials} already owns {limit} trains, the limit")
+        what = "with the token " if token else ""
+        raise RuleError("4.8.3", f"the bank offers no '{train}' train {what}to {co.initials}")
+    offer = offers[0]
+    if credit:
+        _check_credit(st, co, offer)
+        contribution = 0
+    elif co.cash < offer.price:
+        _check_contribution(st, co, offer.price, contribution)
+    elif contribution:
+        raise RuleError("4.8.8", "a director contributes only the shortfall of a purchase")
+    card = _card_for(rules, st, offer)
+    if credit:
+        co.credit_train = card.id
+    else:
+        from_company = offer.price - contribution
+        co.cash -= from_company
+        if contribution:
+            director = st.player(co.director or "")
+            director.cash -= contribution
+        st.bank += offer.price
+    if token:
+        co.token = False
+    _deliver(rules, st, co, card, train, token=token)
+
+
+def _check_credit(st: GameState, co: CompanyState, offer: Offer) -> None:
+    if co.director is not None:
+        raise RuleError("4.8.10", "only a company run by a manager buys a train on credit")
+    if st.company_trains(co.initials):
+        raise RuleError("3.4.3", "credit is only for a company without a train")
+    if co.cash >= offer.price:
+        raise RuleError("3.4.3", f"{co.initials} can afford the train; credit is not needed")
+
+
+def _check_contribution(st: GameState, co: CompanyState, price: int, contribution: int) -> None:
+    short = price - co.cash
+    if co.director is None:
+        raise RuleError("4.8.8", f"{co.initials} has £{co.cash}; a manager cannot contribute")
+    if contribution != short:
+        raise RuleError("4.8.8", f"the director must contribute exactly the shortfall £{short}")
+    director = st.player(co.director)
+    if director.cash < short:
+        raise RuleError("4.8.8", f"{director.name} has only £{director.cash} to contribute")
+
+
+def _card_for(rules: GameRules, st: GameState, offer: Offer) -> TrainState:
+    if offer.card is not None:
+        return next(t for t in st.trains if t.id == offer.card)
+    dual = next(d for d in rules.ed.trains.dual_options if offer.train in d.trains)
+    n = len([t for t in st.trains if t.name == dual.card]) + 1
+    card = TrainState(f"{dual.trains[0]}-{n}", dual.card, offer.train, "bank", extra=True)
+    st.trains.append(card)
+    return card
+
+
+def _deliver(rules: GameRules, st: GameState, co: CompanyState, card: TrainState,
+             train: str, *, token: bool) -> None:
+    card.where = "company"
+    card.owner = co.initials
+    card.runs_as = train
+    st.turn.bought_trains += 1
+    trigger = next(
+        (p for p in rules.ed.phases if p.train == train and p.number > st.phase), None
+    )
+    if trigger is not None and not token:
+        # 4.8.19: a train bought with the minor's token never starts a phase.
+        enter_phase(rules, st, trigger.number)
+
+
+def enter_phase(rules: GameRules, st: GameState, number: int) -> None:
+    """4.10.1, 4.8.4, 4.8.6: the new phase; obsolete trains leave; excess trains return."""
+    st.phase = number
+    obsolete = set(rules.phase(number).trains_obsolete)
+    for t in st.trains:
+        if t.where in ("bank", "company", "pool") and t.runs_as in obsolete:
+            if t.where == "company":
+                owner = st.companies[t.owner or ""]
+                if owner.credit_train == t.id:
+                    owner.credit_train = None
+            t.where = "removed"
+            t.owner = None
+    limit = phase_limit(rules, st)
+    if limit is None:
+        return
+    for spec in rules.companies:
+        co = st.companies[spec.initials]
+        excess = len(st.company_trains(co.initials)) - limit
+        if excess > 0:
+            st.pending.append(Pending("discard_train", co.initials, "company",
+                                      {"count": excess}))
+
+
+def discard_train(rules: GameRules, st: GameState, co: CompanyState, train_id: str) -> None:
+    """4.8.6: the director returns an excess train to the bank, which offers it again."""
+    card = next((t for t in st.company_trains(co.initials) if t.id == train_id), None)
+    if card is None:
+        raise RuleError("4.8.6", f"{co.initials} owns no train {train_id!r}")
+    card.where = "pool"
+    card.owner = None
+    if co.credit_train == card.id:
+        co.credit_train = None
+
+
+def check_company_sale(
+    rules: GameRules, st: GameState, buyer: CompanyState, seller: CompanyState, train: str,
+    price: int,
+) -> TrainState:
+    """4.8.9, 4.8.18 d, 3.4.5: trains between companies, at least the minimum price."""
+    if seller.initials == buyer.initials:
+        raise RuleError("4.8.9", "a company cannot buy its own train")
+    if price < rules.train_sale_minimum:
+        raise RuleError("4.8.9", f"the price must be at least £{rules.train_sale_minimum}")
+    if not may_own(rules, st, buyer, train):
+        raise RuleError("4.8.18", f"{buyer.initials} may not own a '{train}' train")
+    limit = phase_limit(rules, st)
+    if limit is not None and len(st.company_trains(buyer.initials)) >= limit:
+        raise RuleError("4.8.5", f"{buyer.initials} already owns {limit} trains, the limit")
+    if buyer.credit_train is not None:
+        raise RuleError("3.4.6", f"{buyer.initials} must first pay for its train bought on credit")
+    cards = [t for t in st.company_trains(seller.initials)
+             if t.runs_as == train and t.id != seller.credit_train]
+    if not cards:
+        raise RuleError("3.4.5", f"{seller.initials} has no paid-for '{train}' train to sell")
+    if buyer.cash < price:
+        raise RuleError("4.8.9", f"{buyer.initials} has only £{buyer.cash}")
+    return cards[0]
+
+
+def transfer(st: GameState, buyer: CompanyState, seller: CompanyState, card: TrainState,
+             price: int) -> None:
+    buyer.cash -= price
+    seller.cash += price
+    card.owner = buyer.initials
+    st.turn.bought_trains += 1
+
+
+def same_controller(st: GameState, a: CompanyState, b: CompanyState) -> bool:
+    return controller(st, a) == controller(st, b)
+
+
+def repay_credit(rules: GameRules, st: GameState, co: CompanyState, contribution: int) -> None:
+    """3.4.3, 4.8.10: the credit train is paid for in full, at once."""
+    if co.credit_train is None:
+        raise RuleError("3.4.3", f"{co.initials} owes nothing for a train")
+    card = next(t for t in st.trains if t.id == co.credit_train)
+    price = rules.train_type(card.runs_as).price
+    if co.cash >= price:
+        if contribution:
+            raise RuleError("4.8.8", "a director contributes only the shortfall of a purchase")
+    else:
+        _check_contribution(st, co, price, contribution)
+        st.player(co.director or "").cash -= contribution
+    co.cash -= price - contribution
+    st.bank += price
+    co.credit_train = None
+
+
+def return_credit_train(rules: GameRules, st: GameState, co: CompanyState) -> None:
+    """4.8.10: a new director may return the unpaid train to the bank instead."""
+    if co.credit_train is None:
+        raise RuleError("4.8.10", f"{co.initials} holds no train on credit")
+    card = next(t for t in st.trains if t.id == co.credit_train)
+    card.where = "bank"
+    card.owner = None
+    card.runs_as = _card_types(rules, card)[0]
+    co.credit_train = None

@@ -1,0 +1,91 @@
+"""Views of the state: what one player, every player, or the moderator may see.
+
+Hidden information (2.5.2-2.5.4, 4.3.2): a bond's amount is secret until every bond is in; the
+cities of a bid are secret until the contract is fulfilled (the claimed shares are public).  A
+player always sees his own bond and cities; the moderator sees everything.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from india1853.rules.game.rules_data import GameRules
+from india1853.rules.game.scoring import bonds_held, scores
+from india1853.rules.game.shares import controller, price
+from india1853.rules.game.state import GameState, PlayerState
+
+
+def _player(st: GameState, p: PlayerState, viewer: str | None, moderator: bool) -> dict[str, Any]:
+    own = moderator or viewer == p.name
+    bonds_public = st.round != "bonds"
+    return {
+        "name": p.name,
+        "cash": p.cash,
+        "shares": dict(p.shares),
+        "unredeemed": dict(p.unredeemed),
+        "claims": list(p.claims),
+        "bond_placed": p.bond is not None,
+        "bond": p.bond if (own or bonds_public) else None,
+        "cities": list(p.cities) if (own or p.bond_returned) else None,
+        "cities_claimed": len(p.cities),
+        "bid_complete": p.bid_complete,
+        "bond_returned": p.bond_returned,
+    }
+
+
+def view(rules: GameRules, st: GameState, viewer: str | None, *,
+         moderator: bool = False) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "edition": rules.ed.name,
+        "round": st.round,
+        "phase": st.phase,
+        "stock_round": st.stock_round,
+        "operating_round": st.operating_round,
+        "or_in_set": st.or_in_set,
+        "ors_in_set": st.ors_in_set,
+        "bank": st.bank,
+        "bonds_held": bonds_held(st),
+        "elephant": st.elephant,
+        "bank_broken": st.bank_broken,
+        "end_reason": st.end_reason,
+        "players": [_player(st, p, viewer, moderator) for p in st.players],
+        "companies": {
+            i: {
+                "kind": c.kind,
+                "ipo": c.ipo,
+                "pool": c.pool,
+                "floated": c.floated,
+                "formed": c.formed,
+                "director": c.director,
+                "controller": controller(st, c) if c.formed else None,
+                "cash": c.cash,
+                "price": price(rules, c) if c.price_index is not None else None,
+                "trains": [t.id for t in st.company_trains(i)],
+                "credit_train": c.credit_train,
+                "lay_option": c.lay_option,
+                "token": c.token,
+            }
+            for i, c in st.companies.items()
+        },
+        "trains": [
+            {"id": t.id, "card": t.name, "runs_as": t.runs_as, "where": t.where,
+             "owner": t.owner}
+            for t in st.trains
+        ],
+        "board": {
+            "tiles": {h: [p.tile, p.rotation] for h, p in st.board.tiles.items()},
+            "bases": [[b.company, b.hex, b.station] for b in st.board.bases],
+        },
+        "pending": [{"kind": p.kind, "entity": p.entity, "data": dict(p.data)}
+                    for p in st.pending],
+    }
+    if st.round == "operating":
+        t = st.turn
+        out["turn"] = {"company": t.order[t.index], "step": t.step,
+                       "lays": [list(x) for x in t.lays_done], "promoted": t.promoted,
+                       "revenue": t.revenue, "routes": t.routes}
+    if st.round in ("claims", "stock"):
+        out["current_player"] = st.players[st.stock.current].name
+    if st.round == "finished":
+        out["scores"] = scores(rules, st)
+    return out
