@@ -18,7 +18,12 @@ from india1853.errors import RuleError
 from india1853.rules.routes import Route, Train, check_routes, resources
 
 
-def all_paths(graph: TrackGraph, gauge: str) -> list[tuple[tuple[Node, ...], tuple[int, ...]]]:
+class TooManyPaths(Exception):
+    """The graph has more simple paths than the caller's budget."""
+
+
+def all_paths(graph: TrackGraph, gauge: str, max_paths: int | None = None
+              ) -> list[tuple[tuple[Node, ...], tuple[int, ...]]]:
     """Every simple path of the track graph between two stations, once per direction pair."""
     found: list[tuple[tuple[Node, ...], tuple[int, ...]]] = []
 
@@ -26,6 +31,8 @@ def all_paths(graph: TrackGraph, gauge: str) -> list[tuple[tuple[Node, ...], tup
         here = nodes[-1]
         if len(nodes) > 1 and here[0] == "S":
             found.append((tuple(nodes), tuple(tids)))
+            if max_paths is not None and len(found) > 2 * max_paths:
+                raise TooManyPaths
         for t in graph.adjacent(here, gauge):  # type: ignore[arg-type]
             there = t.b if t.a == here else t.a
             if there not in nodes:
@@ -42,10 +49,10 @@ def all_paths(graph: TrackGraph, gauge: str) -> list[tuple[tuple[Node, ...], tup
 
 
 def legal_routes(graph: TrackGraph, company: str, train: Train,
-                 duties: Iterable[str] = ()) -> list[Route]:
+                 max_paths: int | None = None) -> list[Route]:
     """Every path the literal checker accepts as a run of ``train``."""
     out: list[Route] = []
-    for nodes, tids in all_paths(graph, train.gauge):
+    for nodes, tids in all_paths(graph, train.gauge, max_paths):
         route = Route(train, nodes, tids)
         try:
             check_routes(graph, company, [train], [route])
@@ -65,11 +72,12 @@ class OracleAnswer:
 
 
 def oracle_best(graph: TrackGraph, company: str, trains: Sequence[Train],
-                duties: Iterable[str] = ()) -> OracleAnswer | None:
+                duties: Iterable[str] = (), max_paths: int | None = None
+                ) -> OracleAnswer | None:
     """The best total over every assignment of legal paths to trains (each with or without
     the mail), or None when no assignment covers the duties."""
     duty_list = sorted(set(duties))
-    per_train = {t: legal_routes(graph, company, t) for t in set(trains)}
+    per_train = {t: legal_routes(graph, company, t, max_paths) for t in set(trains)}
     used_of = {id(r): resources(r, {t.id: t for t in graph.tracks})
                for rs in per_train.values() for r in rs}
     best: OracleAnswer | None = None

@@ -1,0 +1,357 @@
+"""Router benchmark: the optimal router on the fixed positions in ``bench/positions/``.
+
+``run()`` (called by ``python -m bench``) reports per position: graph build time (cold: first
+build in this process; warm: median and p95 of repeats), search time (cold and warm median and
+p95), candidate runs, search nodes, the total, and agreement with the brute-force oracle
+(``tests/rules/oracle.py``) where it finishes within its path budget.
+
+``python -m bench.router --generate`` rewrites the position files from :data:`SPECS`: networks
+grown tile by tile on the real map from the companies' homes, each tile fitting its hex, its
+neighbours and the manifest, then promoted as far as the era allows.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from india1853.board.graph import TrackGraph
+from india1853.board.hexes import distance, neighbour, opposite
+from india1853.board.state import Base, BoardState
+from india1853.board.tiles import fitting_rotations, map_paths, promotion_rotations
+from india1853.data.loader import load_edition
+from india1853.rules.position import CompanyState, Position, load_position, position_to_dict
+from india1853.rules.router import best_run
+from india1853.rules.routes import runnable_trains
+
+HERE = Path(__file__).parent
+POSITIONS = HERE / "positions"
+WARM_REPEATS = 15
+ORACLE_PATH_BUDGET = 4000
+
+COLOURS_BY_ERA = {"early": ("yellow",), "mid": ("yellow", "green"),
+                  "late": ("yellow", "green", "brown", "grey")}
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One benchmark position: which company runs, its trains, how big its network is."""
+
+    name: str
+    era: str
+    company: str
+    trains: tuple[str, ...]
+    tiles: int
+    seed: int
+    edition: str = "second"
+    metre_share: float = 0.0
+    others: tuple[str, ...] = ()  # companies whose bases share (and may block) the network
+    extra_bases: int = 0
+    promote_share: float = 0.0
+    notes: str = ""
+
+
+SPECS: tuple[Spec, ...] = (
+    Spec("early-eir-2", "early", "EIR", ("2",), 8, 1, notes="first runs from Calcutta"),
+    Spec("early-gip-2-2", "early", "GIP", ("2", "2"), 10, 2),
+    Spec("early-nwr-2", "early", "NWR", ("2",), 9, 3, notes="Delhi's separate stations"),
+    Spec("early-ecr-2m", "early", "ECR", ("2M",), 8, 4, metre_share=1.0),
+    Spec("early-first-eir-2", "early", "EIR", ("2", "2"), 10, 5, edition="first"),
+    Spec("mid-eir-3-3", "mid", "EIR", ("3", "3"), 22, 6, others=("BNR",), extra_bases=1,
+         promote_share=0.3),
+    Spec("mid-gip-3-2m", "mid", "GIP", ("3", "2M"), 24, 7, metre_share=0.35,
+         promote_share=0.3, notes="mixed gauge"),
+    Spec("mid-bnr-3-3-2m", "mid", "BNR", ("3", "3", "2M"), 26, 8, metre_share=0.3,
+         others=("EIR",), promote_share=0.3, notes="dual track shared"),
+    Spec("mid-nwr-4-3", "mid", "NWR", ("4", "3"), 26, 9, others=("BBCI",), extra_bases=1,
+         promote_share=0.4),
+    Spec("mid-msm-3m-3", "mid", "MSM", ("3", "3M"), 22, 10, metre_share=0.5,
+         promote_share=0.3),
+    Spec("mid-town-dense-eir", "mid", "EIR", ("3", "3"), 28, 11, promote_share=0.2,
+         notes="town-dense Ganges valley"),
+    Spec("mid-first-gip-4-3m", "mid", "GIP", ("4", "3M"), 24, 12, edition="first",
+         metre_share=0.4, promote_share=0.4),
+    Spec("late-eir-6-5-4", "late", "EIR", ("6", "5", "4"), 45, 13, others=("BNR", "NWR"),
+         extra_bases=2, promote_share=0.5),
+    Spec("late-gip-5-4m-4", "late", "GIP", ("5", "4M", "4"), 45, 14, metre_share=0.35,
+         others=("BBCI",), extra_bases=2, promote_share=0.5, notes="mixed gauge"),
+    Spec("late-bnr-6-6", "late", "BNR", ("6", "6"), 50, 15, others=("EIR", "ECR"),
+         extra_bases=2, promote_share=0.6, notes="blocked cities"),
+    Spec("late-nwr-5-5-4m", "late", "NWR", ("5", "5", "4M"), 48, 16, metre_share=0.3,
+         others=("GIP",), extra_bases=2, promote_share=0.5),
+    Spec("late-ecr-4m-4m-5", "late", "ECR", ("4M", "4M", "5"), 45, 17, metre_share=0.5,
+         extra_bases=1, promote_share=0.5, notes="dual track shared"),
+    Spec("late-msm-6-4m", "late", "MSM", ("6", "4M"), 45, 18, metre_share=0.4,
+         others=("SIR",), extra_bases=2, promote_share=0.5),
+    Spec("late-eir-4-trains", "late", "EIR", ("6", "5", "4M", "4"), 55, 19,
+         metre_share=0.3, others=("BNR",), extra_bases=3, promote_share=0.6,
+         notes="four trains, several bases"),
+    Spec("late-first-eir-6-5", "late", "EIR", ("6", "5"), 50, 20, edition="first",
+         others=("GIP",), extra_bases=2, promote_share=0.6),
+    Spec("late-first-gip-6-4m-5", "late", "GIP", ("6", "4M", "5"), 50, 21, edition="first",
+         metre_share=0.35, others=("BBCI",), extra_bases=2, promote_share=0.6),
+    Spec("late-ties-bnr-5-5", "late", "BNR", ("5", "5"), 40, 22, promote_share=0.8,
+         notes="ties: many equal-value runs"),
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# Generating positions.
+
+
+def _station_tiles(ed: Any, kind: str) -> list[str]:
+    out = []
+    for tid, spec in sorted(ed.tiles.items()):
+        if spec.preprinted or tid not in ed.manifest:
+            continue
+        small = sum(1 for s in spec.stations if s.kind == "small")
+        large = sum(1 for s in spec.stations if s.kind == "large")
+        ok = {"plain": small == large == 0, "town": (small, large) in ((1, 0), (0, 1)),
+              "double_town": (small, large) == (2, 0), "city": (small, large) == (0, 1)}
+        if ok.get(kind, False):
+            out.append(tid)
+    return out
+
+
+def _open_ends(state: BoardState) -> list[tuple[str, int, str]]:
+    """(hex, side, gauge) of track running to an empty playable neighbour."""
+    out = []
+    board = state.edition.board
+    for coord, tile, rotation in state.tiles_on_board():
+        for path in map_paths(tile, rotation):
+            for end in (path.a, path.b):
+                if isinstance(end, int):
+                    n = neighbour(coord, end)
+                    if n and board.playable(n) and n not in state.tiles:
+                        out.append((coord, end, path.gauge))
+    return sorted(set(out))
+
+
+def _gauge_at(tile: Any, rotation: int, side: int) -> set[str]:
+    return {p.gauge for p in map_paths(tile, rotation) if side in (p.a, p.b)}
+
+
+def _grow(state: BoardState, spec: Spec, rng: random.Random) -> BoardState:
+    ed = state.edition
+    allowed = COLOURS_BY_ERA[spec.era]
+    placed = 0
+    attempts = 0
+    while placed < spec.tiles and attempts < spec.tiles * 40:
+        attempts += 1
+        ends = _open_ends(state)
+        if not ends:
+            break
+        # Grow mostly near the running company's homes, as its own builds would.
+        homes = [h.hex for h in ed.company(spec.company).homes if h.condition is None]
+        ends.sort(key=lambda e: min(distance(e[0], h) for h in homes))
+        coord, side, gauge = rng.choice(ends[: max(3, len(ends) // 3)])
+        target = neighbour(coord, side)
+        assert target is not None
+        kind = ed.board.hexes[target].kind
+        want_metre = rng.random() < spec.metre_share
+        supply = state.supply()
+        options = []
+        for tid in _station_tiles(ed, kind):
+            tile = ed.tiles[tid]
+            if tile.colour != "yellow" or supply.get(tid, 0) <= 0:
+                continue
+            for r in fitting_rotations(tile, target, ed.board):
+                gauges = _gauge_at(tile, r, opposite(side))
+                if not gauges:
+                    continue
+                if gauge != "dual" and not ({gauge, "dual"} & gauges):
+                    continue
+                metre = "metre" in {p.gauge for p in tile.paths}
+                options.append((0 if metre == want_metre else 1, tid, r))
+        if not options:
+            continue
+        best = min(o[0] for o in options)
+        _, tid, r = rng.choice([o for o in options if o[0] == best])
+        state = state.with_tile(target, tid, r)
+        placed += 1
+    if len(allowed) > 1:
+        state = _promote(state, spec, rng, allowed)
+    return state
+
+
+def _promote(state: BoardState, spec: Spec, rng: random.Random,
+             allowed: tuple[str, ...]) -> BoardState:
+    ed = state.edition
+    for _round in range(len(allowed) - 1):
+        for coord in sorted(state.tiles):
+            if rng.random() >= spec.promote_share:
+                continue
+            found = state.tile_at(coord)
+            assert found is not None
+            old, rot = found
+            supply = state.supply()
+            options = []
+            for new_id in ed.promotions.get(old.id, ()):
+                new = ed.tiles[new_id]
+                if new.colour not in allowed or supply.get(new_id, 0) <= 0:
+                    continue
+                for r, _ in promotion_rotations(old, rot, new):
+                    if r in fitting_rotations(new, coord, ed.board):
+                        options.append((new_id, r))
+            if options:
+                new_id, r = rng.choice(options)
+                state = state.with_tile(coord, new_id, r)
+    return state
+
+
+def _home_tiles(state: BoardState, company: str, rng: random.Random) -> BoardState:
+    """Lay a yellow city tile on each empty home city and put the home bases down."""
+    ed = state.edition
+    spec = ed.company(company)
+    for home in spec.homes:
+        if home.condition is not None:
+            continue
+        if home.hex not in state.tiles:
+            options = [(tid, r) for tid in _station_tiles(ed, ed.board.hexes[home.hex].kind)
+                       if ed.tiles[tid].colour == "yellow"
+                       and not any(p.gauge == "metre" for p in ed.tiles[tid].paths)
+                       for r in fitting_rotations(ed.tiles[tid], home.hex, ed.board)]
+            tid, r = rng.choice(options)
+            state = state.with_tile(home.hex, tid, r)
+        found = state.tile_at(home.hex)
+        assert found is not None
+        station = home.station or next(s.id for s in found[0].stations if s.kind == "large")
+        if not any(b.hex == home.hex and b.station == station for b in state.bases):
+            state = state.with_base(Base(company, home.hex, station))
+    return state
+
+
+def _extra_bases(state: BoardState, company: str, count: int, rng: random.Random
+                 ) -> BoardState:
+    graph = TrackGraph.build(state)
+    free = []
+    for node, info in sorted(graph.stations.items()):
+        if info.kind != "large":
+            continue
+        tokens = graph.tokens(node)
+        on_hex = any(b.company == company and b.hex == node[1] for b in state.bases)
+        has_track = graph.adjacent(node, "broad") or graph.adjacent(node, "metre")
+        if len(tokens) < info.slots and not on_hex and has_track:
+            free.append(node)
+    rng.shuffle(free)
+    for node in free:
+        if count <= 0:
+            break
+        if any(b.company == company and b.hex == node[1] for b in state.bases):
+            continue  # 4.4.5: one base per company per hex
+        state = state.with_base(Base(company, node[1], node[2]))
+        count -= 1
+    return state
+
+
+def build_position(spec: Spec) -> dict[str, Any]:
+    rng = random.Random(spec.seed)
+    ed = load_edition(spec.edition)
+    state = BoardState.initial(ed)
+    for company in (spec.company, *spec.others):
+        state = _home_tiles(state, company, rng)
+    state = _grow(state, spec, rng)
+    state = _extra_bases(state, spec.company, spec.extra_bases, rng)
+    for other in spec.others:
+        state = _extra_bases(state, other, spec.extra_bases, rng)
+    phase = {"early": 2, "mid": 3, "late": 5 if spec.edition == "second" else 4}[spec.era]
+    kinds = {c.initials: ("minor" if c.type == "minor" else "major") for c in ed.companies}
+    companies = {c: CompanyState(company=c, type=kinds[c]) for c in spec.others}  # type: ignore[arg-type]
+    companies[spec.company] = CompanyState(company=spec.company, trains=spec.trains,
+                                           type=kinds[spec.company])  # type: ignore[arg-type]
+    position = Position(ed, phase, state, companies)
+    doc = position_to_dict(position)
+    doc["bench"] = {"name": spec.name, "era": spec.era, "company": spec.company,
+                    "notes": spec.notes}
+    return doc
+
+
+def generate() -> None:
+    POSITIONS.mkdir(exist_ok=True)
+    for spec in SPECS:
+        doc = build_position(spec)
+        load_position(doc)  # the file must be a valid position
+        (POSITIONS / f"{spec.name}.json").write_text(json.dumps(doc, indent=1) + "\n")
+        print(f"{spec.name}: {len(doc['tiles'])} tiles, {len(doc['bases'])} bases")
+
+
+# ---------------------------------------------------------------------------------------------
+# Measuring.
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def _oracle_total(graph: TrackGraph, company: str, trains: list[Any],
+                  duties: list[str]) -> int | None:
+    sys.path.insert(0, str(HERE.parent / "tests" / "rules"))
+    try:
+        import oracle
+    finally:
+        sys.path.pop(0)
+    try:
+        answer = oracle.oracle_best(graph, company, trains, duties,
+                                    max_paths=ORACLE_PATH_BUDGET)
+    except oracle.TooManyPaths:
+        return None
+    return None if answer is None else int(answer.total)
+
+
+def measure(path: Path) -> dict[str, object]:
+    doc = json.loads(path.read_text())
+    position = load_position(doc)
+    company, trains, duties = runnable_trains(position, doc["bench"]["company"])
+    t0 = time.perf_counter()
+    graph = TrackGraph.build(position.board)
+    graph_cold = (time.perf_counter() - t0) * 1000
+    first = best_run(graph, company, trains, duties)
+    search_cold = first.stats.reduce_ms + first.stats.enumerate_ms + first.stats.search_ms
+    graph_warm: list[float] = []
+    search_warm: list[float] = []
+    for _ in range(WARM_REPEATS):
+        t0 = time.perf_counter()
+        g = TrackGraph.build(position.board)
+        graph_warm.append((time.perf_counter() - t0) * 1000)
+        t0 = time.perf_counter()
+        again = best_run(g, company, trains, duties)
+        search_warm.append((time.perf_counter() - t0) * 1000)
+        if again.run.total != first.run.total:
+            raise AssertionError(f"{path.name}: router is not deterministic")
+    oracle_total = _oracle_total(graph, company, trains, duties)
+    agree = "n/a (budget)" if oracle_total is None else (
+        "yes" if oracle_total == first.run.total else f"NO ({oracle_total})")
+    return {
+        "position": path.stem,
+        "trains": " ".join(t.name for t in trains),
+        "graph_cold_ms": graph_cold,
+        "graph_warm_med": statistics.median(graph_warm),
+        "graph_warm_p95": _p95(graph_warm),
+        "search_cold_ms": search_cold,
+        "search_warm_med": statistics.median(search_warm),
+        "search_warm_p95": _p95(search_warm),
+        "runs": sum(first.stats.candidates.values()),
+        "bnb_nodes": first.stats.search_nodes,
+        "total": first.run.total,
+        "optimal": first.optimal,
+        "oracle": agree,
+    }
+
+
+def run() -> list[dict[str, object]]:
+    return [measure(p) for p in sorted(POSITIONS.glob("*.json"))]
+
+
+if __name__ == "__main__":
+    if "--generate" in sys.argv:
+        generate()
+    else:
+        for row in run():
+            print(row)
