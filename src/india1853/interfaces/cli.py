@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from india1853.errors import India1853Error
 
 # Subcommand modules, in the order --help lists them.
-COMMAND_MODULES: tuple[str, ...] = ("data", "render", "render_tiles", "routes")
+COMMAND_MODULES: tuple[str, ...] = ("data", "render", "render_tiles", "routes", "moves")
 
 
 class _Parser(argparse.ArgumentParser):

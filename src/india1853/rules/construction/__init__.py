@@ -19,6 +19,7 @@ from india1853.rules.construction.context import (
     Outcome,
     PlaceBase,
     Promotion,
+    context_from_position,
 )
 from india1853.rules.construction.contract import contract_connected
 from india1853.rules.construction.frontier import connected_posts, frontier_bonuses
@@ -69,6 +70,7 @@ __all__ = [
     "check_move",
     "check_promotion",
     "connected_posts",
+    "context_from_position",
     "contract_connected",
     "frontier_bonuses",
     "lay_cost",
