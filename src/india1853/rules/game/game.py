@@ -93,6 +93,7 @@ class Game:
         self.settings = settings
         self.rules = game_rules(settings.edition, len(settings.players), settings.variants)
         self.log: list[dict[str, Any]] = []
+        self._in_force = 0  # len(effective_actions(self.log)), kept up to date
         self.state = initial_state(self.rules, settings)
         for action in actions:
             self.process(action)
@@ -120,10 +121,11 @@ class Game:
         if self.state.round == "finished":
             raise RuleError("5.1", "the game is over")
         new = self.state.clone()
-        new.seq = len(effective_actions(self.log)) + 1
+        new.seq = self._in_force + 1
         apply_action(self.rules, new, checked)
         self.state = new
         self.log.append(checked)
+        self._in_force += 1
 
     def _undo_redo(self, action: dict[str, Any]) -> None:
         entity = action["entity"]
@@ -141,8 +143,10 @@ class Game:
             raise RuleError(action["type"], f"the action to {action['type']} was "
                             f"{target['entity']}'s, not {entity}'s")
         log = [*self.log, action]
-        self.state = self._replay(effective_actions(log))
+        in_force = effective_actions(log)
+        self.state = self._replay(in_force)
         self.log = log
+        self._in_force = len(in_force)
 
     def _replay(self, actions: list[dict[str, Any]]) -> GameState:
         st = initial_state(self.rules, self.settings)

@@ -17,6 +17,13 @@ from india1853.board.state import BoardState
 RoundKind = str  # "bonds" | "claims" | "stock" | "operating" | "finished"
 
 
+def _copy_player(p: PlayerState) -> PlayerState:
+    return PlayerState(
+        p.name, p.cash, dict(p.shares), dict(p.unredeemed), dict(p.contracted), dict(p.since),
+        p.bond, list(p.cities), list(p.claims), p.bid_complete, p.bond_returned,
+    )
+
+
 @dataclass
 class PlayerState:
     name: str
@@ -128,13 +135,22 @@ class GameState:
     turn_start_board: BoardState | None = None
 
     def clone(self) -> GameState:
-        board = self.board
+        """A copy sharing only immutable parts (the boards, the edition).  Hand-written
+        because ``copy.deepcopy`` dominated the cost of an action."""
         new = copy.copy(self)
-        # The board is immutable (and holds the edition): share it instead of copying it.
-        memo: dict[int, Any] = {id(board): board}
-        for name in ("players", "companies", "trains", "stock", "turn", "pending",
-                     "elephant_offers", "frontier_paid"):
-            setattr(new, name, copy.deepcopy(getattr(self, name), memo))
+        new.players = [_copy_player(p) for p in self.players]
+        new.companies = {k: copy.copy(c) for k, c in self.companies.items()}
+        new.trains = [copy.copy(t) for t in self.trains]
+        new.stock = StockTurn(
+            self.stock.current, self.stock.passes_in_row, self.stock.last_buyer,
+            {k: list(v) for k, v in self.stock.sold_this_round.items()},
+            list(self.stock.sold_this_turn), list(self.stock.floated_this_turn),
+            {k: list(v) for k, v in self.stock.first_sale_window.items()},
+        )
+        new.turn = copy.deepcopy(self.turn)
+        new.pending = copy.deepcopy(self.pending)
+        new.elephant_offers = list(self.elephant_offers)
+        new.frontier_paid = list(self.frontier_paid)
         return new
 
     def player(self, name: str) -> PlayerState:
