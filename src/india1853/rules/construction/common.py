@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from india1853.board.hexes import CoordinateError, parse_coord
+from india1853.board.hexes import CoordinateError, neighbours, parse_coord
 from india1853.board.state import BoardState
-from india1853.data.model import CompanySpec, HexSpec
+from india1853.board.tiles import distinct_rotations, exits
+from india1853.data.model import Board, CompanySpec, HexSpec, TileSpec
 from india1853.errors import InputError, RuleError
 from india1853.rules.construction.context import CompanyContext, ConstructionPolicy
 
@@ -60,3 +61,37 @@ def outside_area_duty(
             f"{' or '.join(sorted(policy.relaxing_trains))} train to {what} there"
         )
     raise RuleError(rule, f"{hex} lies outside {ctx.company}'s TABLE 2 area ({what})")
+
+
+class Fitter:
+    """Rule 4.1.10 / 31.8 answered from tables built once per enumeration: which sides of a
+    hex lead to playable hexes, and which catalogue sides of a tile carry track."""
+
+    def __init__(self, board: Board) -> None:
+        self._board = board
+        self._open: dict[str, frozenset[int]] = {}
+        self._exits: dict[str, frozenset[int]] = {}
+        self._distinct: dict[str, frozenset[int]] = {}
+
+    def open_sides(self, hex: str) -> frozenset[int]:
+        if hex not in self._open:
+            self._open[hex] = frozenset(
+                side for side, n in neighbours(hex).items() if self._board.playable(n)
+            )
+        return self._open[hex]
+
+    def fits(self, tile: TileSpec, hex: str, rotation: int) -> bool:
+        if tile.id not in self._exits:
+            self._exits[tile.id] = exits(tile, 0)
+        open_sides = self.open_sides(hex)
+        return all((s + rotation) % 6 in open_sides for s in self._exits[tile.id])
+
+    def distinct(self, tile: TileSpec) -> frozenset[int]:
+        """One rotation of each different picture of the tile."""
+        if tile.id not in self._distinct:
+            self._distinct[tile.id] = frozenset(distinct_rotations(tile))
+        return self._distinct[tile.id]
+
+    def rotations(self, tile: TileSpec, hex: str) -> list[int]:
+        """Distinct rotations of ``tile`` that fit ``hex`` (as fitting_rotations(distinct))."""
+        return [r for r in sorted(self.distinct(tile)) if self.fits(tile, hex, r)]

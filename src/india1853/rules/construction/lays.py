@@ -7,7 +7,12 @@ from india1853.board.state import BoardState
 from india1853.board.tiles import fitting_rotations, map_paths
 from india1853.data.model import Gauge, HexSpec, TileSpec
 from india1853.errors import InputError, RuleError
-from india1853.rules.construction.common import check_payment, hex_spec, tile_colours
+from india1853.rules.construction.common import (
+    Fitter,
+    check_payment,
+    hex_spec,
+    tile_colours,
+)
 from india1853.rules.construction.context import (
     CompanyContext,
     ConstructionPolicy,
@@ -101,7 +106,9 @@ def _check_turn(policy: ConstructionPolicy, ctx: CompanyContext) -> None:
         raise RuleError(rule, f"{ctx.company} may lay {allowed} tile(s) per turn")
 
 
-def _check_place(state: BoardState, ctx: CompanyContext, lay: Lay) -> tuple[HexSpec, TileSpec]:
+def _check_place(
+    state: BoardState, ctx: CompanyContext, lay: Lay, fitted: bool
+) -> tuple[HexSpec, TileSpec]:
     spec = hex_spec(state, lay.hex)
     if not spec.playable:
         raise RuleError("4.1.10 / 31.8", f"{spec.coord} is off the playable board")
@@ -124,7 +131,7 @@ def _check_place(state: BoardState, ctx: CompanyContext, lay: Lay) -> tuple[HexS
                                         f"({spec.coord})")
     if lay.rotation not in range(6):
         raise InputError(f"rotation: must be 0..5, got {lay.rotation!r}")
-    if lay.rotation not in fitting_rotations(tile, spec.coord, state.edition.board):
+    if not fitted and lay.rotation not in fitting_rotations(tile, spec.coord, state.edition.board):
         raise RuleError("4.1.10 / 31.8", f"tile {tile.id} at rotation {lay.rotation} on "
                                          f"{spec.coord} runs off the grid")
     return spec, tile
@@ -187,10 +194,22 @@ def check_lay(
     state: BoardState, ctx: CompanyContext, lay: Lay, *, network: Network | None = None
 ) -> int:
     """Whether ``lay`` is legal for the company now: its cost, or RuleError naming the rule."""
-    policy = ConstructionPolicy.of(state.edition)
-    _check_turn(policy, ctx)
-    spec, tile = _check_place(state, ctx, lay)
     net = network if network is not None else Network(state, ctx.company)
+    return _check(state, ctx, lay, net, ConstructionPolicy.of(state.edition), fitted=False)
+
+
+def _check(
+    state: BoardState,
+    ctx: CompanyContext,
+    lay: Lay,
+    net: Network,
+    policy: ConstructionPolicy,
+    *,
+    fitted: bool,
+) -> int:
+    """``fitted``: the caller already knows the rotation keeps every track on the grid."""
+    _check_turn(policy, ctx)
+    spec, tile = _check_place(state, ctx, lay, fitted)
     home = _home_base_waiting(state, ctx.company, spec.coord)
     if not home and not _extends_railhead(net, spec.coord, tile, lay.rotation):
         raise RuleError("4.1.6 / 31.4", f"tile {tile.id} on {spec.coord} at rotation "
@@ -225,15 +244,16 @@ def legal_lays(
     supply = state.supply()
     yellow = [t for tid, t in state.edition.tiles.items()
               if t.colour == "yellow" and supply.get(tid, 0) > 0]
+    fitter = Fitter(state.edition.board)
     out: list[LegalMove] = []
     for hex in sorted(hexes):
         for tile in yellow:
             if not _kind_fits(state.edition.board.hexes[hex], tile):
                 continue
-            for rotation in fitting_rotations(tile, hex, state.edition.board, distinct=True):
+            for rotation in fitter.rotations(tile, hex):
                 lay = Lay(hex, tile.id, rotation)
                 try:
-                    cost = check_lay(state, ctx, lay, network=net)
+                    cost = _check(state, ctx, lay, net, policy, fitted=True)
                 except RuleError:
                     continue
                 out.append(LegalMove(lay, cost))

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from india1853.board.hexes import neighbours
 from india1853.board.state import BoardState
-from india1853.board.tiles import fitting_rotations, promotion_station_map
+from india1853.board.tiles import (
+    fitting_rotations,
+    promotion_rotations,
+    promotion_station_map,
+)
 from india1853.data.model import TileSpec
 from india1853.errors import InputError, RuleError
 from india1853.rules.construction.common import (
+    Fitter,
     check_payment,
     hex_spec,
     outside_area_duty,
@@ -85,7 +90,20 @@ def check_promotion(
     state: BoardState, ctx: CompanyContext, move: Promotion, *, network: Network | None = None
 ) -> Outcome:
     """Whether ``move`` is legal now: its cost and run duty, or RuleError naming the rule."""
-    policy = ConstructionPolicy.of(state.edition)
+    net = network if network is not None else Network(state, ctx.company)
+    return _check(state, ctx, move, net, ConstructionPolicy.of(state.edition), fitted=False)
+
+
+def _check(
+    state: BoardState,
+    ctx: CompanyContext,
+    move: Promotion,
+    net: Network,
+    policy: ConstructionPolicy,
+    *,
+    fitted: bool,
+) -> Outcome:
+    """``fitted``: the caller already knows the rotation keeps the track and fits the grid."""
     _check_turn(ctx)
     spec = hex_spec(state, move.hex)
     hex = spec.coord
@@ -97,14 +115,14 @@ def check_promotion(
     if move.rotation not in range(6):
         raise InputError(f"rotation: must be 0..5, got {move.rotation!r}")
     _check_grey(state, hex, old, new)
-    if promotion_station_map(old, old_rotation, new, move.rotation) is None:
-        raise RuleError("4.2.4-4.2.6 / 31.14-31.16", f"tile {new.id} at rotation "
-                        f"{move.rotation} does not keep the track of tile {old.id} on {hex}")
-    if move.rotation not in fitting_rotations(new, hex, state.edition.board):
-        raise RuleError("4.2.2, 4.1.10 / 31.13, 31.8", f"tile {new.id} at rotation "
-                        f"{move.rotation} on {hex} runs off the grid")
+    if not fitted:
+        if promotion_station_map(old, old_rotation, new, move.rotation) is None:
+            raise RuleError("4.2.4-4.2.6 / 31.14-31.16", f"tile {new.id} at rotation "
+                            f"{move.rotation} does not keep the track of tile {old.id} on {hex}")
+        if move.rotation not in fitting_rotations(new, hex, state.edition.board):
+            raise RuleError("4.2.2, 4.1.10 / 31.13, 31.8", f"tile {new.id} at rotation "
+                            f"{move.rotation} on {hex} runs off the grid")
     duty = outside_area_duty(state, ctx, policy, hex, "4.2.2-4.2.3 / 31.13", "promote")
-    net = network if network is not None else Network(state, ctx.company)
     if not (net.touches(hex) or net.enters(hex, new, move.rotation)):
         raise RuleError("4.2.2 / 31.13", f"tile {new.id} on {hex} would not be connected to a "
                                          f"base of {ctx.company} without a break of gauge")
@@ -127,19 +145,28 @@ def legal_promotions(
     """Every legal promotion (hex, tile, rotation) with its cost and run duty."""
     if ctx.lays_done or ctx.promoted:
         return []
+    policy = ConstructionPolicy.of(state.edition)
     colours = tile_colours(state, ctx)
     supply = state.supply()
     net = network if network is not None else Network(state, ctx.company)
+    fitter = Fitter(state.edition.board)
     out: list[LegalMove] = []
-    for hex, old, _ in state.tiles_on_board():
+    for hex, old, old_rotation in state.tiles_on_board():
+        try:
+            outside_area_duty(state, ctx, policy, hex, "4.2.2-4.2.3 / 31.13", "promote")
+        except RuleError:
+            continue
         for new_id in state.edition.promotions.get(old.id, ()):
             new = state.edition.tiles[new_id]
             if new.colour not in colours or supply.get(new_id, 0) <= 0:
                 continue
-            for rotation in fitting_rotations(new, hex, state.edition.board, distinct=True):
+            distinct = fitter.distinct(new)
+            for rotation, _ in promotion_rotations(old, old_rotation, new):
+                if rotation not in distinct or not fitter.fits(new, hex, rotation):
+                    continue
                 move = Promotion(hex, new_id, rotation)
                 try:
-                    outcome = check_promotion(state, ctx, move, network=net)
+                    outcome = _check(state, ctx, move, net, policy, fitted=True)
                 except RuleError:
                     continue
                 out.append(LegalMove(move, outcome.cost, outcome.duty))
