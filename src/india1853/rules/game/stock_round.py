@@ -40,6 +40,8 @@ def start_stock_round(rules: GameRules, st: GameState) -> None:
         st.phase = rules.first_stock_round_phase
         for co in st.companies.values():
             check_float(rules, st, co)
+        # Companies floated by the bids: the first opportunity is each holder's first turn.
+        st.stock.floated_this_turn = []
 
 
 def ipo_available(rules: GameRules, co: CompanyState) -> int:
