@@ -57,6 +57,7 @@ __all__ = [
     "Lay",
     "LegalMove",
     "Move",
+    "Network",
     "Outcome",
     "PlaceBase",
     "Promotion",

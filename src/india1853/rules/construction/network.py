@@ -176,8 +176,12 @@ def _pair(
     second: LayTarget,
     not_first_hex: Callable[[Track], bool],
 ) -> bool:
-    for g1 in LINE_GAUGES:
-        for g2 in LINE_GAUGES:
+    for g2 in LINE_GAUGES:
+        # No line at all from b2 to the second lay: no first line can help.
+        if second.home_base != b2 and find_line(graph, company, g2, [b2],
+                                                second.matcher(g2)) is None:
+            continue
+        for g1 in LINE_GAUGES:
             lines1 = _candidate_lines(graph, company, b1, g1, first, not_first_hex)
             for line1 in lines1:
                 banned = frozenset(t.id for t in line1)
