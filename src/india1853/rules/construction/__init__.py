@@ -23,7 +23,14 @@ from india1853.rules.construction.context import (
 )
 from india1853.rules.construction.contract import contract_connected
 from india1853.rules.construction.frontier import connected_posts, frontier_bonuses
-from india1853.rules.construction.lays import apply_lay, check_lay, lay_cost, legal_lays
+from india1853.rules.construction.lays import (
+    apply_lay,
+    check_lay,
+    double_lay_fee,
+    lay_cost,
+    lays_allowed,
+    legal_lays,
+)
 from india1853.rules.construction.network import Network
 from india1853.rules.construction.promotions import (
     apply_promotion,
@@ -73,8 +80,10 @@ __all__ = [
     "connected_posts",
     "context_from_position",
     "contract_connected",
+    "double_lay_fee",
     "frontier_bonuses",
     "lay_cost",
+    "lays_allowed",
     "legal_bases",
     "legal_lays",
     "legal_moves",
