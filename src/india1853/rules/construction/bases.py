@@ -44,7 +44,11 @@ def home_stations(state: BoardState, company: str) -> set[tuple[str, str | None]
         if found is None or home.station is None:
             out.add((home.hex, None if found is None else _only_large(found[0].stations)))
             continue
-        printed = state.edition.tiles[state.edition.board.hexes[home.hex].preprinted or ""]
+        printed_id = state.edition.board.hexes[home.hex].preprinted
+        if printed_id is None:
+            out.add((home.hex, home.station))
+            continue
+        printed = state.edition.tiles[printed_id]
         sides = [p.b if p.a == home.station else p.a for p in map_paths(printed, 0)
                  if home.station in (p.a, p.b)]
         for side in sides:

@@ -159,7 +159,8 @@ def _home_node(state: BoardState, company: str, hex: str) -> StationNode | None:
 def _check_second_lay(net: Network, ctx: CompanyContext, lay: Lay, tile: TileSpec) -> None:
     """Rule 4.1.7 / 31.5 for the second lay of the turn (``net`` is after the first lay)."""
     state = net.state
-    first = ctx.lays_done[0]
+    done = ctx.lays_done[0]
+    first = Lay(hex_spec(state, done.hex).coord, done.tile, done.rotation)
     placed = state.tile_at(first.hex)
     if placed is None or placed[0].id != first.tile:
         raise InputError(f"lays_done: the first lay ({first.tile} on {first.hex}) is not on the "

@@ -157,7 +157,10 @@ def disjoint_lines(graph: TrackGraph, company: str, first: LayTarget, second: La
     was laid); the second lay's line may.
     """
     bases = graph.base_nodes(company)
-    not_first_hex: Callable[[Track], bool] = lambda t: t.hex != first.hex  # noqa: E731
+
+    def not_first_hex(track: Track) -> bool:
+        return track.hex != first.hex
+
     for b1 in bases:
         for b2 in bases:
             if b1 == b2:
