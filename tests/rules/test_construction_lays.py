@@ -236,3 +236,17 @@ def test_bad_input_is_reported() -> None:
         check_lay(eir_at_calcutta(), ctx(), Lay("Z1", "4", 5))
     with pytest.raises(InputError, match="tile"):
         check_lay(eir_at_calcutta(), ctx(), Lay("I27", "zz", 5))
+
+
+def test_a_line_changes_gauge_only_at_one_of_the_companys_bases() -> None:
+    # First edition tile 90 on Patna at rotation 2: broad to W, NW, NE, E; metre to SE and SW.
+    # EIR's broad line from Calcutta enters from the E; the metre track leaves to the SE.
+    state = (
+        eir_at_calcutta("first").with_tile("I27", "4", 5).with_tile("H26", "8", 2)
+        .with_tile("H24", "90", 2)
+    )
+    metre_lay = Lay("I25", "78", 2)  # metre, joining I25's NW side (Patna's SE)
+    with pytest.raises(RuleError, match=r"4\.1\.6"):
+        check_lay(state, ctx(phase=2), metre_lay)
+    based = state.with_base(Base("EIR", "H24", "st1"))
+    assert check_lay(based, ctx(phase=2), metre_lay) == 0
