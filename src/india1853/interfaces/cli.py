@@ -15,7 +15,9 @@ from collections.abc import Callable, Sequence
 from india1853.errors import India1853Error
 
 # Subcommand modules, in the order --help lists them.
-COMMAND_MODULES: tuple[str, ...] = ("data", "render", "render_tiles", "routes", "moves")
+COMMAND_MODULES: tuple[str, ...] = (
+    "data", "render", "render_tiles", "routes", "moves", "simulate",
+)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,0 +1,193 @@
+"""Bots: they choose only among the legal actions, see only their player's view, and finish
+games (greedy and random), all through the public interfaces (make_bot, the engine's Game)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from india1853.board.hexes import distance
+from india1853.data.loader import load_edition
+from india1853.errors import InputError
+from india1853.interfaces.bots import BOT_NAMES, Bot, UnknownBotError, make_bot
+from india1853.interfaces.simulate import BotError, play_game, seat_names
+from india1853.rules.game.game import Game
+from india1853.rules.game.settings import Settings
+
+GAME_BOUND = 5_000
+
+
+class Spy:
+    """Wraps a bot; records every view and legal list it was shown and every choice."""
+
+    def __init__(self, inner: Bot) -> None:
+        self.inner = inner
+        self.seen: list[tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]] = []
+
+    @property
+    def player(self) -> str:
+        return self.inner.player
+
+    def choose(self, game_view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
+        choice = self.inner.choose(game_view, legal)
+        self.seen.append((game_view, legal, choice))
+        return choice
+
+
+def spies(bot: str, names: tuple[str, ...], seed: int) -> dict[str, Spy]:
+    return {n: Spy(make_bot(bot, n, seed)) for n in names}
+
+
+def play(bot: str, players: int, seed: int, bound: int = GAME_BOUND,
+         edition: str = "second") -> tuple[Game, dict[str, Spy]]:
+    names = seat_names([bot] * players)
+    bots = spies(bot, names, seed)
+    game = play_game(Settings(players=names, seed=seed, edition=edition), dict(bots),
+                     max_actions=bound)
+    return game, bots
+
+
+def test_make_bot_knows_random_and_greedy() -> None:
+    assert set(BOT_NAMES) == {"random", "greedy"}
+    for name in BOT_NAMES:
+        assert make_bot(name, "Ann", 1).player == "Ann"
+
+
+def test_unknown_bot_is_a_clear_input_error() -> None:
+    with pytest.raises(UnknownBotError, match="bot: unknown bot 'clever'"):
+        make_bot("clever", "Ann", 1)
+    assert issubclass(UnknownBotError, InputError)
+
+
+@pytest.mark.parametrize("name", BOT_NAMES)
+def test_bot_refuses_an_empty_legal_list(name: str) -> None:
+    game = Game(Settings(players=("A", "B", "C"), seed=1))
+    with pytest.raises(InputError, match="no legal action"):
+        make_bot(name, "A", 1).choose(game.view("A"), [])
+
+
+@pytest.mark.parametrize("name", BOT_NAMES)
+def test_bot_never_undoes(name: str) -> None:
+    game = Game(Settings(players=("A", "B", "C"), seed=1))
+    legal = [{"type": "undo", "entity": "A", "entity_type": "player"},
+             *game.legal_actions("A")]
+    bot = make_bot(name, "A", 3)
+    for _ in range(20):
+        assert bot.choose(game.view("A"), legal)["type"] != "undo"
+
+
+def test_random_bot_is_repeatable_for_a_seed_and_varies_with_it() -> None:
+    first, _ = play("random", 4, seed=11, bound=300)
+    again, _ = play("random", 4, seed=11, bound=300)
+    other, _ = play("random", 4, seed=12, bound=300)
+    assert first.log == again.log
+    assert first.log != other.log
+
+
+def test_random_bot_is_uniform_over_the_legal_actions() -> None:
+    game = Game(Settings(players=("A", "B", "C", "D"), seed=1))
+    legal = game.legal_actions("A")
+    bot = make_bot("random", "A", 5)
+    counts = {a["amount"]: 0 for a in legal}
+    draws = 200 * len(legal)
+    for _ in range(draws):
+        counts[bot.choose(game.view("A"), legal)["amount"]] += 1
+    # Each amount's share stays within a loose band around 1/len(legal).
+    assert all(0.5 * 200 < n < 1.5 * 200 for n in counts.values())
+
+
+def test_a_bot_choosing_outside_the_legal_list_is_stopped() -> None:
+    class Cheat:
+        player = "A"
+
+        def choose(self, game_view: dict[str, Any],
+                   legal: list[dict[str, Any]]) -> dict[str, Any]:
+            return {**legal[0], "amount": 1}
+
+    names = ("A", "B", "C")
+    bots: dict[str, Bot] = {n: make_bot("greedy", n, 1) for n in names}
+    bots["A"] = Cheat()
+    with pytest.raises(BotError, match="not offered"):
+        play_game(Settings(players=names, seed=1), bots, max_actions=10)
+
+
+def _assert_only_legal_and_own_view(bots: dict[str, Spy]) -> None:
+    for name, spy in bots.items():
+        assert spy.seen
+        for view, legal, choice in spy.seen:
+            assert choice in legal
+            for p in view["players"]:
+                if p["name"] == name:
+                    continue
+                # Hidden information (2.5.2-2.5.4): others' cities until their contract
+                # is fulfilled, others' bonds until every bond is in.
+                if not p["bond_returned"]:
+                    assert p["cities"] is None
+                if view["round"] == "bonds":
+                    assert p["bond"] is None
+
+
+def test_greedy_game_finishes_with_only_legal_choices_from_own_views() -> None:
+    game, bots = play("greedy", 4, seed=3)
+    assert game.finished
+    assert len(game.log) < GAME_BOUND
+    _assert_only_legal_and_own_view(bots)
+    types = {a["type"] for a in game.log}
+    # Sensible play: it lays track, runs the router's optimal routes and buys trains.
+    assert {"lay_tile", "run_routes", "buy_train", "dividend", "buy_share"} <= types
+
+
+def test_greedy_runs_the_optimal_route_and_pays_when_it_can_keep_a_train() -> None:
+    _, bots = play("greedy", 4, seed=5)
+    ed = load_edition("second")
+    withheld = 0
+    for spy in bots.values():
+        for view, legal, choice in spy.seen:
+            runs = [a for a in legal if a["type"] == "run_routes"]
+            if runs:
+                assert choice == runs[0]
+            if choice["type"] == "dividend":
+                co = view["companies"][choice["entity"]]
+                on_sale = [ed.trains.get(t["runs_as"]) for t in view["trains"]
+                           if t["where"] in ("bank", "unissued", "pool")]
+                next_price = next((t.price for t in on_sale if t.gauge == "broad"), 0)
+                # 4.6.4: withhold exactly when the company cannot yet keep its next train.
+                limit = ed.phase(view["phase"]).train_limit or 4
+                keeps = co["cash"] >= next_price or len(co["trains"]) >= limit
+                assert (choice["kind"] == "payout") == keeps
+                withheld += choice["kind"] == "withhold"
+    assert withheld > 0
+
+
+def test_greedy_bids_a_legal_compact_contract() -> None:
+    game, _ = play("greedy", 4, seed=8, bound=60)
+    ed = load_edition("second")
+    for p in game.moderator_view()["players"]:
+        cities = [ed.city(c) for c in p["cities"]]
+        assert len(cities) == 3
+        # 2.5.9: the bond covers the cities' values and no more (above the minimum bond).
+        assert p["bond"] == max(60, sum(c.bond_value for c in cities))
+        assert max(distance(a.hex, b.hex) for a in cities for b in cities) <= 10
+
+
+@pytest.mark.parametrize("players", [3, 5, 6])
+def test_greedy_finishes_with_other_player_counts(players: int) -> None:
+    game, _ = play("greedy", players, seed=players)
+    assert game.finished
+
+
+def test_random_game_finishes() -> None:
+    game, bots = play("random", 3, seed=2, bound=6_000)
+    assert game.finished
+    _assert_only_legal_and_own_view(bots)
+
+
+def test_bots_need_a_decider_for_each_company() -> None:
+    # The table asks a company's controller: a view naming none is a clear error.
+    from india1853.interfaces.simulate import decider
+
+    view = {"companies": {"EIR": {"controller": None}}}
+    with pytest.raises(BotError, match="EIR"):
+        decider(view, "EIR", "company")
+    assert decider(view, "Ann", "player") == "Ann"

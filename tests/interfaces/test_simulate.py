@@ -1,0 +1,127 @@
+"""``india1853 simulate``: the command line, the CSV, the summary and bad arguments."""
+
+from __future__ import annotations
+
+import csv
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from india1853.errors import InputError
+from india1853.interfaces.cli import main
+from india1853.interfaces.simulate import (
+    CSV_COLUMNS,
+    GameResult,
+    check_bots,
+    simulate,
+    summarise,
+)
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+def test_two_tiny_games_write_the_documented_csv(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "results.csv"
+    status = main(["simulate", "--games", "2", "--bots", "greedy,greedy,greedy",
+                   "--seed", "4", "--out", str(out)])
+    assert status == 0
+    header = out.read_text(encoding="utf-8").splitlines()[0]
+    assert header.split(",") == list(CSV_COLUMNS)
+    rows = _rows(out)
+    assert [r["game"] for r in rows] == ["1", "2"]
+    assert [r["seed"] for r in rows] == ["4", "5"]
+    for r in rows:
+        assert r["bots"] == "greedy;greedy;greedy"
+        assert r["edition"] == "second"
+        assert r["end_reason"] in ("bank_broken", "share_price")
+        scores = [int(s) for s in r["scores"].split(";")]
+        assert len(scores) == 3
+        winners = [int(s) for s in r["winners"].split(";")]
+        assert all(scores[w - 1] == max(scores) for w in winners)
+        assert int(r["rounds"]) == int(r["stock_rounds"]) + int(r["operating_rounds"])
+        assert int(r["actions"]) > 0 and float(r["seconds"]) > 0
+    printed = capsys.readouterr().out
+    for label in ("score", "rounds", "actions", "wins by seat", "end reasons",
+                  "seconds per game"):
+        assert label in printed
+
+
+def test_parallel_jobs_give_the_same_games_as_one_job() -> None:
+    one = sorted(simulate(2, ["greedy"] * 3, seed=7, jobs=1), key=lambda r: r.game)
+    two = sorted(simulate(2, ["greedy"] * 3, seed=7, jobs=2), key=lambda r: r.game)
+    assert [(r.scores, r.actions, r.end_reason) for r in one] == [
+        (r.scores, r.actions, r.end_reason) for r in two]
+
+
+def test_action_limit_stops_a_game_and_is_reported() -> None:
+    (result,) = simulate(1, ["random"] * 3, seed=1, max_actions=40)
+    assert result.end_reason == "action_limit"
+    assert not result.finished
+    assert result.actions == 40
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--games", "0"], "games: must be at least 1"),
+    (["--jobs", "0"], "jobs: must be at least 1"),
+    (["--bots", "greedy,smart,greedy"], "bots: unknown bot 'smart'"),
+    (["--bots", "greedy,greedy"], "bots: 3 to 6 bots needed, got 2"),
+    (["--bots", "random,random,random,random,random,random,random"],
+     "bots: 3 to 6 bots needed, got 7"),
+    (["--max-actions", "0"], "max-actions: must be at least 1"),
+])
+def test_bad_arguments_are_one_line_errors(args: list[str], message: str,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().count("\n") == 0
+    assert message in err
+
+
+def test_bad_arguments_through_the_installed_command() -> None:
+    done = subprocess.run([sys.executable, "-m", "india1853.interfaces.cli", "simulate",
+                           "--games", "-3"], capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert done.stderr.strip() == "error: games: must be at least 1, got -3"
+    assert "Traceback" not in done.stderr
+
+
+def test_unwritable_csv_is_a_clear_error(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "missing" / "results.csv"
+    assert main(["simulate", "--games", "1", "--bots", "greedy,greedy,greedy",
+                 "--out", str(out)]) == 2
+    assert "out: no directory" in capsys.readouterr().err
+
+
+def _result(game: int, scores: tuple[int, ...], reason: str = "bank_broken") -> GameResult:
+    return GameResult(game=game, seed=game, edition="second", bots=("greedy",) * len(scores),
+                      end_reason=reason, stock_rounds=5, operating_rounds=10 + game,
+                      actions=100 * game, seconds=0.5 * game, scores=scores)
+
+
+def test_summary_counts_wins_by_seat_ties_and_end_reasons() -> None:
+    summary = summarise([
+        _result(1, (300, 200, 100)),
+        _result(2, (100, 400, 400), "share_price"),
+        _result(3, (50, 60, 700)),
+    ])
+    assert summary.games == 3 and summary.finished == 3
+    assert summary.wins_by_seat == {1: 1, 2: 1, 3: 2}
+    assert summary.end_reasons == {"bank_broken": 2, "share_price": 1}
+    assert summary.scores.low == 50 and summary.scores.high == 700
+    assert summary.score_gap.low == 200 and summary.score_gap.high == 650
+    assert summary.rounds.low == 16 and summary.rounds.high == 18
+    assert summary.actions.median == 200
+    assert summary.seconds.mean == pytest.approx(1.0)
+
+
+def test_summary_of_nothing_and_bot_lists_are_checked() -> None:
+    with pytest.raises(InputError, match="no game"):
+        summarise([])
+    assert check_bots([" greedy", "random ", "greedy"]) == ("greedy", "random", "greedy")
