@@ -280,3 +280,57 @@ def test_elephant_may_call_one_extra_operating_round() -> None:
         to_trains_step(game, company)
         act(game, "pass", company)
     assert game.state.round == "stock"  # only ONE extra round
+
+
+def test_trains_between_companies() -> None:
+    game = started()
+    to_trains_step(game, "EIR")
+    act(game, "buy_train", "EIR", train="2")
+    act(game, "pass", "EIR")
+    to_trains_step(game, "MSM")
+    act(game, "buy_train", "MSM", train="1M")
+    refused(game, "4.8.9", "buy_train", "MSM", train="2", source="EIR", price=9)
+    # Another player runs the EIR: the offer waits for the EIR's answer.
+    act(game, "buy_train", "MSM", train="2", source="EIR", price=150)
+    assert game.active_entities() == [("EIR", "company")]
+    eir, msm = game.company("EIR").cash, game.company("MSM").cash
+    act(game, "accept_offer", "EIR")
+    assert game.company("EIR").cash == eir + 150 and game.company("MSM").cash == msm - 150
+    assert sorted(t.runs_as for t in game.state.company_trains("MSM")) == ["1M", "2"]
+    check_invariants(game)
+
+
+def test_major_may_not_buy_a_1m_from_a_minor() -> None:
+    game = started()
+    to_trains_step(game, "EIR")
+    act(game, "pass", "EIR")
+    to_trains_step(game, "MSM")
+    act(game, "buy_train", "MSM", train="1M")
+    act(game, "pass", "MSM")
+    act(game, "pass", game.state.elephant or "")  # no extra operating round
+    while game.state.round == "stock":
+        act(game, "pass", game.active_entities()[0][0])
+    act(game, "pass", game.state.elephant or "")
+    to_trains_step(game, "EIR")
+    refused(game, "4.8.18", "buy_train", "EIR", train="1M", source="MSM", price=10)
+
+
+def test_bbci_major_when_its_directors_bid_names_ajmer_and_bombay() -> None:
+    from helpers import dick_jeff_lou, dick_jeff_lou_bids
+
+    game = dick_jeff_lou()
+    dick_jeff_lou_bids(game)
+    act(game, "pass", "Dick")
+    act(game, "buy_share", "Jeff", company="BBCI", source="ipo")
+    act(game, "pass", "Lou")
+    act(game, "pass", "Dick")
+    act(game, "buy_share", "Jeff", company="BBCI", source="ipo")
+    for name in ("Lou", "Dick", "Jeff"):
+        act(game, "pass", name)
+    bbci = game.company("BBCI")
+    assert bbci.formed and bbci.director == "Jeff" and bbci.kind == "major"
+    assert ("BBCI", "M9", "st1") in {(b.company, b.hex, b.station)
+                                     for b in game.state.board.bases}
+    # No minor formed: no '1M', no extra trains (2.8.4).
+    assert all(t.name == "2" for t in game.state.trains if t.id.startswith("2-"))
+    check_invariants(game)
