@@ -334,3 +334,30 @@ def test_bbci_major_when_its_directors_bid_names_ajmer_and_bombay() -> None:
     # No minor formed: no '1M', no extra trains (2.8.4).
     assert all(t.name == "2" for t in game.state.trains if t.id.startswith("2-"))
     check_invariants(game)
+
+
+def test_new_director_pays_for_or_returns_the_credit_train() -> None:
+    game = started()
+    to_trains_step(game, "EIR")
+    act(game, "pass", "EIR")
+    to_trains_step(game, "MSM")
+    msm = game.company("MSM")
+    # Arrange: nobody holds two MSM shares (Bob 1, Dan 1, three in the pool): a manager.
+    game.player("Bob").shares["MSM"] = 1
+    game.player("Dan").shares["MSM"] = 1
+    msm.pool = 3
+    msm.director, msm.manager = None, "Bob"
+    set_cash(game, "MSM", 100)
+    act(game, "buy_train", "MSM", train="2", credit=True)
+    act(game, "pass", "MSM")
+    act(game, "pass", game.state.elephant or "")
+    while game.active_entities() != [("Dan", "player")]:
+        act(game, "pass", game.active_entities()[0][0])
+    act(game, "buy_share", "Dan", company="MSM", source="pool")
+    assert game.company("MSM").director == "Dan"
+    assert game.active_entities() == [("MSM", "company")]  # 4.8.10: pay or return, now
+    refused(game, "4.8.10", "buy_train", "MSM", train="2")
+    act(game, "return_credit_train", "MSM")
+    assert game.company("MSM").credit_train is None
+    assert not game.state.company_trains("MSM")
+    check_invariants(game)

@@ -23,7 +23,23 @@ def play_checked(seed: int, players: int) -> Game:
         assert len(game.log) < MAX_ACTIONS, "the game did not end"
         game.process(random_action(game, rng))
         check_invariants(game)
+        if len(game.log) % 97 == 0:
+            check_secrets(game)
+    check_secrets(game)
     return game
+
+
+def check_secrets(game: Game) -> None:
+    """No view shows another player's bond before all are in, nor unfulfilled bid cities."""
+    all_in = all(p.bond is not None for p in game.state.players)
+    for viewer in [None, *game.settings.players]:
+        for p in game.view(viewer)["players"]:
+            if p["name"] == viewer:
+                continue
+            if not all_in:
+                assert p["bond"] is None
+            if not p["bond_returned"]:
+                assert p["cities"] is None
 
 
 def check_replay(game: Game) -> None:
