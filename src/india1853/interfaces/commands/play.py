@@ -1,0 +1,86 @@
+"""``india1853 play``: a hotseat game in the terminal, some seats possibly played by bots.
+
+``india1853 play --edition second --players Ann,Bob,Cat [--bots Bob,Cat --bot greedy]
+[--seed N] [--variant NAME] [--save game.json]`` starts a game; ``india1853 play --load
+game.json`` resumes one.  The game is saved after every action (see docs/cli.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import IO, Any
+
+from india1853.errors import InputError
+from india1853.interfaces.bots import BOT_NAMES
+from india1853.interfaces.terminal.console import Console
+from india1853.interfaces.terminal.loop import Hotseat
+from india1853.interfaces.terminal.savefile import Table, load_game
+from india1853.rules.game.game import Game
+from india1853.rules.game.settings import EDITIONS, Settings
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("play", help="play a hotseat game in the terminal (bots optional)")
+    parser.add_argument("--edition", choices=EDITIONS, default="second",
+                        help="default: second")
+    parser.add_argument("--players", help="comma-separated names, 3 to 6, e.g. Ann,Bob,Cat")
+    parser.add_argument("--bots", default="",
+                        help="comma-separated players that a bot plays, e.g. Bob,Cat")
+    parser.add_argument("--bot", default="greedy", choices=BOT_NAMES,
+                        help="the bot for --bots (default: greedy)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="the seed of ties by lot and of the bots (default: from the clock)")
+    parser.add_argument("--variant", action="append", default=[],
+                        help="an optional rule of the edition (repeatable)")
+    parser.add_argument("--save", help="the save file, written after every action "
+                        "(default: saves/game-DATE-TIME.json)")
+    parser.add_argument("--load", help="resume the game saved in this file")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="let a new game replace an existing --save file")
+    parser.set_defaults(func=run)
+
+
+def _names(text: str, field: str) -> tuple[str, ...]:
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    if not names:
+        raise InputError(f"{field}: expected comma-separated player names")
+    return names
+
+
+def _new_game(args: argparse.Namespace) -> tuple[Game, Table, Path]:
+    if not args.players:
+        raise InputError("--players: required for a new game (or use --load FILE)")
+    players = _names(args.players, "--players")
+    bots = _names(args.bots, "--bots") if args.bots else ()
+    for name in bots:
+        if name not in players:
+            raise InputError(f"--bots: {name!r} is not one of --players ({', '.join(players)})")
+    seed = args.seed if args.seed is not None else int(time.time()) % 1_000_000
+    settings = Settings(players, seed, args.edition, tuple(args.variant))
+    save = Path(args.save) if args.save else Path("saves") / time.strftime(
+        "game-%Y%m%d-%H%M%S.json")
+    if save.exists() and not args.overwrite:
+        raise InputError(f"--save {str(save)!r}: the file exists; resume it with --load or "
+                         "pass --overwrite")
+    return Game(settings), Table({name: args.bot for name in bots}), save
+
+
+def _loaded_game(args: argparse.Namespace) -> tuple[Game, Table, Path]:
+    if args.players:
+        raise InputError("--players: a loaded game keeps its own players (drop --players)")
+    game, table = load_game(args.load)
+    if args.bots:
+        table = Table({name: args.bot for name in _names(args.bots, "--bots")})
+    return game, table, Path(args.save or args.load)
+
+
+def run(args: argparse.Namespace, stdin: IO[str] | None = None,
+        stdout: IO[str] | None = None) -> int:
+    game, table, save = _loaded_game(args) if args.load else _new_game(args)
+    console = Console(stdin or sys.stdin, stdout or sys.stdout)
+    hotseat = Hotseat(game, table, console, save)
+    console.print(f"Saving to {save} after every action. Type 'help' for the commands.")
+    return hotseat.run()

@@ -1,0 +1,112 @@
+"""``india1853 stats game.json --out stats.png``: charts of a finished (or running) game.
+
+Two charts, drawn with matplotlib (Agg backend, no display needed): each player's worth at the
+end of every round (the score of 5.2 if the game ended then: cash plus paid shares at market
+value, a company without a market price counting at par), and each company's share price at the
+end of every round.  The rounds come from replaying the log.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from india1853.errors import InputError
+from india1853.interfaces.narrate import round_title
+from india1853.interfaces.terminal.savefile import load_game
+from india1853.rules.game.game import Game
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("stats", help="chart a game: worth per round, share prices")
+    parser.add_argument("log", help="a game log (the file `play --save` writes)")
+    parser.add_argument("--out", required=True, help="output picture (.png, .svg or .pdf)")
+    parser.set_defaults(func=run)
+
+
+@dataclass
+class History:
+    """The game sampled at the end of each round: labels, worth per player, price per company
+    (None before it has a market price)."""
+
+    rounds: list[str] = field(default_factory=list)
+    worth: dict[str, list[int]] = field(default_factory=dict)
+    prices: dict[str, list[int | None]] = field(default_factory=dict)
+
+    def sample(self, game: Game, label: str) -> None:
+        self.rounds.append(label)
+        for name, value in game.scores().items():
+            self.worth.setdefault(name, []).append(value)
+        for initials, c in game.view(None)["companies"].items():
+            self.prices.setdefault(initials, []).append(c["price"])
+
+
+def _short(view: dict[str, Any]) -> str | None:
+    if view["round"] in ("stock_end", "operating_end"):
+        return None
+    title = round_title(view)
+    return (title.replace("Stock round ", "SR").replace("Operating round ", "OR")
+            .replace("Contract bids: bonds (2.5.2)", "bonds")
+            .replace("Contract bids: cities and shares (2.5.4)", "bids"))
+
+
+def history(game: Game) -> History:
+    """Replay the game's actions, sampling at the end of every round and at the end."""
+    replay = Game(game.settings)
+    out = History()
+    out.sample(replay, "start")
+    before = _short(replay.view(None)) or "start"
+    for action in game.log:
+        replay.process(action)
+        now = _short(replay.view(None))
+        if now is not None and now != before:
+            out.sample(replay, before)
+            before = now
+    if out.rounds[-1] != before:
+        out.sample(replay, before)
+    return out
+
+
+def draw(h: History, path: Path) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    suffix = path.suffix.lower()
+    if suffix not in (".png", ".svg", ".pdf"):
+        raise InputError(f"--out {str(path)!r}: expected a file name ending in .png, .svg or .pdf")
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(max(8.0, len(h.rounds) * 0.25), 9),
+                                      sharex=True)
+    x = list(range(len(h.rounds)))
+    for name, values in h.worth.items():
+        top.plot(x, values, marker=".", label=name)
+    top.set_title("Worth per round (cash + shares at market value, 5.2)")
+    top.set_ylabel("£")
+    top.legend(loc="upper left")
+    for initials, prices in h.prices.items():
+        if any(p is not None for p in prices):
+            bottom.plot(x, [float("nan") if p is None else p for p in prices], marker=".",
+                        label=initials)
+    bottom.set_title("Share price per company")
+    bottom.set_ylabel("£")
+    bottom.legend(loc="upper left", ncol=4)
+    bottom.set_xticks(x)
+    bottom.set_xticklabels(h.rounds, rotation=90, fontsize=7)
+    fig.tight_layout()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path)
+    except OSError as exc:
+        raise InputError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
+    finally:
+        plt.close(fig)
+    return path
+
+
+def run(args: argparse.Namespace) -> int:
+    game, _ = load_game(args.log)
+    print(draw(history(game), Path(args.out)))
+    return 0

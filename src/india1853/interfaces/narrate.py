@@ -1,0 +1,297 @@
+"""The game log in words: "EIR lays tile 5 on H24 (Patna), pays £60".
+
+:func:`narrate` describes one action from the views before and after it (money spent is the
+change in the acting entity's cash), then the events the action set off: a new round or phase,
+a contract fulfilled, bonds revealed, the end of the game.  :func:`game_log` replays a whole log.
+
+Secrets (2.5.2-2.5.4): without ``moderator`` a bond's amount is told only when every bond is in
+(2.5.3) and a bid's cities only when the contract is fulfilled (4.3); the public views the
+narration reads already hide them, so a secret cannot leak through a cash change or a list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from india1853.data.model import Edition
+from india1853.rules.game.game import Game
+
+View = Mapping[str, Any]
+
+STEP_NAMES: dict[str, str] = {
+    "lay_option": "the lay option",
+    "track": "track",
+    "base": "bases",
+    "run": "running trains",
+    "dividend": "the dividend",
+    "trains": "buying trains",
+}
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One narrated action: its id, who acted, and the sentences describing it."""
+
+    id: int
+    entity: str
+    lines: tuple[str, ...]
+
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def place_name(ed: Edition, hex_: str) -> str:
+    """``"H24 (Patna)"`` for a named city's hex, else just the hex."""
+    for city in ed.cities:
+        if city.hex == hex_:
+            return f"{hex_} ({city.name})"
+    return hex_
+
+
+def _money(n: int) -> str:
+    return f"£{n}" if n >= 0 else f"-£{-n}"
+
+
+def _player(view: View, name: str) -> Mapping[str, Any]:
+    for p in view["players"]:
+        if p["name"] == name:
+            return dict(p)
+    return {}
+
+
+def _cash(view: View, entity: str) -> int:
+    if entity in view["companies"]:
+        return int(view["companies"][entity]["cash"])
+    return int(_player(view, entity).get("cash", 0))
+
+
+def _spent(before: View, after: View, entity: str) -> int:
+    return _cash(before, entity) - _cash(after, entity)
+
+
+def _pays(amount: int) -> str:
+    return f", pays {_money(amount)}" if amount > 0 else ""
+
+
+def _shares(n: int) -> str:
+    return "a share" if n == 1 else f"{n} shares"
+
+
+def round_title(view: View) -> str:
+    """The round in words: "Stock round 2", "Operating round 3.1", "Contract bids: bonds"."""
+    kind = view["round"]
+    if kind == "bonds":
+        return "Contract bids: bonds (2.5.2)"
+    if kind == "claims":
+        return "Contract bids: cities and shares (2.5.4)"
+    if kind == "stock":
+        return f"Stock round {view['stock_round']}"
+    if kind == "operating":
+        sub = f".{view['or_in_set']}" if view.get("ors_in_set", 1) > 1 else ""
+        return f"Operating round {view['operating_round']}{sub}"
+    if kind == "stock_end":
+        return f"End of stock round {view['stock_round']}"
+    if kind == "operating_end":
+        return "End of the operating rounds"
+    if kind == "finished":
+        return "Game over"
+    return str(kind)
+
+
+def _describe_player_action(a: Mapping[str, Any], before: View, after: View,
+                            moderator: bool) -> str:
+    who, kind = a["entity"], a["type"]
+    spent = _spent(before, after, who)
+    if kind == "place_bond":
+        if moderator:
+            return f"{who} places a bond of {_money(a['amount'])}"
+        return f"{who} places a secret bond"
+    if kind == "claim_city":
+        city = f"names {a['city']} and " if moderator else "names a secret city and "
+        return f"{who} {city}claims a share of {a['company']}"
+    if kind == "buy_share":
+        where = "the bank pool" if a["source"] == "pool" else "the offering"
+        return f"{who} buys a share of {a['company']} from {where} for {_money(spent)}"
+    if kind == "sell_shares":
+        return (f"{who} sells {_shares(a['count'])} of {a['company']} for "
+                f"{_money(-spent)}")
+    if kind == "redeem_share":
+        return f"{who} redeems a share of {a['company']} for {_money(spent)}"
+    if kind == "offer_elephant":
+        return f"{who} offers the Elephant to {a['buyer']} for {_money(a['price'])}"
+    if kind == "accept_offer":
+        return f"{who} accepts the offer"
+    if kind == "reject_offer":
+        return f"{who} rejects the offer"
+    if kind == "call_extra_or":
+        return f"{who} calls an extra operating round (4.9)"
+    if kind == "pass":
+        if before["round"] == "claims":
+            return f"{who} completes the bid"
+        if before.get("pending"):
+            return f"{who} declines"
+        return f"{who} passes"
+    return f"{who}: {kind}"
+
+
+def _train_name(view: View, train_id: str) -> str:
+    for t in view.get("trains", []):
+        if t["id"] == train_id:
+            return str(t["card"])
+    return train_id
+
+
+def _describe_company_action(ed: Edition, a: Mapping[str, Any], before: View,
+                             after: View) -> str:
+    co, kind = a["entity"], a["type"]
+    spent = _spent(before, after, co)
+    if kind == "choose_lay_option":
+        return f"{co} chooses lay option {a['option']} (4.1.3)"
+    if kind == "lay_tile":
+        return f"{co} lays tile {a['tile']} on {place_name(ed, a['hex'])}{_pays(spent)}"
+    if kind == "promote_tile":
+        return f"{co} upgrades {place_name(ed, a['hex'])} to tile {a['tile']}{_pays(spent)}"
+    if kind == "place_base":
+        return f"{co} places a base on {place_name(ed, a['hex'])}{_pays(spent)}"
+    if kind == "run_routes":
+        return _describe_run(co, a, after)
+    if kind == "dividend":
+        return _describe_dividend(co, a, before, after)
+    if kind == "buy_train":
+        return _describe_train(co, a, spent)
+    if kind == "discard_train":
+        return f"{co} returns a '{_train_name(before, a['train'])}' train to the bank (4.8.6)"
+    if kind == "repay_credit":
+        return f"{co} pays for the train bought on credit{_pays(spent)}"
+    if kind == "return_credit_train":
+        return f"{co} returns the train bought on credit (4.8.10)"
+    if kind == "accept_offer":
+        return f"{co} accepts the offer for its train"
+    if kind == "reject_offer":
+        return f"{co} rejects the offer for its train"
+    if kind == "pass":
+        step = (before.get("turn") or {}).get("step", "")
+        return f"{co} passes ({STEP_NAMES.get(step, step or 'its turn')})"
+    return f"{co}: {kind}"
+
+
+def _describe_run(co: str, a: Mapping[str, Any], after: View) -> str:
+    routes = a.get("routes") or []
+    turn = after.get("turn") or {}
+    revenue = turn.get("revenue")
+    trains = ", ".join(f"'{r.get('train')}'" for r in routes)
+    amount = f" for {_money(int(revenue))}" if isinstance(revenue, int) else ""
+    return f"{co} runs {len(routes)} train{'s' if len(routes) != 1 else ''} ({trains}){amount}"
+
+
+def _describe_dividend(co: str, a: Mapping[str, Any], before: View, after: View) -> str:
+    revenue = (before.get("turn") or {}).get("revenue", 0)
+    verb = "pays out" if a["kind"] == "payout" else "withholds"
+    text = f"{co} {verb} {_money(int(revenue))}"
+    old, new = before["companies"][co]["price"], after["companies"][co]["price"]
+    if old is not None and new is not None and old != new:
+        text += f"; share price {_money(old)} → {_money(new)}"
+    return text
+
+
+def _describe_train(co: str, a: Mapping[str, Any], spent: int) -> str:
+    source = a.get("source", "bank")
+    origin = "the bank" if source == "bank" else source
+    extras = []
+    if a.get("contribution"):
+        extras.append(f"the director adds {_money(a['contribution'])}")
+    if a.get("credit"):
+        extras.append("on the manager's credit (3.4.3)")
+    if a.get("token"):
+        extras.append("with the minor's token (4.8.19)")
+    price = spent + int(a.get("contribution", 0) or 0)
+    text = f"{co} buys a '{a['train']}' train from {origin} for {_money(price)}"
+    if source != "bank" and price == 0 and a.get("price"):
+        text = f"{co} offers {_money(a['price'])} for a '{a['train']}' train of {source}"
+    return text + ("; " + ", ".join(extras) if extras else "")
+
+
+def describe_action(ed: Edition, action: Mapping[str, Any], before: View, after: View, *,
+                    moderator: bool = False) -> str:
+    """One sentence for ``action``, given the (public or moderator's) views around it."""
+    if action["type"] in ("undo", "redo"):
+        return f"{action['entity']} {action['type']}s the last action"
+    if action["entity_type"] == "company":
+        return _describe_company_action(ed, action, before, after)
+    return _describe_player_action(action, before, after, moderator)
+
+
+def _bond_events(before: View, after: View) -> Iterator[str]:
+    if before["round"] == "bonds" and after["round"] != "bonds":
+        bonds = ", ".join(f"{p['name']} {_money(p['bond'])}" for p in after["players"]
+                          if p["bond"] is not None)
+        yield f"Bonds revealed (2.5.3): {bonds}"
+    if after.get("elephant") and after.get("elephant") != before.get("elephant"):
+        yield f"{after['elephant']} holds the Elephant"
+
+
+def _contract_events(before: View, after: View) -> Iterator[str]:
+    for new in after["players"]:
+        old = _player(before, new["name"])
+        if new["bond_returned"] and not old.get("bond_returned"):
+            cities = ", ".join(new["cities"] or [])
+            yield (f"{new['name']}'s contract is fulfilled (4.3): bond {_money(new['bond'] or 0)}"
+                   f" returned; the cities were {cities}")
+
+
+def _company_events(before: View, after: View) -> Iterator[str]:
+    for initials, new in after["companies"].items():
+        old = before["companies"][initials]
+        if new["floated"] and not old["floated"]:
+            yield f"{initials} floats"
+        if new["formed"] and not old["formed"]:
+            yield f"{initials} is formed"
+        if new["director"] != old["director"] and new["director"] is not None:
+            yield f"{new['director']} is the director of {initials}"
+
+
+def events(before: View, after: View) -> list[str]:
+    """What an action set off besides itself: bonds revealed, contracts fulfilled, companies
+    floated or formed, directors changed, a new phase or round, the end of the game."""
+    out = [*_bond_events(before, after), *_contract_events(before, after),
+           *_company_events(before, after)]
+    if after["phase"] != before["phase"]:
+        out.append(f"Phase {after['phase']} begins")
+    if after.get("bank_broken") and not before.get("bank_broken"):
+        out.append("The bank is broken (5.1)")
+    if round_title(after) != round_title(before):
+        out.append(f"— {round_title(after)} —")
+    if after["round"] == "finished" and before["round"] != "finished":
+        scores = after.get("scores") or {}
+        ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+        reason = f" ({after['end_reason']})" if after.get("end_reason") else ""
+        out.append(f"Final scores{reason}: "
+                   + ", ".join(f"{name} {_money(score)}" for name, score in ranked))
+    return out
+
+
+def narrate(ed: Edition, action: Mapping[str, Any], before: View, after: View, *,
+            moderator: bool = False) -> LogLine:
+    """The action in words followed by the events it set off."""
+    first = describe_action(ed, action, before, after, moderator=moderator)
+    return LogLine(int(action.get("id", 0)), str(action["entity"]),
+                   (first, *events(before, after)))
+
+
+def _view(game: Game, moderator: bool) -> dict[str, Any]:
+    return game.moderator_view() if moderator else game.view(None)
+
+
+def game_log(game_from: Game, actions: list[dict[str, Any]], *,
+             moderator: bool = False) -> Iterator[LogLine]:
+    """Replay ``actions`` on ``game_from`` (a game at its start), narrating each one."""
+    game = game_from
+    ed = game.rules.ed
+    before = _view(game, moderator)
+    for action in actions:
+        game.process(action)
+        after = _view(game, moderator)
+        yield narrate(ed, action, before, after, moderator=moderator)
+        before = after

@@ -1,0 +1,263 @@
+"""What the player types: a number from the list, a short command, or a table command.
+
+:func:`parse` turns one line into a :class:`Choice` (a number of the list of legal actions), a
+:class:`Request` (an action type with the fields typed, completed later from the legal actions)
+or a :class:`Meta` (help, undo, board, routes, ...).  :func:`resolve` turns a choice or request
+into the action to submit: the matching legal action if there is one, else the action as typed,
+so that the engine explains why it is illegal (with the rule) instead of a vague "no such move".
+Bad input raises :class:`CommandError` with a one-line message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from india1853.errors import InputError
+
+
+class CommandError(InputError):
+    """A line the parser does not understand."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A number of the list (1-based)."""
+
+    number: int
+
+
+@dataclass(frozen=True)
+class Request:
+    """An action type and the fields the player typed."""
+
+    type: str
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Meta:
+    """A table command that is not a game action: help, undo, redo, board, routes, list, log,
+    quit."""
+
+    name: str
+    argument: str = ""
+
+
+Command = Choice | Request | Meta
+
+META_WORDS: dict[str, str] = {
+    "help": "help", "?": "help", "h": "help",
+    "undo": "undo", "redo": "redo",
+    "board": "board", "routes": "routes", "log": "log", "list": "list", "all": "list",
+    "quit": "quit", "exit": "quit", "q": "quit",
+}
+
+HELP: tuple[tuple[str, str], ...] = (
+    ("N", "take action N of the numbered list"),
+    ("pass", "pass / decline / end this step"),
+    ("bond AMOUNT", "contract bid stage 1: your secret bond, e.g. bond 100 (2.5.2)"),
+    ("claim CITY COMPANY", "contract bid stage 2: a secret city and a public share (2.5.4)"),
+    ("buy COMPANY [ipo|pool]", "buy a share (3.1.4, 3.1.7)"),
+    ("sell COMPANY [COUNT]", "sell shares to the bank pool (3.1.5)"),
+    ("redeem COMPANY", "pay par for an un-redeemed share (2.7.4)"),
+    ("offer PLAYER PRICE", "offer the Elephant for a price (3.1.11)"),
+    ("accept / reject", "answer an offer"),
+    ("extra", "call an extra operating round with the Elephant (4.9)"),
+    ("option 1|2", "a major's lay option on its first turn (4.1.3)"),
+    ("lay HEX TILE ROTATION", "lay a tile, e.g. lay H24 5 1 (4.1); on a laid tile: promote (4.2)"),
+    ("promote HEX TILE ROTATION", "promote a tile (4.2)"),
+    ("base HEX [STATION]", "establish a base station (4.4)"),
+    ("run", "run the trains on the optimal routes (4.5)"),
+    ("payout / withhold", "pay the dividend or keep it in the company (4.6)"),
+    ("train NAME [from COMPANY PRICE]", "buy a train from the bank or a company (4.8)"),
+    ("discard TRAIN_ID", "return an excess train (4.8.6)"),
+    ("repay / return", "pay for, or return, the train bought on credit (4.8.10)"),
+    ("undo / redo", "take back the last action / put it back"),
+    ("board", "tiles and bases on the board (india1853 render draws it)"),
+    ("routes", "the optimal routes of the company running now"),
+    ("list [TYPE]", "every legal action, or those of one type (e.g. list lay)"),
+    ("log", "the whole game log so far"),
+    ("quit", "stop; the game is saved after every action (resume with --load)"),
+)
+
+
+def _int(text: str, what: str) -> int:
+    try:
+        value = int(text.lstrip("£"))
+    except ValueError:
+        raise CommandError(f"{what}: {text!r} is not a whole number") from None
+    if value < 0:
+        raise CommandError(f"{what}: must not be negative")
+    return value
+
+
+def _need(words: list[str], count: int, usage: str) -> None:
+    if len(words) < count:
+        raise CommandError(f"usage: {usage}")
+
+
+def _tile_fields(words: list[str], verb: str) -> dict[str, Any]:
+    _need(words, 4, f"{verb} HEX TILE ROTATION (e.g. {verb} H24 5 1)")
+    if len(words) > 4:
+        raise CommandError(f"usage: {verb} HEX TILE ROTATION (e.g. {verb} H24 5 1)")
+    return {"hex": words[1].upper(), "tile": words[2],
+            "rotation": _int(words[3], "rotation")}
+
+
+def _buy(words: list[str], company_turn: bool) -> Request:
+    _need(words, 2, "buy COMPANY [ipo|pool] (or, for a company, buy TRAIN)")
+    if company_turn:
+        return _train(["train", *words[1:]])
+    fields: dict[str, Any] = {"company": words[1].upper()}
+    if len(words) > 2:
+        source = words[2].lower()
+        if source not in ("ipo", "pool"):
+            raise CommandError(f"buy: source {words[2]!r} is not ipo or pool")
+        fields["source"] = source
+    return Request("buy_share", fields)
+
+
+def _train(words: list[str]) -> Request:
+    usage = "train NAME [from COMPANY PRICE] (e.g. train 3, train 2M from EIR 10)"
+    _need(words, 2, usage)
+    fields: dict[str, Any] = {"train": words[1].upper()}
+    rest = words[2:]
+    if rest:
+        if rest[0].lower() != "from" or len(rest) not in (2, 3):
+            raise CommandError(f"usage: {usage}")
+        source = rest[1]
+        fields["source"] = "bank" if source.lower() == "bank" else source.upper()
+        if len(rest) == 3:
+            fields["price"] = _int(rest[2], "price")
+    return Request("buy_train", fields)
+
+
+def _claim(words: list[str]) -> Request:
+    _need(words, 2, "claim CITY [COMPANY] (e.g. claim Calcutta EIR)")
+    if len(words) == 2:
+        return Request("claim_city", {"city": words[1]})
+    return Request("claim_city", {"city": " ".join(words[1:-1]), "company": words[-1].upper()})
+
+
+def _simple(verb: str, words: list[str], company_turn: bool) -> Request | None:
+    """Commands of one word, or of a word and fixed arguments."""
+    if verb == "pass":
+        return Request("pass")
+    if verb in ("accept", "reject"):
+        return Request(f"{verb}_offer")
+    if verb == "extra":
+        return Request("call_extra_or")
+    if verb == "run":
+        return Request("run_routes")
+    if verb in ("payout", "withhold"):
+        return Request("dividend", {"kind": verb})
+    if verb == "repay":
+        return Request("repay_credit")
+    if verb == "return":
+        return Request("return_credit_train")
+    if verb == "bond":
+        _need(words, 2, "bond AMOUNT (e.g. bond 100)")
+        return Request("place_bond", {"amount": _int(words[1], "bond")})
+    if verb == "option":
+        _need(words, 2, "option 1|2")
+        return Request("choose_lay_option", {"option": _int(words[1], "option")})
+    return None
+
+
+def _with_company(verb: str, words: list[str]) -> Request | None:
+    if verb == "sell":
+        _need(words, 2, "sell COMPANY [COUNT] (e.g. sell NWR 2)")
+        count = _int(words[2], "count") if len(words) > 2 else 1
+        return Request("sell_shares", {"company": words[1].upper(), "count": count})
+    if verb == "redeem":
+        _need(words, 2, "redeem COMPANY")
+        return Request("redeem_share", {"company": words[1].upper()})
+    if verb == "offer":
+        _need(words, 3, "offer PLAYER PRICE (e.g. offer Bob 30)")
+        return Request("offer_elephant", {"buyer": words[1], "price": _int(words[2], "price")})
+    if verb == "base":
+        _need(words, 2, "base HEX [STATION]")
+        fields: dict[str, Any] = {"hex": words[1].upper()}
+        if len(words) > 2:
+            fields["station"] = words[2]
+        return Request("place_base", fields)
+    if verb == "discard":
+        _need(words, 2, "discard TRAIN_ID")
+        return Request("discard_train", {"train": words[1]})
+    return None
+
+
+def parse(line: str, *, company_turn: bool = False) -> Command:
+    """One typed line as a command; ``company_turn`` makes ``buy X`` buy a train."""
+    words = line.split()
+    if not words:
+        raise CommandError("type a number from the list or a command ('help' lists them)")
+    verb = words[0].lower()
+    if verb.isdigit():
+        if len(words) > 1:
+            raise CommandError(f"{line.strip()!r}: a number stands alone")
+        return Choice(int(verb))
+    if verb == "show" and len(words) > 1:
+        verb, words = words[1].lower(), words[1:]
+    if verb in META_WORDS:
+        return Meta(META_WORDS[verb], " ".join(words[1:]))
+    if verb in ("lay", "promote", "upgrade"):
+        kind = "lay_tile" if verb == "lay" else "promote_tile"
+        return Request(kind, _tile_fields(words, verb))
+    if verb == "buy":
+        return _buy(words, company_turn)
+    if verb == "train":
+        return _train(words)
+    if verb == "claim":
+        return _claim(words)
+    request = _simple(verb, words, company_turn) or _with_company(verb, words)
+    if request is None:
+        raise CommandError(f"unknown command {words[0]!r} ('help' lists the commands)")
+    return request
+
+
+def _same(a: object, b: object) -> bool:
+    if isinstance(a, str) and isinstance(b, str):
+        return a.casefold() == b.casefold()
+    return a == b
+
+
+def matches(request: Request, action: Mapping[str, Any]) -> bool:
+    """Whether a legal action has the request's type and every field it typed."""
+    kind = action["type"]
+    if kind != request.type and not (request.type == "lay_tile" and kind == "promote_tile"):
+        return False
+    return all(name in action and _same(action[name], value)
+               for name, value in request.fields.items())
+
+
+def resolve(command: Choice | Request, legal: Sequence[Mapping[str, Any]], entity: str,
+            entity_type: str) -> dict[str, Any]:
+    """The action (without id and time) that the choice or request stands for."""
+    if isinstance(command, Choice):
+        if not 1 <= command.number <= len(legal):
+            raise CommandError(f"{command.number}: choose a number from 1 to {len(legal)}")
+        return dict(legal[command.number - 1])
+    found = [a for a in legal if matches(command, a)]
+    if command.type == "claim_city" and len({a["company"] for a in found}) > 1:
+        choices = " or ".join(sorted({str(a["company"]) for a in found}))
+        raise CommandError(f"claim {command.fields['city']}: name the company ({choices})")
+    if found:
+        return dict(found[0])
+    # Not among the listed actions: submit it as typed, so that the engine names the rule
+    # it breaks (or accepts an amount the list offers only in steps, e.g. a bond of £105).
+    return {"type": command.type, "entity": entity, "entity_type": entity_type,
+            **_defaults(command)}
+
+
+def _defaults(request: Request) -> dict[str, Any]:
+    fields = dict(request.fields)
+    if request.type == "buy_share":
+        fields.setdefault("source", "ipo")
+    if request.type in ("run_routes",):
+        fields.setdefault("routes", [])
+    if request.type == "claim_city" and "company" not in fields:
+        raise CommandError(f"claim {fields['city']}: name the company too (claim CITY COMPANY)")
+    return fields

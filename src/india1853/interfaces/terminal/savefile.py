@@ -1,0 +1,138 @@
+"""Save files of terminal games: the engine's log plus who plays by bot.
+
+A save file is the engine's log (``Game.to_log()``: ``engine_version``, ``settings``,
+``actions``) with one more key, ``"table"``, holding the seating of the terminal game
+(``{"bots": {"Bob": "greedy"}}``).  Every other command (``replay``, ``log``, ``render``,
+``stats``) reads the engine keys and ignores ``"table"``.
+
+Writes are atomic (a temporary file in the same directory, then ``os.replace``), so an
+interrupted process leaves the previous save intact and Ctrl-C never loses an accepted action.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from india1853.errors import InputError, RuleError
+from india1853.rules.game.game import Game
+
+TABLE_KEY = "table"
+
+
+@dataclass(frozen=True)
+class Table:
+    """Who sits where in a terminal game: the players run by a bot, and the bots' names."""
+
+    bots: dict[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"bots": dict(self.bots)}
+
+    @staticmethod
+    def from_json(data: object) -> Table:
+        if data is None:
+            return Table()
+        if not isinstance(data, dict) or not isinstance(data.get("bots", {}), dict):
+            raise InputError("table.bots: must be an object mapping player names to bot names")
+        bots = data.get("bots", {})
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in bots.items()):
+            raise InputError("table.bots: player and bot names must be strings")
+        return Table(dict(bots))
+
+
+def read_json(path: str | Path) -> dict[str, Any]:
+    """The JSON object in ``path``; a missing file or bad JSON is a one-line InputError."""
+    target = Path(path)
+    try:
+        text = target.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{str(target)!r}: no such file") from None
+    except OSError as exc:
+        raise InputError(f"{str(target)!r}: cannot read: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{str(target)!r}: not valid JSON (line {exc.lineno}: {exc.msg})"
+                         ) from None
+    if not isinstance(data, dict):
+        raise InputError(f"{str(target)!r}: must hold a JSON object (a game log)")
+    return data
+
+
+def load_game(path: str | Path, up_to: int | None = None) -> tuple[Game, Table]:
+    """The game saved in ``path`` (replayed through the actions with id <= ``up_to`` if given)
+    and its table."""
+    data = read_json(path)
+    table = Table.from_json(data.get(TABLE_KEY))
+    engine_log = {k: v for k, v in data.items() if k != TABLE_KEY}
+    if up_to is not None:
+        actions = engine_log.get("actions")
+        if isinstance(actions, list):
+            ids = [a.get("id") for a in actions if isinstance(a, dict)]
+            if up_to not in ids:
+                last = max((i for i in ids if isinstance(i, int)), default=0)
+                raise InputError(f"--to {up_to}: no action with that id (the log has 1..{last})")
+            engine_log["actions"] = [a for a in actions
+                                     if isinstance(a, dict) and a.get("id", 0) <= up_to]
+    try:
+        return Game.from_log(engine_log), table
+    except (InputError, RuleError) as exc:
+        raise InputError(f"{str(path)!r}: {exc}") from None
+
+
+def _write_atomically(target: Path, text: str) -> None:
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        # A fixed name per process (not mkstemp) so that the file gets the user's umask.
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        try:
+            with open(tmp, "w", encoding="utf-8") as handle:
+                # No fsync: os.replace is atomic against an interrupted process, which is
+                # what Ctrl-C is; syncing after every action would slow bot games badly.
+                handle.write(text)
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        raise InputError(f"--save {str(target)!r}: cannot write: {exc.strerror or exc}") from None
+
+
+def _dumps(data: object) -> str:
+    # Compact JSON: the C encoder is many times faster than the indenting one.
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+class SaveFile:
+    """The save file of one game, rewritten (atomically) after every action.
+
+    The engine's log only grows (undo and redo are actions too), so each action is encoded
+    once and the file is the concatenation of the encoded parts: a save costs one write, not
+    a re-encoding of the whole game.
+    """
+
+    def __init__(self, path: str | Path, table: Table) -> None:
+        self.path = Path(path)
+        self.table = table
+        self._encoded: list[str] = []
+        self._head: str | None = None
+
+    def write(self, game: Game) -> None:
+        if self._head is None or len(self._encoded) > len(game.log):
+            data = game.to_log()
+            del data["actions"]
+            data[TABLE_KEY] = self.table.to_json()
+            self._head = _dumps(data)[:-1] + ',"actions":['
+            self._encoded = []
+        for action in game.log[len(self._encoded):]:
+            self._encoded.append(_dumps(action))
+        _write_atomically(self.path, self._head + ",\n".join(self._encoded) + "]}\n")
+
+
+def save_game(path: str | Path, game: Game, table: Table) -> None:
+    """Write the game (its log and its table) to ``path`` atomically."""
+    SaveFile(path, table).write(game)

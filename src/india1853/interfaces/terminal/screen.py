@@ -1,0 +1,396 @@
+"""The screen of one turn, drawn with rich from a player's view of the game.
+
+Everything shown comes from ``Game.view(viewer)`` (what the player at the keyboard may see), the
+legal actions of the entity acting and the edition data; nothing here changes the game.  The
+costs beside the options come from the same rules the engine applies: par and market prices
+(3.1.4, 3.1.7), the TABLE 4 prices of tiles and bases as the construction rules compute them
+(4.1.12, 4.2.13, 4.4), train prices (4.8).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from india1853.errors import India1853Error
+from india1853.interfaces.narrate import STEP_NAMES, place_name, round_title
+from india1853.rules import construction as con
+from india1853.rules.game import board_port
+from india1853.rules.game.game import Game
+
+View = Mapping[str, Any]
+Action = Mapping[str, Any]
+
+# Long lists (tile lays can run to hundreds) show this many options per action type; the rest
+# keep their numbers and appear with `list`.
+PER_TYPE_SHOWN = 12
+
+PENDING_TEXT: dict[str, str] = {
+    "elephant_sale": "may sell the Elephant to another player (3.1.11)",
+    "elephant_offer": "is offered the Elephant (3.1.11)",
+    "extra_or": "may call an extra operating round with the Elephant (4.9)",
+    "discard_train": "must return excess trains to the bank (4.8.6)",
+    "credit_train": "must pay for or return the train bought on credit (4.8.10)",
+    "train_sale": "is offered a price for one of its trains (4.8.9)",
+}
+
+
+def decision(view: View, entity: str) -> str:
+    """Whose turn it is and what is being decided, in words."""
+    pending = view.get("pending") or []
+    if pending:
+        return f"{entity} {PENDING_TEXT.get(pending[0]['kind'], pending[0]['kind'])}"
+    kind = view["round"]
+    if kind == "bonds":
+        return f"{entity}: write down your bond, secretly (2.5.2)"
+    if kind == "claims":
+        return f"{entity}: name a city (secret) and claim one of its shares (2.5.4)"
+    if kind == "stock":
+        return f"{entity}: buy, sell or redeem shares, or pass (3.1)"
+    if kind == "operating":
+        step = (view.get("turn") or {}).get("step", "")
+        director = view["companies"][entity].get("controller") or view["companies"][entity].get(
+            "director")
+        who = f" (director {director})" if director else ""
+        return f"{entity}{who} operates: {STEP_NAMES.get(step, step)}"
+    return f"{entity} to act"
+
+
+def _money(n: object) -> str:
+    return f"£{n}" if isinstance(n, int) else "—"
+
+
+def status_line(view: View) -> Text:
+    parts = [round_title(view), f"Phase {view['phase']}", f"Bank {_money(view['bank'])}"]
+    if view.get("bonds_held"):
+        parts.append(f"Bonds held {_money(view['bonds_held'])}")
+    if view.get("elephant"):
+        parts.append(f"Elephant: {view['elephant']}")
+    if view.get("bank_broken"):
+        parts.append("BANK BROKEN")
+    return Text("  ·  ".join(parts), style="bold")
+
+
+def players_table(view: View, viewer: str | None) -> Table:
+    """Cash, bond, bid and shares of every player.  During the bonds stage another player's
+    cash would betray his secret bond (2.5.2), so it is hidden until the bonds are revealed."""
+    companies = list(view["companies"])
+    table = Table(title="Players", title_justify="left", expand=False, pad_edge=False)
+    for col in ("player", "cash", "bond", "bid"):
+        table.add_column(col, justify="right" if col != "player" else "left")
+    held = [c for c in companies if any(p["shares"].get(c) for p in view["players"])]
+    for c in held:
+        table.add_column(c, justify="right")
+    secret_bonds = view["round"] == "bonds"
+    for p in view["players"]:
+        own = p["name"] == viewer
+        cash = "?" if (secret_bonds and not own and p["bond_placed"]) else _money(p["cash"])
+        bond = _bond_text(p)
+        bid = _bid_text(p)
+        shares = []
+        for c in held:
+            n = p["shares"].get(c, 0)
+            un = p["unredeemed"].get(c, 0)
+            shares.append("" if not n else f"{n}" + (f" ({un}u)" if un else ""))
+        name = Text(p["name"], style="bold" if own else "")
+        if p["name"] == view.get("elephant"):
+            name.append(" 🐘")
+        table.add_row(name, cash, bond, bid, *shares)
+    return table
+
+
+def _bond_text(p: Mapping[str, Any]) -> str:
+    if p["bond_returned"]:
+        return "returned"
+    if p["bond"] is not None:
+        return _money(p["bond"])
+    return "placed" if p["bond_placed"] else ""
+
+
+def _bid_text(p: Mapping[str, Any]) -> str:
+    if p["cities"]:
+        return ", ".join(p["cities"])
+    if p["cities_claimed"]:
+        return f"{p['cities_claimed']} cities" + (" ✓" if p["bid_complete"] else "")
+    return ""
+
+
+def companies_table(view: View, game: Game) -> Table:
+    """Director, share price, offering, pool, cash, trains and bases of every company."""
+    ed = game.rules.ed
+    table = Table(title="Companies", title_justify="left", pad_edge=False)
+    for col in ("co", "director", "price", "par", "ipo", "pool", "cash", "trains", "bases"):
+        table.add_column(col, justify="left" if col in ("co", "director", "trains") else "right")
+    cards = {t["id"]: t["card"] for t in view["trains"]}
+    bases = Counter(b[0] for b in view["board"]["bases"])
+    current = (view.get("turn") or {}).get("company")
+    for initials, c in view["companies"].items():
+        spec = ed.company(initials)
+        status = "" if c["formed"] else (" floated" if c["floated"] else "")
+        name = Text(initials + status, style=f"bold {spec.colour}" if initials == current else "")
+        trains = " ".join(cards.get(t, t) for t in c["trains"])
+        if c.get("credit_train"):
+            trains += " (credit)"
+        table.add_row(name, c.get("controller") or c["director"] or "", _money(c["price"]),
+                      _money(spec.par), str(c["ipo"]), str(c["pool"]), _money(c["cash"]),
+                      trains, str(bases.get(initials, 0)))
+    return table
+
+
+def train_market(view: View, game: Game) -> Text:
+    """The trains the bank offers now and how many remain of each (4.8, TABLE 5)."""
+    counts: Counter[str] = Counter()
+    pool: Counter[str] = Counter()
+    for t in view["trains"]:
+        if t["where"] == "unissued":
+            counts[t["card"]] += 1
+        elif t["where"] in ("bank", "pool"):
+            pool[t["card"]] += 1
+    parts = []
+    for spec in game.rules.ed.trains:
+        if counts[spec.name]:
+            parts.append(f"'{spec.name}' ×{counts[spec.name]} £{spec.price}")
+    text = "Trains: " + (", ".join(parts) or "none left")
+    if pool:
+        text += "  ·  discarded: " + ", ".join(f"'{k}' ×{v}" for k, v in sorted(pool.items()))
+    return Text(text)
+
+
+def construction_costs(game: Game, company: str) -> dict[tuple[Any, ...], int]:
+    """The price of each legal lay, promotion and base of ``company`` (4.1.12, 4.2.13, 4.4),
+    keyed like :func:`option_key`."""
+    st = game.state
+    if company not in st.companies or st.round != "operating":
+        return {}
+    try:
+        ctx = board_port.context(game.rules, st, st.companies[company])
+        moves = con.legal_moves(st.board, ctx)
+    except India1853Error:
+        return {}
+    out: dict[tuple[Any, ...], int] = {}
+    for m in moves:
+        mv = m.move
+        if isinstance(mv, con.Lay):
+            out[("lay_tile", mv.hex, mv.tile, mv.rotation)] = m.cost
+        elif isinstance(mv, con.Promotion):
+            out[("promote_tile", mv.hex, mv.tile, mv.rotation)] = m.cost
+        elif isinstance(mv, con.PlaceBase):
+            out[("place_base", mv.hex, mv.station)] = m.cost
+    return out
+
+
+def option_key(action: Action) -> tuple[Any, ...]:
+    kind = action["type"]
+    if kind in ("lay_tile", "promote_tile"):
+        return (kind, action["hex"], action["tile"], action["rotation"])
+    if kind == "place_base":
+        return (kind, action["hex"], action.get("station"))
+    return (kind,)
+
+
+def option_cost(action: Action, view: View, game: Game,
+                costs: Mapping[tuple[Any, ...], int]) -> str:
+    """The money the option moves, as shown in the list ("£100", "+£140"), or ""."""
+    kind = action["type"]
+    rules = game.rules
+    if kind in ("lay_tile", "promote_tile", "place_base"):
+        cost = costs.get(option_key(action))
+        return _money(cost) if cost else ""
+    if kind == "buy_share":
+        c = view["companies"][action["company"]]
+        if action["source"] == "ipo":
+            return _money(rules.company(action["company"]).par)
+        return _money(c["price"] or rules.company(action["company"]).par)
+    if kind == "sell_shares":
+        price = view["companies"][action["company"]]["price"]
+        return f"+£{price * action['count']}" if isinstance(price, int) else ""
+    if kind == "redeem_share":
+        return _money(rules.company(action["company"]).par)
+    if kind == "buy_train":
+        if "price" in action:
+            return _money(action["price"])
+        text = _money(rules.train_type(action["train"]).price)
+        if action.get("contribution"):
+            text += f" (director adds £{action['contribution']})"
+        return text
+    if kind in ("place_bond", "offer_elephant"):
+        return _money(action.get("amount", action.get("price")))
+    return ""
+
+
+def option_text(action: Action, game: Game) -> str:
+    """An option in the words of the command that takes it (``lay H24 5 1``)."""
+    ed = game.rules.ed
+    kind = str(action["type"])
+    texts: dict[str, str] = {
+        "pass": "pass",
+        "accept_offer": "accept", "reject_offer": "reject",
+        "call_extra_or": "extra (call an extra operating round)",
+        "repay_credit": "repay (pay for the credit train)",
+        "return_credit_train": "return (the credit train)",
+    }
+    if kind in texts:
+        return texts[kind]
+    if kind == "place_bond":
+        return f"bond {action['amount']}"
+    if kind == "claim_city":
+        return f"claim {action['city']} {action['company']}"
+    if kind == "buy_share":
+        return f"buy {action['company']} {action['source']}"
+    if kind == "sell_shares":
+        return f"sell {action['company']} {action['count']}"
+    if kind == "redeem_share":
+        return f"redeem {action['company']}"
+    if kind == "offer_elephant":
+        return f"offer {action['buyer']} {action['price']}"
+    if kind == "choose_lay_option":
+        return f"option {action['option']}" + (
+            " (two lays from phase 3)" if action["option"] == 1 else " (two lays now, paid)")
+    if kind in ("lay_tile", "promote_tile"):
+        verb = "lay" if kind == "lay_tile" else "promote"
+        place = place_name(ed, action["hex"]).split(" ", 1)
+        where = f" {place[1]}" if len(place) > 1 else ""
+        return f"{verb} {action['hex']} {action['tile']} {action['rotation']}{where}"
+    if kind == "place_base":
+        station = action.get("station")
+        return f"base {action['hex']}" + (f" {station}" if station else "")
+    if kind == "run_routes":
+        return "run (optimal routes: " + _routes_summary(action.get("routes") or []) + ")"
+    if kind == "dividend":
+        return str(action["kind"])
+    if kind == "buy_train":
+        text = f"train {action['train']}"
+        if action.get("source") not in (None, "bank"):
+            text += f" from {action['source']} {action.get('price', '')}".rstrip()
+        if action.get("credit"):
+            text += " (on credit)"
+        if action.get("token"):
+            text += " (with token)"
+        return text
+    if kind == "discard_train":
+        return f"discard {action['train']}"
+    return kind
+
+
+def _routes_summary(routes: Iterable[Mapping[str, Any]]) -> str:
+    parts = []
+    for r in routes:
+        hexes = r.get("hexes") or r.get("stops") or []
+        mail = " mail" if r.get("mail") else ""
+        parts.append(f"'{r.get('train')}'{mail} {len(hexes)} hexes")
+    return "; ".join(parts) or "none"
+
+
+def options_table(legal: Sequence[Action], view: View, game: Game, *,
+                  only: str | None = None, everything: bool = False) -> Table:
+    """The numbered legal actions with their costs.  Long runs of one type are cut to
+    :data:`PER_TYPE_SHOWN` unless ``everything``; ``only`` keeps one type (``lay``, ``buy``)."""
+    entity = legal[0]["entity"] if legal else ""
+    costs = construction_costs(game, entity) if any(
+        a["type"] in ("lay_tile", "promote_tile", "place_base") for a in legal) else {}
+    table = Table(title="Your options", title_justify="left", show_header=False, pad_edge=False)
+    table.add_column("n", justify="right", style="bold cyan")
+    table.add_column("action")
+    table.add_column("cost", justify="right")
+    shown: Counter[str] = Counter()
+    hidden: Counter[str] = Counter()
+    for number, action in enumerate(legal, start=1):
+        kind = action["type"]
+        text = option_text(action, game)
+        if only is not None and not text.startswith(only):
+            continue
+        if not everything and only is None and shown[kind] >= PER_TYPE_SHOWN:
+            hidden[kind] += 1
+            continue
+        shown[kind] += 1
+        table.add_row(str(number), text, option_cost(action, view, game, costs))
+    for kind, n in hidden.items():
+        word = option_text({"type": kind, **_example(legal, kind)}, game).split(" ")[0]
+        table.add_row("…", f"{n} more '{word}' options: type 'list {word}' to see them", "")
+    return table
+
+
+def _example(legal: Sequence[Action], kind: str) -> dict[str, Any]:
+    for a in legal:
+        if a["type"] == kind:
+            return {k: v for k, v in a.items() if k != "type"}
+    return {}
+
+
+def board_table(view: View, game: Game) -> Table:
+    """The tiles laid (beyond the printed board) and the bases, hex by hex."""
+    ed = game.rules.ed
+    printed = {h.coord: h.preprinted for h in ed.board.hexes.values() if h.preprinted}
+    bases: dict[str, list[str]] = {}
+    for company, hex_, station in view["board"]["bases"]:
+        bases.setdefault(hex_, []).append(company + (f"/{station}" if station else ""))
+    table = Table(title="Board", title_justify="left", pad_edge=False)
+    for col in ("hex", "tile", "rot", "bases"):
+        table.add_column(col)
+    hexes = sorted(set(view["board"]["tiles"]) | set(bases))
+    for hex_ in hexes:
+        tile, rotation = view["board"]["tiles"].get(hex_, [None, None])
+        if tile is not None and printed.get(hex_) == tile and hex_ not in bases:
+            continue
+        table.add_row(place_name(ed, hex_), str(tile or ""), "" if rotation is None else
+                      str(rotation), " ".join(bases.get(hex_, [])))
+    return table
+
+
+def routes_panel(legal: Sequence[Action], view: View) -> RenderableType:
+    """The optimal routes the router found for the company running now (4.5, 4.6)."""
+    runs = [a for a in legal if a["type"] == "run_routes"]
+    if not runs:
+        step = (view.get("turn") or {}).get("step")
+        turn = view.get("turn") or {}
+        if turn.get("routes"):
+            return _routes_table(turn["routes"], f"{turn['company']} ran")
+        return Text("No routes to show now: the optimal routes are offered when a company "
+                    f"runs its trains (now: {STEP_NAMES.get(step or '', 'no company')}).")
+    return _routes_table(runs[0].get("routes") or [], f"{runs[0]['entity']}: optimal routes")
+
+
+def _routes_table(routes: Sequence[Mapping[str, Any]], title: str) -> Table:
+    table = Table(title=title, title_justify="left", pad_edge=False)
+    table.add_column("train")
+    table.add_column("mail")
+    table.add_column("hexes")
+    for r in routes:
+        hexes = r.get("hexes") or r.get("stops") or []
+        table.add_row(str(r.get("train")), "yes" if r.get("mail") else "",
+                      " ".join(str(h) for h in hexes))
+    return table
+
+
+def help_table() -> Table:
+    from india1853.interfaces.terminal.parse import HELP
+
+    table = Table(title="Commands", title_justify="left", show_header=False, pad_edge=False)
+    table.add_column("command", style="bold")
+    table.add_column("what")
+    for cmd, what in HELP:
+        table.add_row(cmd, what)
+    return table
+
+
+def turn_screen(game: Game, viewer: str | None, entity: str, legal: Sequence[Action],
+                recent: Sequence[str]) -> RenderableType:
+    """The whole screen of one decision."""
+    view = game.view(viewer)
+    parts: list[RenderableType] = [
+        Panel(Group(status_line(view), Text(decision(view, entity), style="bold yellow")),
+              title="1853 India", title_align="left"),
+        players_table(view, viewer),
+        companies_table(view, game),
+        train_market(view, game),
+    ]
+    if recent:
+        parts.append(Panel(Text("\n".join(recent)), title="Recent", title_align="left"))
+    parts.append(options_table(legal, view, game))
+    return Group(*parts)
