@@ -137,7 +137,9 @@ def _operating(rules: GameRules, st: GameState, co: CompanyState) -> list[dict[s
         return [*out, _act("pass", e, "company")]
     if step == "run":
         best = board_port.best_routes(rules, st, co)
-        out = [] if not best else [_act("run_routes", e, "company", routes=best)]
+        out = [] if best is None else [_act("run_routes", e, "company", routes=best)]
+        if best is not None and st.turn.duties:
+            return out  # 4.2.3 / 4.4.2: the run must cover this turn's duty hexes
         return [*out, _act("pass", e, "company")]
     if step == "dividend":
         return [_act("dividend", e, "company", kind=k) for k in ("payout", "withhold")]
