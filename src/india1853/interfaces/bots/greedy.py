@@ -226,6 +226,15 @@ class GreedyBot:
             # 2.7.5: help the company it leads to its qualifying number and its directorship.
             if mine > 0 and mine >= rivals:
                 return 5.0 + mine
+            qualifying = k.ed.tables.player_row(len(view["players"])).qualifying_shares
+            issued = k.ed.rules.shares_per_company - int(co["ipo"])
+            if issued + 1 >= qualifying:
+                return 2.5  # this share floats it: one more company running and paying
+            if me["cash"] >= cost * (qualifying - issued):
+                # It can float the company alone: it starts a new one, or takes over a
+                # contract company stuck below its qualifying number (which also opens the
+                # remaining companies, 3.1.3).
+                return 2.5
             return 1.0 if mine > 0 else 0.0
         if co["director"] == self._player or co["controller"] == self._player:
             return 6.0 if rivals >= mine - 1 else 3.5
