@@ -55,6 +55,10 @@ class Spec:
     extra_bases: int = 0
     promote_share: float = 0.0
     notes: str = ""
+    # Dense late-game networks: ``turns`` rounds of laying then promoting, growing from open
+    # ends nearest ``centre`` (a hex; None: anywhere) so that most of the map is built out.
+    turns: int = 0
+    centre: str | None = None
 
 
 SPECS: tuple[Spec, ...] = (
@@ -98,6 +102,32 @@ SPECS: tuple[Spec, ...] = (
          metre_share=0.35, others=("BBCI",), extra_bases=2, promote_share=0.6),
     Spec("late-ties-bnr-5-5", "late", "BNR", ("5", "5"), 40, 22, promote_share=0.8,
          notes="ties: many equal-value runs"),
+    # Dense late game: most of the map built, many green/brown/grey tiles and junctions,
+    # several companies with 3-5 bases each.
+    Spec("dense-eir-5-6", "late", "EIR", ("5", "6"), 130, 31, others=("BNR", "NWR", "GIP"),
+         extra_bases=3, promote_share=0.7, turns=6, centre="H22",
+         notes="dense: Ganges valley"),
+    Spec("dense-gip-4-5-4m", "late", "GIP", ("4", "5", "4M"), 130, 32, metre_share=0.35,
+         others=("BBCI", "NWR", "BNR"), extra_bases=3, promote_share=0.7, turns=6,
+         centre="K15", notes="dense: mixed gauge, centre"),
+    Spec("dense-bnr-6-6", "late", "BNR", ("6", "6"), 140, 33, metre_share=0.2,
+         others=("EIR", "ECR", "GIP"), extra_bases=3, promote_share=0.8, turns=7,
+         centre="K21", notes="dense: blocked cities"),
+    Spec("dense-msm-3m-4m", "late", "MSM", ("3M", "4M"), 120, 34, metre_share=0.7,
+         others=("SIR", "ECR", "GIP"), extra_bases=3, promote_share=0.7, turns=6,
+         centre="Q15", notes="dense: metre south"),
+    Spec("dense-nwr-5-5-4m", "late", "NWR", ("5", "5", "4M"), 130, 35, metre_share=0.3,
+         others=("GIP", "BBCI", "EIR"), extra_bases=3, promote_share=0.7, turns=6,
+         centre="F12", notes="dense: north-west"),
+    Spec("dense-eir-6-5-4-4m", "late", "EIR", ("6", "5", "4", "4M"), 150, 36,
+         metre_share=0.3, others=("BNR", "GIP", "NWR"), extra_bases=3, promote_share=0.8,
+         turns=8, notes="dense: whole map, four trains"),
+    Spec("dense-first-eir-6-6", "late", "EIR", ("6", "6"), 120, 37, edition="first",
+         others=("BNR", "NWR", "GIP"), extra_bases=3, promote_share=0.8, turns=6,
+         centre="H22", notes="dense: first edition, Ganges valley"),
+    Spec("dense-first-gip-5-4m-4", "late", "GIP", ("5", "4M", "4"), 120, 38,
+         edition="first", metre_share=0.35, others=("BBCI", "NWR", "MSM"), extra_bases=3,
+         promote_share=0.8, turns=6, centre="L14", notes="dense: first edition, mixed gauge"),
 )
 
 
@@ -138,19 +168,38 @@ def _gauge_at(tile: Any, rotation: int, side: int) -> set[str]:
 
 
 def _grow(state: BoardState, spec: Spec, rng: random.Random) -> BoardState:
-    ed = state.edition
     allowed = COLOURS_BY_ERA[spec.era]
+    if spec.turns:
+        # Dense: lay and promote in turns, as a long game does; promotions return tiles to
+        # the supply (4.2.10), so later turns can lay more.
+        per_turn = -(-spec.tiles // spec.turns)
+        for _ in range(spec.turns):
+            state = _lay_tiles(state, spec, rng, per_turn)
+            state = _promote(state, spec, rng, allowed, rounds=1)
+        return state
+    state = _lay_tiles(state, spec, rng, spec.tiles)
+    if len(allowed) > 1:
+        state = _promote(state, spec, rng, allowed)
+    return state
+
+
+def _lay_tiles(state: BoardState, spec: Spec, rng: random.Random, count: int) -> BoardState:
+    ed = state.edition
     placed = 0
     attempts = 0
-    while placed < spec.tiles and attempts < spec.tiles * 40:
+    # Grow mostly near the running company's homes (or the spec's centre), as its builds would.
+    homes = [spec.centre] if spec.centre else [
+        h.hex for h in ed.company(spec.company).homes if h.condition is None]
+    while placed < count and attempts < count * 40:
         attempts += 1
         ends = _open_ends(state)
         if not ends:
             break
-        # Grow mostly near the running company's homes, as its own builds would.
-        homes = [h.hex for h in ed.company(spec.company).homes if h.condition is None]
-        ends.sort(key=lambda e: min(distance(e[0], h) for h in homes))
-        coord, side, gauge = rng.choice(ends[: max(3, len(ends) // 3)])
+        if spec.turns and not spec.centre:
+            coord, side, gauge = rng.choice(ends)
+        else:
+            ends.sort(key=lambda e: min(distance(e[0], h) for h in homes))
+            coord, side, gauge = rng.choice(ends[: max(3, len(ends) // 3)])
         target = neighbour(coord, side)
         assert target is not None
         kind = ed.board.hexes[target].kind
@@ -175,15 +224,13 @@ def _grow(state: BoardState, spec: Spec, rng: random.Random) -> BoardState:
         _, tid, r = rng.choice([o for o in options if o[0] == best])
         state = state.with_tile(target, tid, r)
         placed += 1
-    if len(allowed) > 1:
-        state = _promote(state, spec, rng, allowed)
     return state
 
 
 def _promote(state: BoardState, spec: Spec, rng: random.Random,
-             allowed: tuple[str, ...]) -> BoardState:
+             allowed: tuple[str, ...], rounds: int | None = None) -> BoardState:
     ed = state.edition
-    for _round in range(len(allowed) - 1):
+    for _round in range(len(allowed) - 1 if rounds is None else rounds):
         for coord in sorted(state.tiles):
             if rng.random() >= spec.promote_share:
                 continue
@@ -272,13 +319,32 @@ def build_position(spec: Spec) -> dict[str, Any]:
     return doc
 
 
-def generate() -> None:
+def generate(prefixes: list[str]) -> None:
+    """Write the position files of every spec (or of those whose name starts with one of
+    ``prefixes``), and print what each network holds."""
     POSITIONS.mkdir(exist_ok=True)
     for spec in SPECS:
+        if prefixes and not any(spec.name.startswith(p) for p in prefixes):
+            continue
         doc = build_position(spec)
-        load_position(doc)  # the file must be a valid position
+        position = load_position(doc)  # the file must be a valid position
         (POSITIONS / f"{spec.name}.json").write_text(json.dumps(doc, indent=1) + "\n")
-        print(f"{spec.name}: {len(doc['tiles'])} tiles, {len(doc['bases'])} bases")
+        print(f"{spec.name}: {_describe(position.board)}")
+
+
+def _describe(state: BoardState) -> str:
+    ed = state.edition
+    colours: dict[str, int] = {}
+    junctions = 0
+    for _, tile, _ in state.tiles_on_board():
+        colours[tile.colour] = colours.get(tile.colour, 0) + 1
+        junctions += not tile.stations and len(tile.paths) >= 3
+    per_company: dict[str, int] = {}
+    for b in state.bases:
+        per_company[b.company] = per_company.get(b.company, 0) + 1
+    playable = sum(1 for h in ed.board.hexes.values() if h.playable)
+    return (f"{len(state.tiles)}/{playable} hexes, colours {dict(sorted(colours.items()))}, "
+            f"{junctions} junction tiles, bases {dict(sorted(per_company.items()))}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -351,7 +417,7 @@ def run() -> list[dict[str, object]]:
 
 if __name__ == "__main__":
     if "--generate" in sys.argv:
-        generate()
+        generate([a for a in sys.argv[1:] if a != "--generate"])
     else:
         for row in run():
             print(row)

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Final
 
 from india1853.errors import RuleError
 from india1853.rules.routes import (
@@ -174,29 +175,89 @@ def _walk_chain(start: Node, first: TrackLike, incident: dict[Node, list[TrackLi
 # ---------------------------------------------------------------------------------------------
 # Stage 2: candidate runs.
 
+# One legal run of a gauge, as a plain tuple because dense networks give tens of thousands:
+# (value, mail bonus of its two ends, Large Stations, Large Stations holding a company base,
+#  resource mask, duty mask, start key node, links in order from the start).
+Candidate = tuple[int, int, int, int, int, int, int, tuple[int, ...]]
+VALUE: Final = 0
+MAIL: Final = 1
+LARGE: Final = 2
+LARGE_BASES: Final = 3
+MASK: Final = 4
+DUTY: Final = 5
+START: Final = 6
+LINKS: Final = 7
 
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """One legal run of a gauge: its links in order from ``start`` and what it is worth."""
 
-    value: int
-    mail: int
-    large: int
-    large_bases: int
-    mask: int
-    duty: int
-    start: int
-    links: tuple[int, ...]
+@dataclass(frozen=True)
+class _Stations:
+    """Per key node of a reduced graph (junction edges hold zeros): what visiting it means
+    for a run of ``company``."""
+
+    station: list[bool]
+    value: list[int]
+    large: list[int]
+    city: list[int]  # one bit per city (Delhi's stations share one, 4.5.5)
+    blocked: list[bool]  # 4.5.6: fully occupied by other companies
+    rank: list[int]  # position among the company's bases, -1 if none here
+    large_base: list[int]
 
 
-@dataclass(frozen=True, slots=True)
-class _Station:
-    value: int
-    large: int
-    city: int
-    blocked: bool
-    rank: int  # position among the company's bases, -1 if none here
-    large_base: int
+def _stations(reduced: ReducedGraph, graph: RouteGraph, company: str,
+              bases: Sequence[Node]) -> _Stations:
+    n = len(reduced.nodes)
+    out = _Stations([False] * n, [0] * n, [0] * n, [0] * n, [False] * n, [-1] * n, [0] * n)
+    rank = {node: i for i, node in enumerate(bases)}
+    cities: dict[str, int] = {}
+    for i, node in enumerate(reduced.nodes):
+        if node[0] != "S":
+            continue
+        st = graph.stations[node]
+        out.station[i] = True
+        out.value[i] = st.value
+        out.large[i] = 1 if st.kind == "large" else 0
+        out.city[i] = 1 << cities.setdefault(st.city, len(cities))
+        out.blocked[i] = graph.blocked_for(node, company)
+        out.rank[i] = rank.get(node, -1)
+        out.large_base[i] = out.large[i] if out.rank[i] >= 0 else 0
+    return out
+
+
+# A hop from one station to the next through any junction edges between them:
+# (link ids, the same hop's link ids walked backwards, end station, resource mask, chain of
+#  its first link, duty mask).
+Hop = tuple[tuple[int, ...], tuple[int, ...], int, int, int, int]
+
+
+def station_hops(reduced: ReducedGraph) -> list[tuple[Hop, ...]]:
+    """Per key node, every way to the next station: a link to a station, or links chained
+    through junction edges, passing from a track of one tile to a track of the next at each
+    (4.5.5: no reversing) and never crossing an edge twice (4.5.10)."""
+    links = reduced.links
+    is_station = [n[0] == "S" for n in reduced.nodes]
+    hops: list[tuple[Hop, ...]] = []
+    for node, first_links in enumerate(reduced.adjacency):
+        found: list[Hop] = []
+        if is_station[node]:
+            for first in first_links:
+                _extend_hop(first, (first.id,), first.mask, first.duty, first.chain, links,
+                            reduced.adjacency, is_station, found)
+        hops.append(tuple(found))
+    return hops
+
+
+def _extend_hop(link: Link, ids: tuple[int, ...], mask: int, duty: int, chain: int,
+                links: tuple[Link, ...], adjacency: tuple[tuple[Link, ...], ...],
+                is_station: list[bool], found: list[Hop]) -> None:
+    if is_station[link.end]:
+        back = tuple(links[i].reverse for i in reversed(ids))
+        found.append((ids, back, link.end, mask, chain, duty))
+        return
+    for nxt in adjacency[link.end]:
+        if nxt.leave_hex == link.arrive_hex or nxt.mask & mask:
+            continue
+        _extend_hop(nxt, (*ids, nxt.id), mask | nxt.mask, duty | nxt.duty, chain, links,
+                    adjacency, is_station, found)
 
 
 def enumerate_runs(reduced: ReducedGraph, graph: RouteGraph, company: str, cap: int
@@ -206,112 +267,95 @@ def enumerate_runs(reduced: ReducedGraph, graph: RouteGraph, company: str, cap: 
     Rules 4.5.2 (a base), 4.5.4 (Large Station limit, at least two stations), 4.5.5 (one visit
     per city, no reversing), 4.5.6 (not past a blocked station), 4.5.8 (no track twice).
     """
-    cities: dict[str, int] = {}
     present = set(reduced.nodes)
     bases = sorted(n for n in graph.base_nodes(company) if n in present)
-    rank = {n: i for i, n in enumerate(bases)}
-    info: list[_Station | None] = []
-    for n in reduced.nodes:
-        if n[0] != "S":
-            info.append(None)
-            continue
-        st = graph.stations[n]
-        city = cities.setdefault(st.city, len(cities))
-        large = 1 if st.kind == "large" else 0
-        r = rank.get(n, -1)
-        info.append(_Station(st.value, large, 1 << city, graph.blocked_for(n, company), r,
-                             large if r >= 0 else 0))
+    info = _stations(reduced, graph, company, bases)
+    hops = station_hops(reduced)
     out: list[Candidate] = []
     index = {n: i for i, n in enumerate(reduced.nodes)}
     for base in bases:
-        _Enumerator(reduced, info, cap, index[base], out).run()
+        _runs_through(index[base], hops, info, cap, out)
     return out
 
 
-class _Enumerator:
-    """Every run whose lowest-ranked base is ``b``.
+def _runs_through(b: int, hops: list[tuple[Hop, ...]], info: _Stations, cap: int,
+                  out: list[Candidate]) -> None:
+    """Every run whose lowest-ranked base is ``b``, appended to ``out``.
 
-    Arm one and arm two grow from ``b`` in different directions; arm two's first link must
-    belong to a higher-numbered chain than arm one's, and a run ending at ``b`` is only grown
-    as an arm two, so each run is generated exactly once.
+    Arm one and arm two grow from ``b`` in different directions, hop by hop from station to
+    station; arm two's first hop must start with a higher-numbered chain than arm one's, and a
+    run ending at ``b`` is only grown as an arm two, so each run is generated exactly once.
+    Neither arm passes a lower-ranked base (that run belongs to the lower base).  Closures
+    over local lists keep the hot loop free of attribute look-ups.
     """
+    value, large, city = info.value, info.large, info.city
+    blocked, rank, large_base = info.blocked, info.rank, info.large_base
+    b_rank = rank[b]
+    # The arm one that arm two is being grown against.
+    a1_end = b
+    a1_value = value[b]
 
-    def __init__(self, reduced: ReducedGraph, info: list[_Station | None], cap: int, b: int,
-                 out: list[Candidate]) -> None:
-        self.links = reduced.links
-        self.adjacency = reduced.adjacency
-        self.info = info
-        self.cap = cap
-        self.b = b
-        b_info = info[b]
-        assert b_info is not None
-        self.b_info = b_info
-        self.out = out
-        self.a1_links: tuple[int, ...] = ()
-        self.a1_end = b
-        self.a1_end_value = b_info.value
-        self.first_chain = -1
+    def grow_two(node: int, used: int, cities: int, n_large: int, val: int, lbase: int,
+                 duty: int, path: tuple[int, ...]) -> None:
+        for ids, _back, to, mask, _chain, hduty in hops[node]:
+            c = city[to]
+            if mask & used or c & cities or 0 <= rank[to] < b_rank:
+                continue  # 4.5.8 / 4.5.10 track or edge twice; 4.5.5 a city twice
+            nl = n_large + large[to]
+            if nl > cap:
+                continue
+            nv = val + value[to]
+            nb = lbase + large_base[to]
+            n_used = used | mask
+            n_duty = duty | hduty
+            n_path = path + ids
+            out.append((nv, a1_value + value[to], nl, nb, n_used, n_duty, a1_end, n_path))
+            if not blocked[to]:
+                grow_two(to, n_used, cities | c, nl, nv, nb, n_duty, n_path)
 
-    def run(self) -> None:
-        bi = self.b_info
-        start = (0, bi.city, bi.large, bi.value, bi.large_base, 0)
-        self.grow(self.b, "", *start, [], True)
-        self.grow(self.b, "", *start, [], False)
+    def start_two(used: int, cities: int, n_large: int, val: int, lbase: int, duty: int,
+                  path: tuple[int, ...], first_chain: int) -> None:
+        for ids, _back, to, mask, chain, hduty in hops[b]:
+            c = city[to]
+            if chain <= first_chain or mask & used or c & cities or 0 <= rank[to] < b_rank:
+                continue
+            nl = n_large + large[to]
+            if nl > cap:
+                continue
+            nv = val + value[to]
+            nb = lbase + large_base[to]
+            n_used = used | mask
+            n_duty = duty | hduty
+            n_path = path + ids
+            out.append((nv, a1_value + value[to], nl, nb, n_used, n_duty, a1_end, n_path))
+            if not blocked[to]:
+                grow_two(to, n_used, cities | c, nl, nv, nb, n_duty, n_path)
 
-    def grow(self, node: int, arrive_hex: str, used: int, cities: int, large: int, value: int,
-             lbase: int, duty: int, path: list[int], second: bool) -> None:
-        info = self.info
-        b_rank = self.b_info.rank
-        cap = self.cap
-        at_junction = info[node] is None
-        for link in self.adjacency[node]:
-            if at_junction and link.leave_hex == arrive_hex:
-                continue  # 4.5.5: turning back into the same tile at a junction edge
-            if link.mask & used:
+    def grow_one(node: int, used: int, cities: int, n_large: int, val: int, lbase: int,
+                 duty: int, back: tuple[int, ...], first_chain: int) -> None:
+        nonlocal a1_end, a1_value
+        for _ids, hback, to, mask, chain, hduty in hops[node]:
+            c = city[to]
+            if mask & used or c & cities or 0 <= rank[to] < b_rank:
                 continue
-            if second and not path and link.chain <= self.first_chain:
+            nl = n_large + large[to]
+            if nl > cap:
                 continue
-            to = link.end
-            nxt = info[to]
-            if nxt is None:
-                path.append(link.id)
-                self.grow(to, link.arrive_hex, used | link.mask, cities, large, value, lbase,
-                          duty | link.duty, path, second)
-                path.pop()
-                continue
-            if nxt.city & cities or 0 <= nxt.rank < b_rank:
-                continue
-            n_large = large + nxt.large
-            if n_large > cap:
-                continue
-            n_value = value + nxt.value
-            n_lbase = lbase + nxt.large_base
-            n_used = used | link.mask
-            n_cities = cities | nxt.city
-            n_duty = duty | link.duty
-            path.append(link.id)
-            if second:
-                self.out.append(Candidate(
-                    n_value, self.a1_end_value + nxt.value, n_large, n_lbase, n_used, n_duty,
-                    self.a1_end, self.a1_links + tuple(path)))
-            else:
-                self.second_arm(to, nxt.value, path, n_used, n_cities, n_large, n_value,
-                                n_lbase, n_duty)
-            if not nxt.blocked:
-                self.grow(to, link.arrive_hex, n_used, n_cities, n_large, n_value, n_lbase,
-                          n_duty, path, second)
-            path.pop()
+            nv = val + value[to]
+            nb = lbase + large_base[to]
+            n_used = used | mask
+            n_duty = duty | hduty
+            n_back = hback + back  # arm one walked from its end back to b
+            fc = chain if first_chain < 0 else first_chain
+            # Arm two, from b, against this arm one (the run starts at arm one's end).
+            a1_end, a1_value = to, value[to]
+            start_two(n_used, cities | c, nl, nv, nb, n_duty, n_back, fc)
+            if not blocked[to]:
+                grow_one(to, n_used, cities | c, nl, nv, nb, n_duty, n_back, fc)
 
-    def second_arm(self, end: int, end_value: int, path: list[int], used: int, cities: int,
-                   large: int, value: int, lbase: int, duty: int) -> None:
-        links = self.links
-        saved = (self.a1_links, self.a1_end, self.a1_end_value, self.first_chain)
-        self.a1_links = tuple(links[i].reverse for i in reversed(path))
-        self.a1_end = end
-        self.a1_end_value = end_value
-        self.first_chain = links[path[0]].chain
-        self.grow(self.b, "", used, cities, large, value, lbase, duty, [], True)
-        self.a1_links, self.a1_end, self.a1_end_value, self.first_chain = saved
+    start = (0, city[b], large[b], value[b], large_base[b], 0, ())
+    start_two(*start, -1)  # runs starting at b
+    grow_one(b, *start, -1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -320,12 +364,18 @@ class _Enumerator:
 
 @dataclass
 class _TrainSlot:
-    """One train in search order, with its candidate runs best first."""
+    """One train in search order, with its candidate runs best first (parallel lists: the
+    search touches only ints)."""
 
     train: Train
-    gauge_index: int
     runs: list[Candidate]
-    by_total: list[Candidate]  # sorted by value + mail, for the mail bound
+    values: list[int]
+    masks: list[int]
+    duties: list[int]
+    mails: list[int]
+    # The same runs sorted by value + mail, for the mail bound.
+    totals_by_total: list[int]
+    masks_by_total: list[int]
     max_mail: int
     same_as_previous: bool
 
@@ -352,18 +402,19 @@ class _Search:
             if j > i and not slot.same_as_previous:
                 first = 0
             best_j = 0
-            runs = slot.runs
-            for k in range(first, len(runs)):
-                if not runs[k].mask & used:
-                    best_j = runs[k].value
+            masks = slot.masks
+            for k in range(first, len(masks)):
+                if not masks[k] & used:
+                    best_j = slot.values[k]
                     break
             total += best_j
             if mail:
-                for cand in slot.by_total:
-                    if cand.value + cand.mail <= best_j + gain:
+                by_mask = slot.masks_by_total
+                for k, run_total in enumerate(slot.totals_by_total):
+                    if run_total <= best_j + gain:
                         break
-                    if not cand.mask & used:
-                        gain = cand.value + cand.mail - best_j
+                    if not by_mask[k] & used:
+                        gain = run_total - best_j
                         break
         return total, gain
 
@@ -379,36 +430,36 @@ class _Search:
         if missing & ~self.duty_reach[i]:
             return
         slot = self.slots[i]
-        runs = slot.runs
+        values, masks, duties, mails = slot.values, slot.masks, slot.duties, slot.mails
         rest, gain = self.bound(i + 1, used, 0, mail)
         next_same = i + 1 < len(self.slots) and self.slots[i + 1].same_as_previous
         mail_room = max(slot.max_mail, gain) if mail else 0
-        for k in range(start, len(runs)):
-            cand = runs[k]
-            ceiling = value + cand.value + rest + mail_room
+        for k in range(start, len(values)):
+            run_value = values[k]
+            ceiling = value + run_value + rest + mail_room
             if ceiling <= self.best_value:
                 self.pruned_bound = max(self.pruned_bound, ceiling)
                 break
-            if cand.mask & used:
+            if masks[k] & used:
                 continue
-            n_used = used | cand.mask
-            n_covered = covered | cand.duty
+            n_used = used | masks[k]
+            n_covered = covered | duties[k]
             # Identical trains take runs in increasing order (no symmetric repeats).
             n_start = k + 1 if next_same else 0
             if mail:
                 chosen.append((k, True))
-                self._descend(i, n_used, n_covered, value + cand.value + cand.mail, False,
+                self._descend(i, n_used, n_covered, value + run_value + mails[k], False,
                               n_start, chosen, rest)
                 chosen.pop()
             chosen.append((k, False))
-            self._descend(i, n_used, n_covered, value + cand.value, mail, n_start, chosen,
+            self._descend(i, n_used, n_covered, value + run_value, mail, n_start, chosen,
                           rest + gain)
             chosen.pop()
         # The train may also stay idle (no compatible run, or to leave room for others).
         ceiling = value + rest + gain
         if ceiling > self.best_value:
             chosen.append((-1, False))
-            self.search(i + 1, used, covered, value, mail, len(runs) if next_same else 0,
+            self.search(i + 1, used, covered, value, mail, len(values) if next_same else 0,
                         chosen)
             chosen.pop()
         else:
@@ -461,9 +512,9 @@ class BestRun:
 
 
 def _expand(cand: Candidate, reduced: ReducedGraph, train: Train, mail: bool) -> Route:
-    nodes: list[Node] = [reduced.nodes[cand.start]]
+    nodes: list[Node] = [reduced.nodes[cand[START]]]
     tracks: list[int] = []
-    for lid in cand.links:
+    for lid in cand[LINKS]:
         link = reduced.links[lid]
         nodes.extend(link.nodes[1:])
         tracks.extend(link.tracks)
@@ -473,8 +524,8 @@ def _expand(cand: Candidate, reduced: ReducedGraph, train: Train, mail: bool) ->
 def _eligible(cand: Candidate, train: Train) -> bool:
     """4.5.4 / 33.4 Large Station limit; 4.8.18 b for a '1M' train."""
     if train.one_m:
-        return cand.large == 1 and cand.large_bases == 1
-    return cand.large <= train.large
+        return cand[LARGE] == 1 and cand[LARGE_BASES] == 1
+    return cand[LARGE] <= train.large
 
 
 def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
@@ -495,13 +546,13 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
     caps = {g: max((1 if t.one_m else t.large) for t in trains if t.gauge == g) for g in gauges}
     runs = {g: enumerate_runs(reduced[g], graph, company, caps[g]) for g in gauges}
     t2 = time.perf_counter()
-    slots = _slots(trains, runs, gauges)
+    slots = _slots(trains, runs)
     duty_all = (1 << len(duty_list)) - 1
     reach = [0] * (len(slots) + 1)
     for i in range(len(slots) - 1, -1, -1):
         union = 0
-        for cand in slots[i].runs:
-            union |= cand.duty
+        for duty in slots[i].duties:
+            union |= duty
         reach[i] = reach[i + 1] | union
     search = _Search(slots, duty_all, reach)
     root, gain = search.bound(0, 0, 0, True)
@@ -531,22 +582,30 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
     return BestRun(run, max(run.total, search.pruned_bound), stats)
 
 
-def _slots(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]],
-           gauges: list[TrainGauge]) -> list[_TrainSlot]:
+def _slots(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]]
+           ) -> list[_TrainSlot]:
     """Trains in search order (best single run first; identical trains together), each with
-    its eligible runs sorted best first with a deterministic tie-break."""
-    per_train: dict[Train, list[Candidate]] = {}
+    its eligible runs sorted best first: by value, then mail bonus, then enumeration order
+    (deterministic, and the sort is stable).  Identical trains share their lists."""
+    shared: dict[Train, _TrainSlot] = {}
     for train in sorted(set(trains), key=lambda t: (t.gauge, t.large, t.one_m, t.name)):
-        eligible = [c for c in runs[train.gauge] if _eligible(c, train)]
-        eligible.sort(key=lambda c: (-c.value, -c.mail, c.start, c.links))
-        per_train[train] = eligible
-    order = sorted(trains, key=lambda t: (-(per_train[t][0].value if per_train[t] else 0),
+        shared[train] = _slot(train, [c for c in runs[train.gauge] if _eligible(c, train)])
+    order = sorted(trains, key=lambda t: (-(shared[t].values[0] if shared[t].values else 0),
                                           t.gauge, -t.large, t.one_m, t.name))
     slots: list[_TrainSlot] = []
     for i, train in enumerate(order):
-        cands = per_train[train]
-        by_total = sorted(cands, key=lambda c: (-(c.value + c.mail), c.start, c.links))
-        slots.append(_TrainSlot(train, gauges.index(train.gauge), cands, by_total,
-                                max((c.mail for c in cands), default=0),
-                                i > 0 and order[i - 1] == train))
+        same = i > 0 and order[i - 1] == train
+        slots.append(replace(shared[train], same_as_previous=same))
     return slots
+
+
+def _slot(train: Train, cands: list[Candidate]) -> _TrainSlot:
+    cands.sort(key=lambda c: -((c[VALUE] << 16) + c[MAIL]))
+    if not cands:
+        return _TrainSlot(train, cands, [], [], [], [], [], [], 0, False)
+    values, mails, _, _, masks, duties, _, _ = (list(col) for col in zip(*cands, strict=True))
+    totals = [v + m for v, m in zip(values, mails, strict=True)]
+    by_total = sorted(range(len(cands)), key=lambda k: -totals[k])
+    return _TrainSlot(train, cands, values, masks, duties, mails,
+                      [totals[k] for k in by_total], [masks[k] for k in by_total],
+                      max(mails), False)
