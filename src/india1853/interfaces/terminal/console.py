@@ -41,10 +41,11 @@ def _no_echo(stream: IO[str]) -> Iterator[None]:
     new = termios.tcgetattr(fd)
     new[3] &= ~termios.ECHO
     try:
-        termios.tcsetattr(fd, termios.TCSAFLUSH, new)
+        # TCSADRAIN, not getpass's TCSAFLUSH: a line typed ahead must not be thrown away.
+        termios.tcsetattr(fd, termios.TCSADRAIN, new)
         yield
     finally:
-        termios.tcsetattr(fd, termios.TCSAFLUSH, old)
+        termios.tcsetattr(fd, termios.TCSADRAIN, old)
 
 
 class Console:
@@ -90,9 +91,10 @@ class Console:
 
     def secret(self, text: str) -> str:
         """Read one line without echoing it (on a terminal)."""
-        self.stdout.write(text)
-        self.stdout.flush()
+        # Echo goes off before the prompt appears, so nothing typed after it can show.
         with _no_echo(self.stdin):
+            self.stdout.write(text)
+            self.stdout.flush()
             line = self._readline()
         # The user's Enter was not echoed either.
         self.stdout.write("\n")

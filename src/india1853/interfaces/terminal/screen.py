@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
@@ -28,8 +29,11 @@ View = Mapping[str, Any]
 Action = Mapping[str, Any]
 
 # Long lists (tile lays can run to hundreds) show this many options per action type; the rest
-# keep their numbers and appear with `list`.
+# keep their numbers and appear with `list`.  A bid's claims are all shown: about 60 at most.
 PER_TYPE_SHOWN = 12
+SHOWN_IN_FULL: frozenset[str] = frozenset({"claim_city"})
+# From this many options on, the list is laid out in columns.
+COLUMNS_FROM = 16
 
 PENDING_TEXT: dict[str, str] = {
     "elephant_sale": "may sell the Elephant to another player (3.1.11)",
@@ -117,7 +121,7 @@ def _bid_text(p: Mapping[str, Any]) -> str:
     if p["cities"]:
         return ", ".join(p["cities"])
     if p["cities_claimed"]:
-        return f"{p['cities_claimed']} cities" + (" ✓" if p["bid_complete"] else "")
+        return f"{p['cities_claimed']}" + (" done" if p["bid_complete"] else "")
     return ""
 
 
@@ -144,13 +148,14 @@ def companies_table(view: View, game: Game) -> Table:
 
 
 def train_market(view: View, game: Game) -> Text:
-    """The trains the bank offers now and how many remain of each (4.8, TABLE 5)."""
+    """The trains the bank still holds, with their prices, and the discarded trains in the bank
+    pool (4.8, TABLE 5)."""
     counts: Counter[str] = Counter()
     pool: Counter[str] = Counter()
     for t in view["trains"]:
-        if t["where"] == "unissued":
+        if t["where"] == "bank":
             counts[t["card"]] += 1
-        elif t["where"] in ("bank", "pool"):
+        elif t["where"] == "pool":
             pool[t["card"]] += 1
     parts = []
     for spec in game.rules.ed.trains:
@@ -158,7 +163,7 @@ def train_market(view: View, game: Game) -> Text:
             parts.append(f"'{spec.name}' ×{counts[spec.name]} £{spec.price}")
     text = "Trains: " + (", ".join(parts) or "none left")
     if pool:
-        text += "  ·  discarded: " + ", ".join(f"'{k}' ×{v}" for k, v in sorted(pool.items()))
+        text += "  ·  pool: " + ", ".join(f"'{k}' ×{v}" for k, v in sorted(pool.items()))
     return Text(text)
 
 
@@ -288,16 +293,14 @@ def _routes_summary(routes: Iterable[Mapping[str, Any]]) -> str:
 
 
 def options_table(legal: Sequence[Action], view: View, game: Game, *,
-                  only: str | None = None, everything: bool = False) -> Table:
+                  only: str | None = None, everything: bool = False) -> RenderableType:
     """The numbered legal actions with their costs.  Long runs of one type are cut to
-    :data:`PER_TYPE_SHOWN` unless ``everything``; ``only`` keeps one type (``lay``, ``buy``)."""
+    :data:`PER_TYPE_SHOWN` unless ``everything``; ``only`` keeps one type (``lay``, ``buy``).
+    A long list is laid out in columns."""
     entity = legal[0]["entity"] if legal else ""
     costs = construction_costs(game, entity) if any(
         a["type"] in ("lay_tile", "promote_tile", "place_base") for a in legal) else {}
-    table = Table(title="Your options", title_justify="left", show_header=False, pad_edge=False)
-    table.add_column("n", justify="right", style="bold cyan")
-    table.add_column("action")
-    table.add_column("cost", justify="right")
+    rows: list[tuple[str, str, str]] = []
     shown: Counter[str] = Counter()
     hidden: Counter[str] = Counter()
     for number, action in enumerate(legal, start=1):
@@ -305,15 +308,34 @@ def options_table(legal: Sequence[Action], view: View, game: Game, *,
         text = option_text(action, game)
         if only is not None and not text.startswith(only):
             continue
-        if not everything and only is None and shown[kind] >= PER_TYPE_SHOWN:
+        if (not everything and only is None and kind not in SHOWN_IN_FULL
+                and shown[kind] >= PER_TYPE_SHOWN):
             hidden[kind] += 1
             continue
         shown[kind] += 1
-        table.add_row(str(number), text, option_cost(action, view, game, costs))
+        rows.append((str(number), text, option_cost(action, view, game, costs)))
+    notes = []
     for kind, n in hidden.items():
         word = option_text({"type": kind, **_example(legal, kind)}, game).split(" ")[0]
-        table.add_row("…", f"{n} more '{word}' options: type 'list {word}' to see them", "")
-    return table
+        notes.append(f"… {n} more '{word}' options: type 'list {word}' to see them")
+    if only is not None and not rows:
+        notes.append(f"no option starts with {only!r}")
+    return Group(_option_rows(rows), *(Text(n, style="italic") for n in notes))
+
+
+def _option_rows(rows: Sequence[tuple[str, str, str]]) -> RenderableType:
+    if len(rows) <= COLUMNS_FROM:
+        table = Table(title="Your options", title_justify="left", show_header=False,
+                      pad_edge=False, box=None)
+        table.add_column("n", justify="right", style="bold cyan")
+        table.add_column("action")
+        table.add_column("cost", justify="right")
+        for row in rows:
+            table.add_row(*row)
+        return table
+    items = [Text.assemble((f"{n:>3} ", "bold cyan"), text, (f" {cost}" if cost else ""))
+             for n, text, cost in rows]
+    return Group(Text("Your options", style="italic"), Columns(items, padding=(0, 3)))
 
 
 def _example(legal: Sequence[Action], kind: str) -> dict[str, Any]:

@@ -1,0 +1,262 @@
+"""`india1853 play` end to end: the real command in a pseudo-terminal, typed at like a person.
+
+Each test starts the installed command under a pty (so the terminal's echo, hidden input and
+Ctrl-C behave as at a real keyboard), reads the screen with a timeout (a hang fails quickly)
+and checks the save file the command writes after every action.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import json
+import os
+import pty
+import re
+import select
+import signal
+import struct
+import sys
+import termios
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\r")
+COMMAND = [sys.executable, "-m", "india1853.interfaces.cli"]
+
+
+class Terminal:
+    """A command running in a pseudo-terminal of 140 x 60 characters."""
+
+    def __init__(self, args: list[str], cwd: Path) -> None:
+        pid, fd = pty.fork()
+        if pid == 0:  # the child: becomes the command, the pty its controlling terminal
+            os.chdir(cwd)
+            env = {**os.environ, "TERM": "xterm", "COLUMNS": "140", "LINES": "60"}
+            os.execvpe(COMMAND[0], [*COMMAND, *args], env)
+        self.pid, self.fd = pid, fd
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 60, 140, 0, 0))
+        self.raw = b""
+        self.text = ""
+        self.pos = 0
+        self.status: int | None = None
+
+    def _read(self, timeout: float) -> bool:
+        ready, _, _ = select.select([self.fd], [], [], timeout)
+        if not ready:
+            return True
+        try:
+            chunk = os.read(self.fd, 65536)
+        except OSError as exc:
+            if exc.errno == errno.EIO:  # the child closed the terminal
+                return False
+            raise
+        if not chunk:
+            return False
+        # Strip escapes from the whole output: a chunk may end inside one.
+        self.raw += chunk
+        self.text = ANSI.sub("", self.raw.decode("utf-8", "replace"))
+        return True
+
+    def expect(self, pattern: str, timeout: float = 30.0) -> str:
+        """Wait for ``pattern`` (a regex) after the last match; return the text up to it."""
+        deadline = time.monotonic() + timeout
+        regex = re.compile(pattern)
+        while True:
+            found = regex.search(self.text, self.pos)
+            if found:
+                seen = self.text[self.pos:found.end()]
+                self.pos = found.end()
+                return seen
+            left = deadline - time.monotonic()
+            if left <= 0 or not self._read(min(left, 0.5)):
+                if regex.search(self.text, self.pos):
+                    continue
+                tail = self.text[-1500:]
+                raise AssertionError(f"timed out waiting for {pattern!r}; screen ends:\n{tail}")
+
+    def send(self, line: str) -> None:
+        os.write(self.fd, (line + "\r").encode())
+
+    def interrupt(self) -> None:
+        os.write(self.fd, b"\x03")
+
+    def wait(self, timeout: float = 30.0) -> int:
+        """Read to the end and return the exit status."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            done, status = os.waitpid(self.pid, os.WNOHANG)
+            if done:
+                while self._read(0.05):
+                    if not select.select([self.fd], [], [], 0)[0]:
+                        break
+                self.status = os.waitstatus_to_exitcode(status)
+                os.close(self.fd)
+                return self.status
+            self._read(0.1)
+        self.kill()
+        raise AssertionError(f"the command did not end; screen ends:\n{self.text[-1500:]}")
+
+    def kill(self) -> None:
+        if self.status is None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+            self.status = -9
+            os.close(self.fd)
+
+
+@pytest.fixture
+def terminals() -> Iterator[list[Terminal]]:
+    started: list[Terminal] = []
+    yield started
+    for t in started:
+        t.kill()
+
+
+def start(terminals: list[Terminal], cwd: Path, *args: str) -> Terminal:
+    t = Terminal(list(args), cwd)
+    terminals.append(t)
+    return t
+
+
+def saved(path: Path) -> list[dict[str, object]]:
+    actions = json.loads(path.read_text(encoding="utf-8"))["actions"]
+    assert isinstance(actions, list)
+    return actions
+
+
+HUMAN_VS_BOTS = ("play", "--players", "Ann,Bob,Cat", "--bots", "Bob,Cat", "--bot", "greedy",
+                 "--seed", "7", "--save", "game.json")
+
+
+def test_bad_input_gets_a_clear_message_and_the_same_prompt(
+        terminals: list[Terminal], tmp_path: Path) -> None:
+    t = start(terminals, tmp_path, *HUMAN_VS_BOTS)
+    t.expect(r"write down your bond")
+    t.expect(r"Ann> \(hidden\) ")
+    for line, message in [
+        ("frobnicate", r"error: unknown command 'frobnicate'"),
+        ("999", r"error: 999: choose a number from 1 to \d+"),
+        ("12abc", r"error: unknown command '12abc'"),
+        ("bond lots", r"error: bond: 'lots' is not a whole number"),
+        ("bond 10", r"error: rule 2\.5\.2: the minimum bond with 3 players is £80"),
+        ("lay H24 5", r"error: usage: lay HEX TILE ROTATION"),
+        ("", r"error: type a number from the list or a command"),
+    ]:
+        t.send(line)
+        t.expect(message)
+        t.expect(r"Ann> \(hidden\) ")
+    assert saved(tmp_path / "game.json") == []
+    t.send("bond 135")  # off the list's £10 steps: accepted as typed
+    t.expect(r"Bonds revealed \(2\.5\.3\):.*Ann £135")
+    t.expect(r"Ann> \(hidden\) ")
+    t.send("claim Atlantis EIR")
+    t.expect(r"error: rule 2\.5\.8: 'Atlantis' is not a city that a bid may name")
+    t.expect(r"Ann> \(hidden\) ")
+    t.send("quit")
+    assert t.wait() == 0
+    assert "Game saved to game.json" in t.text
+    # The secret bond was typed without echo: it appears only once revealed.
+    assert "135" not in t.text.split("Bonds revealed")[0]
+
+
+def test_an_illegal_move_names_the_rule_and_keeps_the_game(
+        terminals: list[Terminal], tmp_path: Path) -> None:
+    t = start(terminals, tmp_path, *HUMAN_VS_BOTS)
+    t.expect(r"Ann> \(hidden\) ")
+    t.send("bond 80")
+    t.expect(r"Ann> \(hidden\) ")
+    before = saved(tmp_path / "game.json")
+    t.send("buy EIR")  # a stock round action during the contract bids
+    t.expect(r"error: rule 2\.5\.4: buy_share is not possible now")
+    t.expect(r"Ann> \(hidden\) ")
+    assert saved(tmp_path / "game.json") == before
+    t.send("quit")
+    assert t.wait() == 0
+
+
+def test_save_resume_undo_and_ctrl_c(terminals: list[Terminal], tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    t = start(terminals, tmp_path, *HUMAN_VS_BOTS)
+    t.expect(r"Ann> \(hidden\) ")
+    t.send("bond 100")
+    t.expect(r"name a city \(secret\)")
+    t.expect(r"Ann> \(hidden\) ")
+    bids = len(saved(save))
+    t.send("quit")
+    assert t.wait() == 0
+
+    # Resume: the same decision comes back; one more action is saved.
+    t = start(terminals, tmp_path, "play", "--load", "game.json")
+    t.expect(r"Ann: name a city \(secret\)")
+    t.expect(r"Ann> \(hidden\) ")
+    t.send("claim Bombay GIP")
+    t.expect(r"Ann names a secret city and claims a share of GIP")
+    t.expect(r"Ann> \(hidden\) ")
+    after_claim = saved(save)
+    assert len(after_claim) > bids
+    assert {"type": "claim_city", "entity": "Ann", "city": "Bombay"}.items() <= next(
+        a for a in after_claim if a["type"] == "claim_city" and a["entity"] == "Ann").items()
+
+    # Undo takes back Ann's claim (and the bots' moves after it): Ann decides again.
+    t.send("undo")
+    t.expect(r"Ann> \(hidden\) ")
+    log = saved(save)
+    assert log[-1]["type"] == "undo"
+
+    # Ctrl-C at the prompt stops the command; every accepted action is in the file.
+    t.interrupt()
+    assert t.wait() == 130
+    assert saved(save) == log
+    t = start(terminals, tmp_path, "play", "--load", "game.json")
+    t.expect(r"Ann: name a city \(secret\)")
+    t.send("quit")
+    assert t.wait() == 0
+
+
+def test_two_humans_pass_the_keyboard_for_secrets(
+        terminals: list[Terminal], tmp_path: Path) -> None:
+    t = start(terminals, tmp_path, "play", "--players", "Ann,Bob,Cat", "--bots", "Cat",
+              "--seed", "3", "--save", "two.json")
+    t.expect(r"Pass the keyboard to Ann")
+    t.send("")
+    t.expect(r"Ann> \(hidden\) ")
+    t.send("bond 90")
+    t.expect(r"Pass the keyboard to Bob")
+    screen = t.expect(r"Bob, press Enter when ready")
+    assert "£90" not in screen
+    t.send("")
+    t.expect(r"Bob> \(hidden\) ")
+    t.send("quit")
+    assert t.wait() == 0
+
+
+def test_new_game_refuses_to_overwrite_a_save(terminals: list[Terminal],
+                                              tmp_path: Path) -> None:
+    (tmp_path / "game.json").write_text("{}", encoding="utf-8")
+    t = start(terminals, tmp_path, *HUMAN_VS_BOTS)
+    assert t.wait() == 2
+    assert re.search(r"^error: --save 'game\.json': the file exists", t.text, re.M)
+    assert "Traceback" not in t.text
+
+
+def test_a_bots_only_game_runs_to_the_end(terminals: list[Terminal], tmp_path: Path) -> None:
+    t = start(terminals, tmp_path, "play", "--players", "A,B,C", "--bots", "A,B,C",
+              "--bot", "greedy", "--seed", "11", "--save", "bots.json")
+    t.expect(r"Game over", timeout=90)
+    t.expect(r"Final scores \(5\.2\)")
+    assert t.wait() == 0
+    data = json.loads((tmp_path / "bots.json").read_text(encoding="utf-8"))
+    assert data["table"] == {"bots": {"A": "greedy", "B": "greedy", "C": "greedy"}}
+    from india1853.rules.game.game import Game
+
+    game = Game.from_log({k: v for k, v in data.items() if k != "table"})
+    assert game.finished
+    for name, score in game.scores().items():
+        assert re.search(rf"{name}\s*│\s*£{score}", t.text)
