@@ -23,6 +23,12 @@ def register(sub: Any) -> None:
                         help="lay a tile, e.g. K17:14:1 (repeatable)")
     parser.add_argument("--base", action="append", default=[], metavar="COMPANY:HEX[:STATION]",
                         help="draw a base token, e.g. BNR:K17:st1 (repeatable)")
+    # A game log instead: its board at any point (india1853.interfaces.game_render).
+    parser.add_argument("game", nargs="?", help="a game log: draw that game's board")
+    parser.add_argument("--to", type=int, default=None, metavar="ACTION_ID",
+                        help="with a game log: the board after this action")
+    parser.add_argument("--routes", metavar="COMPANY",
+                        help="with a game log: highlight the company's optimal routes")
     parser.set_defaults(func=run)
 
 
@@ -43,6 +49,12 @@ def parse_base(text: str) -> tuple[str, str, str | None]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game is not None:
+        from india1853.interfaces.game_render import run_game_render
+
+        return run_game_render(args)
+    if args.to is not None or args.routes is not None:
+        raise InputError("--to/--routes: need a game log, e.g. render game.json --out b.svg")
     ed = load_edition(args.edition)
     tiles = {hex_: (tile, rotation) for hex_, tile, rotation in map(parse_tile, args.tile)}
     bases = [parse_base(b) for b in args.base]

@@ -71,7 +71,8 @@ HELP: tuple[tuple[str, str], ...] = (
     ("base HEX [STATION]", "establish a base station (4.4)"),
     ("run", "run the trains on the optimal routes (4.5)"),
     ("payout / withhold", "pay the dividend or keep it in the company (4.6)"),
-    ("train NAME [from COMPANY PRICE]", "buy a train from the bank or a company (4.8)"),
+    ("train NAME [token] [credit] [from COMPANY PRICE]",
+     "buy a train from the bank (with a minor's token 4.8.19, on credit 3.4.3) or a company"),
     ("discard TRAIN_ID", "return an excess train (4.8.6)"),
     ("repay / return", "pay for, or return, the train bought on credit (4.8.10)"),
     ("undo / redo", "take back the last action / put it back"),
@@ -120,10 +121,13 @@ def _buy(words: list[str], company_turn: bool) -> Request:
 
 
 def _train(words: list[str]) -> Request:
-    usage = "train NAME [from COMPANY PRICE] (e.g. train 3, train 2M from EIR 10)"
+    usage = ("train NAME [token] [credit] [from COMPANY PRICE] "
+             "(e.g. train 3, train 2M from EIR 10)")
     _need(words, 2, usage)
     fields: dict[str, Any] = {"train": words[1].upper()}
     rest = words[2:]
+    while rest and rest[0].lower() in ("token", "credit"):
+        fields[rest.pop(0).lower()] = True
     if rest:
         if rest[0].lower() != "from" or len(rest) not in (2, 3):
             raise CommandError(f"usage: {usage}")

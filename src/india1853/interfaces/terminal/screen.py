@@ -231,7 +231,6 @@ def option_cost(action: Action, view: View, game: Game,
 
 def option_text(action: Action, game: Game) -> str:
     """An option in the words of the command that takes it (``lay H24 5 1``)."""
-    ed = game.rules.ed
     kind = str(action["type"])
     texts: dict[str, str] = {
         "pass": "pass",
@@ -255,18 +254,15 @@ def option_text(action: Action, game: Game) -> str:
     if kind == "offer_elephant":
         return f"offer {action['buyer']} {action['price']}"
     if kind == "choose_lay_option":
-        return f"option {action['option']}" + (
-            " (two lays from phase 3)" if action["option"] == 1 else " (two lays now, paid)")
+        return f"option {action['option']}"
     if kind in ("lay_tile", "promote_tile"):
         verb = "lay" if kind == "lay_tile" else "promote"
-        place = place_name(ed, action["hex"]).split(" ", 1)
-        where = f" {place[1]}" if len(place) > 1 else ""
-        return f"{verb} {action['hex']} {action['tile']} {action['rotation']}{where}"
+        return f"{verb} {action['hex']} {action['tile']} {action['rotation']}"
     if kind == "place_base":
         station = action.get("station")
         return f"base {action['hex']}" + (f" {station}" if station else "")
     if kind == "run_routes":
-        return "run (optimal routes: " + _routes_summary(action.get("routes") or []) + ")"
+        return "run"
     if kind == "dividend":
         return str(action["kind"])
     if kind == "buy_train":
@@ -274,13 +270,29 @@ def option_text(action: Action, game: Game) -> str:
         if action.get("source") not in (None, "bank"):
             text += f" from {action['source']} {action.get('price', '')}".rstrip()
         if action.get("credit"):
-            text += " (on credit)"
+            text += " credit"
         if action.get("token"):
-            text += " (with token)"
+            text += " token"
         return text
     if kind == "discard_train":
         return f"discard {action['train']}"
     return kind
+
+
+def option_note(action: Action, game: Game) -> str:
+    """What the command alone does not say: the city on a hex, the routes of a run."""
+    kind = action["type"]
+    if kind in ("lay_tile", "promote_tile", "place_base"):
+        place = place_name(game.rules.ed, action["hex"]).split(" ", 1)
+        return place[1].strip("()") if len(place) > 1 else ""
+    if kind == "choose_lay_option":
+        return ("two lays from phase 3, free" if action["option"] == 1
+                else "two lays now, paying the fee (4.1.3)")
+    if kind == "run_routes":
+        return "optimal: " + _routes_summary(action.get("routes") or [])
+    if kind == "buy_train" and action.get("contribution"):
+        return f"the director adds £{action['contribution']} (4.8.8)"
+    return ""
 
 
 def _routes_summary(routes: Iterable[Mapping[str, Any]]) -> str:
@@ -300,7 +312,7 @@ def options_table(legal: Sequence[Action], view: View, game: Game, *,
     entity = legal[0]["entity"] if legal else ""
     costs = construction_costs(game, entity) if any(
         a["type"] in ("lay_tile", "promote_tile", "place_base") for a in legal) else {}
-    rows: list[tuple[str, str, str]] = []
+    rows: list[tuple[str, str, str, str]] = []
     shown: Counter[str] = Counter()
     hidden: Counter[str] = Counter()
     for number, action in enumerate(legal, start=1):
@@ -313,7 +325,8 @@ def options_table(legal: Sequence[Action], view: View, game: Game, *,
             hidden[kind] += 1
             continue
         shown[kind] += 1
-        rows.append((str(number), text, option_cost(action, view, game, costs)))
+        rows.append((str(number), text, option_cost(action, view, game, costs),
+                     option_note(action, game)))
     notes = []
     for kind, n in hidden.items():
         word = option_text({"type": kind, **_example(legal, kind)}, game).split(" ")[0]
@@ -323,18 +336,20 @@ def options_table(legal: Sequence[Action], view: View, game: Game, *,
     return Group(_option_rows(rows), *(Text(n, style="italic") for n in notes))
 
 
-def _option_rows(rows: Sequence[tuple[str, str, str]]) -> RenderableType:
+def _option_rows(rows: Sequence[tuple[str, str, str, str]]) -> RenderableType:
     if len(rows) <= COLUMNS_FROM:
         table = Table(title="Your options", title_justify="left", show_header=False,
                       pad_edge=False, box=None)
         table.add_column("n", justify="right", style="bold cyan")
         table.add_column("action")
         table.add_column("cost", justify="right")
+        table.add_column("note", style="dim")
         for row in rows:
             table.add_row(*row)
         return table
-    items = [Text.assemble((f"{n:>3} ", "bold cyan"), text, (f" {cost}" if cost else ""))
-             for n, text, cost in rows]
+    items = [Text.assemble((f"{n:>3} ", "bold cyan"), text, (f" {cost}" if cost else ""),
+                           (f" {note}" if note else "", "dim"))
+             for n, text, cost, note in rows]
     return Group(Text("Your options", style="italic"), Columns(items, padding=(0, 3)))
 
 

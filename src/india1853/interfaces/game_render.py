@@ -1,0 +1,91 @@
+"""The board of a game at any point: ``india1853 render game.json --out board.svg|png
+[--to ACTION_ID] [--routes COMPANY]``.
+
+The game is replayed from its log (up to an action if asked) and its tiles and bases are drawn by
+:func:`india1853.interfaces.render.render_board_svg`, bases in company colours.  With a company
+named, the router's optimal run for that company's trains on that board (4.5, 4.6; the duties of
+a promotion this turn, 4.2.6, when the company is the one operating) is drawn on top, one colour
+per train.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+
+from india1853.board.graph import TrackGraph
+from india1853.errors import InputError, RuleError
+from india1853.interfaces.render import render_board_svg, write_picture
+from india1853.interfaces.terminal.savefile import load_game
+from india1853.rules.game import board_port
+from india1853.rules.game.game import Game
+from india1853.rules.router import best_run
+from india1853.rules.routes import Route
+
+
+@dataclass(frozen=True)
+class OptimalRun:
+    """A company's optimal run on the board: the routes (one per train that runs) and the
+    total it earns (revenue plus mail)."""
+
+    company: str
+    routes: tuple[Route, ...]
+    total: int
+
+
+def company_initials(game: Game, text: str) -> str:
+    key = text.strip().upper()
+    if key not in game.state.companies:
+        known = ", ".join(game.state.companies)
+        raise InputError(f"--routes: unknown company {text!r} (one of {known})")
+    return key
+
+
+def optimal_run(game: Game, company: str) -> OptimalRun:
+    """The router's best run for ``company`` on the game's board now (4.5, 4.6); no routes if
+    the company has no trains or no legal run."""
+    st = game.state
+    initials = company_initials(game, company)
+    co = st.companies[initials]
+    trains = board_port.running_trains(game.rules, st, co)
+    if not trains:
+        return OptimalRun(initials, (), 0)
+    operating = st.round == "operating" and st.turn.order[st.turn.index] == initials
+    duties = list(st.turn.duties) if operating else []
+    graph = TrackGraph.build(st.board)
+    try:
+        best = best_run(graph, initials, trains, duties)
+    except RuleError:
+        return OptimalRun(initials, (), 0)
+    return OptimalRun(initials, tuple(rv.route for rv in best.run.routes), best.run.total)
+
+
+def game_board_svg(game: Game, routes: OptimalRun | None = None) -> str:
+    """The game's board (tiles, bases) as SVG, with the run's routes highlighted if given."""
+    board = game.state.board
+    tiles = {hex_: (placed.tile, placed.rotation) for hex_, placed in board.tiles.items()}
+    bases = [(b.company, b.hex, b.station) for b in board.bases]
+    highlight = [list(r.nodes) for r in routes.routes] if routes else []
+    return render_board_svg(game.rules.ed, tiles=tiles, bases=bases,
+                            highlight_routes=highlight)
+
+
+def describe_run(run: OptimalRun) -> str:
+    if not run.routes:
+        return f"{run.company}: no train can run (no routes drawn)"
+    trains = "; ".join(f"'{r.train.name}'{' (mail)' if r.mail else ''} "
+                       + "-".join(r.hexes) for r in run.routes)
+    return f"{run.company}: optimal run £{run.total}: {trains}"
+
+
+def run_game_render(args: argparse.Namespace) -> int:
+    """The ``render GAME`` form of the render command."""
+    if args.tile or args.base:
+        raise InputError("--tile/--base: draw a game's own board; they apply without a game log")
+    game, _ = load_game(args.game, args.to)
+    run = optimal_run(game, args.routes) if args.routes else None
+    path = write_picture(game_board_svg(game, run), args.out)
+    if run is not None:
+        print(describe_run(run))
+    print(path)
+    return 0

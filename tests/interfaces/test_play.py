@@ -1,0 +1,159 @@
+"""The hotseat loop in process: a "player" types the command text of each listed option.
+
+A greedy bot decides for Ann, but its choice reaches the game only as the words Ann would type
+(``lay H24 5 1``, ``buy GIP ipo``, ``run``, ``payout``), through the real parser and loop; every
+other listed option must read back as itself too.  Bad lines are mixed in and must leave the
+game alone.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from india1853.errors import India1853Error
+from india1853.interfaces.bots import make_bot
+from india1853.interfaces.terminal.console import Console
+from india1853.interfaces.terminal.loop import Hotseat
+from india1853.interfaces.terminal.parse import (
+    Choice,
+    CommandError,
+    Meta,
+    Request,
+    parse,
+    resolve,
+)
+from india1853.interfaces.terminal.savefile import Table, load_game
+from india1853.interfaces.terminal.screen import option_text
+from india1853.rules.game.game import Game
+from india1853.rules.game.settings import Settings
+
+
+class Keyboard(io.StringIO):
+    """Ann's keyboard: each line read is the command text of the greedy bot's choice, after a
+    garbage line every few decisions (which must be refused without effect)."""
+
+    def __init__(self, hotseat_ref: list[Hotseat], limit: int) -> None:
+        super().__init__()
+        self.ref = hotseat_ref
+        self.bot = make_bot("greedy", "Ann", 1)
+        self.limit = limit
+        self.decisions = 0
+        self.garbage_sent = 0
+        self.pending_garbage = False
+        self.checked_options = 0
+
+    def readline(self, size: int | None = -1) -> str:
+        game = self.ref[0].game
+        if game.finished or self.decisions >= self.limit:
+            return "quit\n"
+        entity, entity_type = game.active_entities()[0]
+        legal = game.legal_actions(entity)
+        if self.decisions % 7 == 3 and not self.pending_garbage:
+            self.pending_garbage = True
+            self.garbage_sent += 1
+            return ["xyzzy", "0", "lay Z99 1 1", "sell", "bond -3"][self.garbage_sent % 5] + "\n"
+        self.pending_garbage = False
+        for action in legal[:60]:
+            text = option_text(action, game)
+            command = parse(text, company_turn=entity_type == "company")
+            assert isinstance(command, Request), text
+            assert resolve(command, legal, entity, entity_type) == action, text
+            self.checked_options += 1
+        choice = self.bot.choose(game.view("Ann"), legal)
+        self.decisions += 1
+        return option_text(choice, game) + "\n"
+
+
+def _play(tmp_path: Path, limit: int) -> tuple[Hotseat, Keyboard, str]:
+    ref: list[Hotseat] = []
+    keyboard = Keyboard(ref, limit)
+    out = io.StringIO()
+    game = Game(Settings(("Ann", "Bob", "Cat"), seed=4))
+    hotseat = Hotseat(game, Table({"Bob": "greedy", "Cat": "greedy"}),
+                      Console(keyboard, out), tmp_path / "game.json")
+    ref.append(hotseat)
+    assert hotseat.run() == 0
+    return hotseat, keyboard, out.getvalue()
+
+
+def test_a_human_typing_commands_plays_to_the_end(tmp_path: Path) -> None:
+    hotseat, keyboard, screen = _play(tmp_path, limit=10_000)
+    game = hotseat.game
+    assert game.finished
+    assert keyboard.decisions > 50
+    assert keyboard.garbage_sent > 5
+    assert screen.count("error: ") >= keyboard.garbage_sent
+    kinds = {a["type"] for a in game.log if a["entity"] == "Ann" or a["entity_type"] ==
+             "company"}
+    assert {"place_bond", "claim_city", "buy_share", "lay_tile", "run_routes", "dividend",
+            "buy_train"} <= kinds
+    assert "Final scores (5.2)" in screen
+    # The save file is the game, action for action.
+    saved, table = load_game(tmp_path / "game.json")
+    assert saved.log == game.log and saved.finished
+    assert table.bots == {"Bob": "greedy", "Cat": "greedy"}
+
+
+def test_quitting_saves_and_loading_resumes(tmp_path: Path) -> None:
+    hotseat, _, screen = _play(tmp_path, limit=6)
+    assert "resume it with india1853 play --load" in " ".join(screen.split())
+    saved, _ = load_game(tmp_path / "game.json")
+    assert saved.log == hotseat.game.log and not saved.finished
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("lay H24 5 1", Request("lay_tile", {"hex": "H24", "tile": "5", "rotation": 1})),
+    ("promote g17 14 0", Request("promote_tile", {"hex": "G17", "tile": "14", "rotation": 0})),
+    ("buy GIP", Request("buy_share", {"company": "GIP"})),
+    ("buy gip pool", Request("buy_share", {"company": "GIP", "source": "pool"})),
+    ("sell NWR 2", Request("sell_shares", {"company": "NWR", "count": 2})),
+    ("sell NWR", Request("sell_shares", {"company": "NWR", "count": 1})),
+    ("pass", Request("pass")),
+    ("bond £120", Request("place_bond", {"amount": 120})),
+    ("claim Calcutta EIR", Request("claim_city", {"city": "Calcutta", "company": "EIR"})),
+    ("train 2M from EIR 10", Request("buy_train", {"train": "2M", "source": "EIR",
+                                                   "price": 10})),
+    ("offer Bob 30", Request("offer_elephant", {"buyer": "Bob", "price": 30})),
+    ("12", Choice(12)),
+    ("show board", Meta("board")),
+    ("routes", Meta("routes")),
+    ("undo", Meta("undo")),
+    ("help", Meta("help")),
+    ("list lay", Meta("list", "lay")),
+])
+def test_commands_parse(line: str, expected: Any) -> None:
+    assert parse(line) == expected
+
+
+def test_buy_on_a_company_turn_buys_a_train() -> None:
+    assert parse("buy 3", company_turn=True) == Request("buy_train", {"train": "3"})
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("", "type a number from the list"),
+    ("fly EIR", "unknown command 'fly'"),
+    ("lay H24 5", "usage: lay HEX TILE ROTATION"),
+    ("sell NWR two", "count: 'two' is not a whole number"),
+    ("buy GIP shop", "buy: source 'shop' is not ipo or pool"),
+    ("3 4", "a number stands alone"),
+    ("bond -5", "bond: must not be negative"),
+])
+def test_bad_lines_raise_one_line_errors(line: str, message: str) -> None:
+    with pytest.raises(CommandError, match=message) as info:
+        parse(line)
+    assert "\n" not in str(info.value)
+
+
+def test_an_illegal_request_goes_to_the_engine_which_names_the_rule(tmp_path: Path) -> None:
+    game = Game(Settings(("Ann", "Bob", "Cat")))
+    legal = game.legal_actions("Ann")
+    action = resolve(parse("bond 10"), legal, "Ann", "player")  # type: ignore[arg-type]
+    with pytest.raises(India1853Error, match=r"rule 2\.5\.2"):
+        game.process({**action, "id": 1, "created_at": 0})
+    assert game.log == []
+    assert json.dumps(game.to_log())
