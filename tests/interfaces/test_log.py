@@ -1,0 +1,110 @@
+"""`india1853 log`: the game in words, one entry per action, secrets kept until revealed."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from india1853.data.loader import load_edition
+from india1853.interfaces.bots import make_bot
+from india1853.interfaces.cli import main
+from india1853.interfaces.simulate import play_game
+from india1853.rules.game.game import Game
+from india1853.rules.game.settings import Settings
+
+PLAYERS = ("Ann", "Bob", "Cat", "Dan")
+ENTRY = re.compile(r"^ {0,4}(\d+)  (.*)$")
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Game]:
+    settings = Settings(PLAYERS, seed=8)
+    game = play_game(settings, {p: make_bot("greedy", p, i) for i, p in enumerate(PLAYERS)})
+    path = tmp_path_factory.mktemp("log") / "game.json"
+    path.write_text(json.dumps(game.to_log()), encoding="utf-8")
+    return path, game
+
+
+def _entries(capsys: pytest.CaptureFixture[str], *args: str) -> dict[int, list[str]]:
+    assert main(["log", *args]) == 0
+    out: dict[int, list[str]] = {}
+    current = 0
+    for line in capsys.readouterr().out.splitlines():
+        m = ENTRY.match(line)
+        if m:
+            current = int(m.group(1))
+            assert current not in out
+            out[current] = [m.group(2)]
+        else:
+            assert line.startswith("       "), line
+            out[current].append(line.strip())
+    return out
+
+
+def _cash(path: Path, capsys: pytest.CaptureFixture[str], to: int, company: str) -> int:
+    assert main(["replay", str(path), "--to", str(to), "--json"]) == 0
+    cash = json.loads(capsys.readouterr().out)["companies"][company]["cash"]
+    assert isinstance(cash, int)
+    return cash
+
+
+def test_one_entry_per_action_in_order(finished: tuple[Path, Game],
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    path, game = finished
+    entries = _entries(capsys, str(path))
+    assert list(entries) == [a["id"] for a in game.log]
+    assert any(line.startswith("Final scores") for line in entries[len(game.log)])
+
+
+def test_tile_lays_say_where_and_what_they_cost(finished: tuple[Path, Game],
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    path, game = finished
+    entries = _entries(capsys, str(path))
+    cities = {c.hex: c.name for c in load_edition("second").cities}
+    lays = [a for a in game.log if a["type"] == "lay_tile"]
+    assert lays
+    named = 0
+    for a in lays[:25]:
+        where = a["hex"] + (f" ({cities[a['hex']]})" if a["hex"] in cities else "")
+        named += a["hex"] in cities
+        paid = _cash(path, capsys, a["id"] - 1, a["entity"]) - _cash(path, capsys, a["id"],
+                                                                     a["entity"])
+        expected = f"{a['entity']} lays tile {a['tile']} on {where}"
+        assert entries[a["id"]][0] == expected + (f", pays £{paid}" if paid > 0 else "")
+    assert named, "no lay on a named city among the first lays"
+
+
+def test_secrets_stay_hidden_until_revealed(finished: tuple[Path, Game],
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    path, game = finished
+    public = _entries(capsys, str(path))
+    moderator = _entries(capsys, str(path), "--moderator")
+    for a in game.log:
+        if a["type"] == "place_bond":
+            assert public[a["id"]][0] == f"{a['entity']} places a secret bond"
+            assert moderator[a["id"]][0] == f"{a['entity']} places a bond of £{a['amount']}"
+        if a["type"] == "claim_city":
+            assert a["city"] not in public[a["id"]][0]
+            assert public[a["id"]][0].endswith(f"claims a share of {a['company']}")
+            assert moderator[a["id"]][0] == (f"{a['entity']} names {a['city']} and claims a "
+                                             f"share of {a['company']}")
+    revealed = [line for lines in public.values() for line in lines
+                if line.startswith("Bonds revealed")]
+    assert len(revealed) == 1
+    for a in game.log[:len(PLAYERS)]:
+        assert f"{a['entity']} £{a['amount']}" in revealed[0]
+    # A contract's cities are told when it is fulfilled (4.3), and only then.
+    fulfilled = [line for lines in public.values() for line in lines if "is fulfilled" in line]
+    for line in fulfilled:
+        name = line.split("'")[0]
+        cities = [a["city"] for a in game.log if a["type"] == "claim_city"
+                  and a["entity"] == name]
+        assert line.endswith("the cities were " + ", ".join(cities))
+
+
+def test_missing_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["log", str(tmp_path / "none.json")]) == 2
+    assert capsys.readouterr().err.strip().endswith("no such file")

@@ -1,0 +1,109 @@
+"""`india1853 replay`: the state of a game log at any action, as tables or JSON; one-line
+errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from india1853.interfaces.bots import make_bot
+from india1853.interfaces.cli import main
+from india1853.interfaces.commands.replay import JSON_KEYS
+from india1853.interfaces.simulate import play_game
+from india1853.rules.game.game import Game
+from india1853.rules.game.settings import Settings
+
+PLAYERS = ("Ann", "Bob", "Cat")
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Game]:
+    settings = Settings(PLAYERS, seed=21)
+    game = play_game(settings, {p: make_bot("greedy", p, i) for i, p in enumerate(PLAYERS)})
+    path = tmp_path_factory.mktemp("replay") / "game.json"
+    path.write_text(json.dumps(game.to_log()), encoding="utf-8")
+    return path, game
+
+
+def _json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
+    assert main(["replay", *args, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert isinstance(data, dict)
+    return data
+
+
+def test_json_of_a_finished_game(finished: tuple[Path, Game],
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    path, game = finished
+    data = _json(capsys, str(path))
+    assert tuple(data) == JSON_KEYS
+    assert data["finished"] is True and data["round"] == "finished"
+    assert data["scores"] == game.scores()
+    assert data["actions"] == len(game.log)
+    view = game.view(None)
+    assert [(p["name"], p["cash"], p["shares"]) for p in data["players"]] == [  # type: ignore[union-attr, index]
+        (p["name"], p["cash"], p["shares"]) for p in view["players"]]
+    companies = data["companies"]
+    assert isinstance(companies, dict)
+    for initials, c in view["companies"].items():
+        assert companies[initials]["cash"] == c["cash"]
+        assert companies[initials]["share_price"] == c["price"]
+        assert len(companies[initials]["trains"]) == len(c["trains"])
+    bases = sum(len(c["bases"]) for c in companies.values())
+    assert bases == len(view["board"]["bases"])
+    assert data["board"]["tiles"] == {  # type: ignore[index]
+        h: {"tile": t, "rotation": r} for h, (t, r) in sorted(view["board"]["tiles"].items())}
+
+
+def test_to_stops_at_an_action_and_hides_unrevealed_secrets(
+        finished: tuple[Path, Game], capsys: pytest.CaptureFixture[str]) -> None:
+    path, game = finished
+    data = _json(capsys, str(path), "--to", "2")
+    assert data["actions"] == 2 and data["round"] == "bonds"
+    assert data["scores"] is None and data["finished"] is False
+    assert all(p["bond"] is None for p in data["players"])  # type: ignore[index, union-attr]
+    moderator = _json(capsys, str(path), "--to", "2", "--moderator")
+    bonds = [p["bond"] for p in moderator["players"]]  # type: ignore[index, union-attr]
+    assert bonds[:2] == [game.log[0]["amount"], game.log[1]["amount"]]
+    claims = _json(capsys, str(path), "--to", "4")
+    assert claims["round"] == "claims"
+    assert all(isinstance(p["bond"], int) for p in claims["players"])  # type: ignore[index, union-attr]
+
+
+def test_text_output(finished: tuple[Path, Game], capsys: pytest.CaptureFixture[str]) -> None:
+    path, game = finished
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    for word in ("Players", "Companies", "Board", "Final scores", f"{len(game.log)} actions"):
+        assert word in out
+
+
+@pytest.mark.parametrize(("content", "args", "message"), [
+    (None, [], r"no such file"),
+    ("{not json", [], r"not valid JSON \(line 1"),
+    ("[1, 2]", [], r"must hold a JSON object"),
+    ('{"engine_version": "0", "actions": []}', [], r"log\.engine_version"),
+    ("GAME", ["--to", "0"], r"--to 0: no action with that id \(the log has 1\.\.\d+\)"),
+    ("GAME", ["--to", "99999"], r"--to 99999: no action with that id"),
+    ("CORRUPT", [], r"rule|action"),
+])
+def test_errors_are_one_line(tmp_path: Path, finished: tuple[Path, Game],
+                             capsys: pytest.CaptureFixture[str], content: str | None,
+                             args: list[str], message: str) -> None:
+    path = tmp_path / "bad.json"
+    if content == "GAME":
+        path.write_text(finished[0].read_text(encoding="utf-8"), encoding="utf-8")
+    elif content == "CORRUPT":
+        data = json.loads(finished[0].read_text(encoding="utf-8"))
+        data["actions"][5]["entity"] = "Nobody"
+        path.write_text(json.dumps(data), encoding="utf-8")
+    elif content is not None:
+        path.write_text(content, encoding="utf-8")
+    assert main(["replay", str(path), *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: ")
+    import re
+
+    assert re.search(message, err), err

@@ -1,0 +1,59 @@
+"""`india1853 stats`: worth per round and share prices, charted from a replayed log."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from india1853.interfaces.bots import make_bot
+from india1853.interfaces.cli import main
+from india1853.interfaces.commands.stats import history
+from india1853.interfaces.simulate import play_game
+from india1853.rules.game.game import Game
+from india1853.rules.game.settings import Settings
+
+PLAYERS = ("Ann", "Bob", "Cat")
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Game]:
+    settings = Settings(PLAYERS, seed=13)
+    game = play_game(settings, {p: make_bot("greedy", p, i) for i, p in enumerate(PLAYERS)})
+    path = tmp_path_factory.mktemp("stats") / "game.json"
+    path.write_text(json.dumps(game.to_log()), encoding="utf-8")
+    return path, game
+
+
+def test_history_samples_every_round(finished: tuple[Path, Game]) -> None:
+    _, game = finished
+    h = history(game)
+    assert h.rounds[0] == "start" and h.rounds[-1] == "Game over"
+    stock_rounds = [r for r in h.rounds if r.startswith("SR")]
+    assert len(stock_rounds) == game.state.stock_round
+    assert len(h.rounds) == len(set(h.rounds))
+    for name in PLAYERS:
+        assert len(h.worth[name]) == len(h.rounds)
+        assert h.worth[name][0] == game.rules.table.starting_cash
+        assert h.worth[name][-1] == game.scores()[name]
+    view = game.view(None)
+    for initials, prices in h.prices.items():
+        assert len(prices) == len(h.rounds)
+        assert prices[-1] == view["companies"][initials]["price"]
+
+
+def test_writes_a_png(finished: tuple[Path, Game], tmp_path: Path,
+                      capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "charts" / "stats.png"
+    assert main(["stats", str(finished[0]), "--out", str(out)]) == 0
+    assert capsys.readouterr().out.strip() == str(out)
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+
+
+def test_bad_output_name_is_one_line(finished: tuple[Path, Game], tmp_path: Path,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["stats", str(finished[0]), "--out", str(tmp_path / "stats.gif")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "expected a file name ending in .png, .svg or .pdf" in err
