@@ -12,9 +12,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
+# A terminal game: you against three greedy bots, second edition; saved after every action
+# under saves/ (resume with: .venv/bin/india1853 play --load saves/FILE.json).
+PLAYER ?= You
 run: $(STAMP)
-	$(BIN)/india1853 render --edition second --out out/board.svg
-	$(BIN)/india1853 render --edition second --out out/board.png
+	$(BIN)/india1853 play --edition second --players "$(PLAYER),Greedy1,Greedy2,Greedy3" \
+		--bots Greedy1,Greedy2,Greedy3 --bot greedy
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench tools
