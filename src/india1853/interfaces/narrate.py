@@ -181,6 +181,8 @@ def _describe_run(co: str, a: Mapping[str, Any], after: View) -> str:
     routes = a.get("routes") or []
     turn = after.get("turn") or {}
     revenue = turn.get("revenue")
+    if not routes:
+        return f"{co} runs no train"
     trains = ", ".join(f"'{r.get('train')}'" for r in routes)
     amount = f" for {_money(int(revenue))}" if isinstance(revenue, int) else ""
     return f"{co} runs {len(routes)} train{'s' if len(routes) != 1 else ''} ({trains}){amount}"

@@ -8,6 +8,8 @@ bonds and cities are told only once revealed, unless ``--moderator`` is given.
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from typing import Any
 
 from india1853.interfaces.narrate import game_log
@@ -25,9 +27,14 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     game, _ = load_game(args.log)
-    for entry in game_log(Game(game.settings), game.log, moderator=args.moderator):
-        first, *rest = entry.lines
-        print(f"{entry.id:>5}  {first}")
-        for line in rest:
-            print(f"       {line}")
+    try:
+        for entry in game_log(Game(game.settings), game.log, moderator=args.moderator):
+            first, *rest = entry.lines
+            print(f"{entry.id:>5}  {first}")
+            for line in rest:
+                print(f"       {line}")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader stopped early (``| head``): not an error; silence the final flush too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
