@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from india1853.rules.game import Game
+from india1853.rules.game import Game, Settings
 
 GAMES = sorted((Path(__file__).resolve().parents[1] / "games").glob("*.json"))
 
@@ -23,3 +23,30 @@ def test_fixture_replays_to_its_final_scores(path: Path) -> None:
     assert game.finished
     assert game.state.end_reason == data["end_reason"]
     assert game.scores() == data["final_scores"]
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_unchecked_replay_reaches_the_identical_state(path: Path) -> None:
+    data = json.loads(path.read_text())
+    checked = Game.from_log(data)
+    fast = Game.from_log(data, check=False)
+    assert fast.state == checked.state
+    assert fast.moderator_view() == checked.moderator_view()
+    assert fast.log == checked.log and fast.scores() == data["final_scores"]
+
+
+def test_unchecked_replay_honours_undo_and_redo_and_play_goes_on() -> None:
+    data = json.loads(GAMES[0].read_text())
+    game = Game.replay(Settings.from_json(data["settings"]), data["actions"][:400])
+    last = game.log[-1]["entity"]
+    game.process(game.action("undo", last))
+    game.process(game.action("redo", last))
+    game.process(game.action("undo", last))
+    fast = Game.replay(game.settings, game.log, check=False)
+    assert fast.state == game.state and fast.log == game.log
+    assert fast.next_id() == game.next_id()
+    nxt = data["actions"][399]
+    again = {**nxt, "id": fast.next_id()}
+    fast.process(again)
+    game.process(dict(again))
+    assert fast.moderator_view() == game.moderator_view()

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 from india1853.board.hexes import neighbour, opposite
@@ -98,6 +99,32 @@ def _city_ids(hex: str, tile: TileSpec) -> dict[str, str]:
     return {st.id: (f"{hex}/{st.id}" if towns else hex) for st in tile.stations}
 
 
+# The line gauges that may use track of each gauge (the inverse of USABLE).
+_LINES_USING: dict[Gauge, tuple[Gauge, ...]] = {
+    track: tuple(g for g in USABLE if track in USABLE[g]) for track in ("broad", "metre", "dual")
+}
+
+
+@lru_cache(maxsize=8192)
+def _placed(
+    coord: str, tile: TileSpec, rotation: int
+) -> tuple[tuple[StationInfo, ...], tuple[tuple[Node, Node, Gauge], ...]]:
+    """The stations and the track (as node pairs) of one placed tile.  A pure function of
+    its arguments, cached: a board differs from the previous one by a tile or two, and the
+    graph is rebuilt for every board state."""
+    cities = _city_ids(coord, tile)
+    stations = tuple(
+        StationInfo(station_node(coord, st.id), coord, st.kind, st.value, st.slots,
+                    cities[st.id])
+        for st in tile.stations
+    )
+    paths = tuple(
+        (_node(coord, path.a), _node(coord, path.b), path.gauge)
+        for path in map_paths(tile, rotation)
+    )
+    return stations, paths
+
+
 @dataclass
 class TrackGraph:
     """All track on the board, with stations and base tokens.  Build with :meth:`build`."""
@@ -111,29 +138,39 @@ class TrackGraph:
 
     @classmethod
     def build(cls, state: BoardState) -> TrackGraph:
+        """The graph of ``state``.  Built once per board state and then shared: the state is
+        immutable and no reader changes a graph, and the rules ask for the same board's graph
+        many times (contracts, frontier posts, bases, runs)."""
+        cached = state._derived.get("track_graph")
+        if isinstance(cached, TrackGraph):
+            return cached
+        graph = cls._build(state)
+        state._derived["track_graph"] = graph
+        return graph
+
+    @classmethod
+    def _build(cls, state: BoardState) -> TrackGraph:
         tracks: list[Track] = []
         stations: dict[StationNode, StationInfo] = {}
         for coord, tile, rotation in state.tiles_on_board():
-            cities = _city_ids(coord, tile)
-            for st in tile.stations:
-                node = station_node(coord, st.id)
-                stations[node] = StationInfo(node, coord, st.kind, st.value, st.slots,
-                                             cities[st.id])
-            for path in map_paths(tile, rotation):
-                tracks.append(
-                    Track(len(tracks), coord, _node(coord, path.a), _node(coord, path.b),
-                          path.gauge)
-                )
+            placed_stations, paths = _placed(coord, tile, rotation)
+            for info in placed_stations:
+                stations[info.node] = info
+            for one_end, other_end, gauge in paths:
+                tracks.append(Track(len(tracks), coord, one_end, other_end, gauge))
         incident: dict[Node, list[Track]] = {}
         by_hex: dict[str, list[Track]] = {}
+        usable: dict[Gauge, dict[Node, list[Track]]] = {g: {} for g in USABLE}
         for t in tracks:
-            incident.setdefault(t.a, []).append(t)
-            if t.b != t.a:
-                incident.setdefault(t.b, []).append(t)
+            ends = (t.a,) if t.b == t.a else (t.a, t.b)
+            for n in ends:
+                incident.setdefault(n, []).append(t)
+            for g in _LINES_USING[t.gauge]:
+                for n in ends:
+                    usable[g].setdefault(n, []).append(t)
             by_hex.setdefault(t.hex, []).append(t)
         by_gauge: dict[Gauge, dict[Node, tuple[Track, ...]]] = {
-            g: {n: tuple(t for t in ts if t.gauge in USABLE[g]) for n, ts in incident.items()}
-            for g in USABLE
+            g: {n: tuple(ts) for n, ts in nodes.items()} for g, nodes in usable.items()
         }
         tokens: dict[StationNode, list[str]] = {}
         for b in state.bases:

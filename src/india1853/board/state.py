@@ -57,6 +57,9 @@ class BoardState:
     tiles: Mapping[str, PlacedTile]
     bases: tuple[Base, ...] = ()
     _supply: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+    # Data derived from this (immutable) state once and shared by every reader, such as the
+    # track graph (see ``TrackGraph.build``).  Never copied into a changed state.
+    _derived: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tiles", _frozen(self.tiles))

@@ -21,13 +21,26 @@ def _city_stations(graph: TrackGraph, hex: str) -> list[StationNode]:
     return [n for n, info in graph.stations.items() if info.hex == hex]
 
 
-def _connected_stations(graph: TrackGraph, start: StationNode) -> set[StationNode]:
-    """Every station joined to ``start`` under the rules of 4.3.1 / 31.24."""
-    walk = {
-        n: [m for m, o in graph.stations.items()
-            if o.city == info.city and o.kind == "large" == info.kind]
+def _walks(graph: TrackGraph) -> dict[StationNode, list[StationNode]]:
+    """For each station, the stations a traveller may walk to: every large station of the
+    same large city (grouped once, not by comparing every pair of stations)."""
+    large: dict[str, list[StationNode]] = {}
+    for n, info in graph.stations.items():
+        if info.kind == "large":
+            large.setdefault(info.city, []).append(n)
+    return {
+        n: large[info.city] if info.kind == "large" else []
         for n, info in graph.stations.items()
     }
+
+
+def _connected_stations(
+    graph: TrackGraph, start: StationNode,
+    walk: dict[StationNode, list[StationNode]] | None = None,
+) -> set[StationNode]:
+    """Every station joined to ``start`` under the rules of 4.3.1 / 31.24."""
+    if walk is None:
+        walk = _walks(graph)
     found: set[StationNode] = set()
     todo: deque[StationNode] = deque([start])
     while todo:
@@ -39,6 +52,27 @@ def _connected_stations(graph: TrackGraph, start: StationNode) -> set[StationNod
         for g in LINE_GAUGES:
             todo.extend(_next_stations(graph, station, g))
     return found
+
+
+def _joined_hexes(state: BoardState, graph: TrackGraph, start: StationNode) -> frozenset[str]:
+    """The hexes of every station joined to ``start``.  Joining is symmetric (a line of one
+    gauge can be followed both ways; walking links the stations of one city both ways), so
+    the stations fall into classes; each class is found once per board state and kept with
+    it, because every pending bid is checked against the same board."""
+    classes = state._derived.setdefault("contract_classes", {})
+    assert isinstance(classes, dict)
+    found = classes.get(start)
+    if isinstance(found, frozenset):
+        return found
+    walk = state._derived.get("contract_walks")
+    if not isinstance(walk, dict):
+        walk = _walks(graph)
+        state._derived["contract_walks"] = walk
+    joined = _connected_stations(graph, start, walk)
+    hexes = frozenset(graph.stations[n].hex for n in joined)
+    for n in joined:
+        classes[n] = hexes
+    return hexes
 
 
 def _next_stations(graph: TrackGraph, start: StationNode, gauge: Gauge) -> Iterable[StationNode]:
@@ -70,6 +104,5 @@ def contract_connected(state: BoardState, cities: Iterable[str]) -> bool:
     starts = _city_stations(graph, hexes[0])
     if not starts:
         return False
-    joined = _connected_stations(graph, starts[0])
-    reached = {graph.stations[n].hex for n in joined}
+    reached = _joined_hexes(state, graph, starts[0])
     return all(h in reached for h in hexes)

@@ -13,10 +13,19 @@ from india1853.board.graph import TrackGraph
 from india1853.board.state import Base
 from india1853.errors import RuleError
 from india1853.rules import construction as con
+from india1853.rules.construction.common import hex_spec, outside_area_duty
+from india1853.rules.construction.promotions import promotion_cost
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.state import CompanyState, GameState
 from india1853.rules.router import best_run
-from india1853.rules.routes import Train, check_routes, parse_route_file, route_to_json
+from india1853.rules.routes import (
+    RunValue,
+    Train,
+    check_routes,
+    parse_route_file,
+    route_to_json,
+    route_value,
+)
 
 
 def context(rules: GameRules, st: GameState, co: CompanyState) -> con.CompanyContext:
@@ -76,12 +85,20 @@ def _start_of_track(st: GameState) -> None:
 
 
 def lay_tile(rules: GameRules, st: GameState, co: CompanyState, hex: str, tile: str,
-             rotation: int) -> None:
-    """4.1: lay a yellow tile (the construction module checks it and prices it)."""
+             rotation: int, *, check: bool = True) -> None:
+    """4.1: lay a yellow tile (the construction module checks it and prices it).
+    ``check=False`` (trusted logs): only price it (4.1.12-4.1.13)."""
     if lays_left(rules, st, co) <= 0:
         raise RuleError("4.1.2", f"{co.initials} may lay no more tiles this turn")
     _start_of_track(st)
-    board, cost = con.apply_lay(st.board, context(rules, st, co), con.Lay(hex, tile, rotation))
+    ctx = context(rules, st, co)
+    if check:
+        board, cost = con.apply_lay(st.board, ctx, con.Lay(hex, tile, rotation))
+    else:
+        coord = hex_spec(st.board, hex).coord
+        cost = con.lay_cost(st.board, ctx, con.ConstructionPolicy.of(rules.ed),
+                            con.Lay(coord, tile, rotation))
+        board = st.board.with_tile(coord, tile, rotation)
     _pay(st, co, cost, "4.1.12")
     st.board = board
     st.turn.lays_done.append((hex, tile, rotation))
@@ -89,13 +106,23 @@ def lay_tile(rules: GameRules, st: GameState, co: CompanyState, hex: str, tile: 
 
 
 def promote_tile(rules: GameRules, st: GameState, co: CompanyState, hex: str, tile: str,
-                 rotation: int) -> None:
-    """4.2: promote one tile instead of laying."""
+                 rotation: int, *, check: bool = True) -> None:
+    """4.2: promote one tile instead of laying.  ``check=False`` (trusted logs): only the
+    cost (4.2.11, 4.2.13) and the run duty outside the area (4.2.3)."""
     if st.turn.lays_done or st.turn.promoted:
         raise RuleError("4.2.1", "a promotion replaces the turn's tile lays")
     _start_of_track(st)
-    board, outcome = con.apply_promotion(st.board, context(rules, st, co),
-                                         con.Promotion(hex, tile, rotation))
+    ctx = context(rules, st, co)
+    if check:
+        board, outcome = con.apply_promotion(st.board, ctx, con.Promotion(hex, tile, rotation))
+    else:
+        coord = hex_spec(st.board, hex).coord
+        outcome = con.Outcome(
+            promotion_cost(st.board, coord),
+            outside_area_duty(st.board, ctx, con.ConstructionPolicy.of(rules.ed), coord,
+                              "4.2.2-4.2.3", "promote"),
+        )
+        board = st.board.with_tile(coord, tile, rotation)
     _pay(st, co, outcome.cost, "4.2.13")
     st.board = board
     st.turn.promoted = True
@@ -129,15 +156,26 @@ def check_contracts(rules: GameRules, st: GameState) -> None:
 
 
 def place_base(rules: GameRules, st: GameState, co: CompanyState, hex: str,
-               station: str | None) -> None:
-    """4.4: a base on a vacant space of a large station, reached from a base of the company."""
+               station: str | None, *, check: bool = True) -> None:
+    """4.4: a base on a vacant space of a large station, reached from a base of the company.
+    ``check=False`` (trusted logs): only the cost (4.4.4) and the run duty (4.4.2)."""
     if station is None:
         found = st.board.tile_at(hex)
         large = [s.id for s in found[0].stations if s.kind == "large"] if found else []
         if len(large) != 1:
             raise RuleError("4.4.5", f"name the station of {hex} for the base")
         station = large[0]
-    board, outcome = con.apply_base(st.board, context(rules, st, co), con.PlaceBase(hex, station))
+    ctx = context(rules, st, co)
+    if check:
+        board, outcome = con.apply_base(st.board, ctx, con.PlaceBase(hex, station))
+    else:
+        coord = hex_spec(st.board, hex).coord
+        outcome = con.Outcome(
+            con.base_cost(st.board, ctx),
+            outside_area_duty(st.board, ctx, con.ConstructionPolicy.of(rules.ed), coord,
+                              "4.4.1-4.4.2", "place a base"),
+        )
+        board = st.board.with_base(Base(co.initials, coord, station))
     _pay(st, co, outcome.cost, "4.4.4")
     st.board = board
     co.extra_bases += 1
@@ -150,13 +188,17 @@ def running_trains(rules: GameRules, st: GameState, co: CompanyState) -> list[Tr
 
 
 def run_routes(rules: GameRules, st: GameState, co: CompanyState,
-               routes: list[dict[str, Any]]) -> None:
+               routes: list[dict[str, Any]], *, check: bool = True) -> None:
     """4.5-4.6: check the proposed runs (any legal set, not only the best) and collect:
-    the mail always goes to the company (4.6.6); the rest awaits the dividend decision."""
+    the mail always goes to the company (4.6.6); the rest awaits the dividend decision.
+    ``check=False`` (trusted logs): value the runs without checking them."""
     graph = TrackGraph.build(st.board)
     trains = running_trains(rules, st, co)
     _, parsed = parse_route_file({"company": co.initials, "routes": routes}, graph, trains)
-    run = check_routes(graph, co.initials, trains, parsed, st.turn.duties)
+    if check:
+        run = check_routes(graph, co.initials, trains, parsed, st.turn.duties)
+    else:
+        run = RunValue(tuple(route_value(r, graph) for r in parsed))
     st.turn.revenue = run.revenue
     st.turn.routes = [route_to_json(r, graph) for r in parsed]
     co.cash += run.mail

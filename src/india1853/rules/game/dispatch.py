@@ -1,6 +1,8 @@
 """Who may act now, and the application of one (shape-checked) action to the state.
 
 The state passed in is a scratch copy: a handler may raise half-way, the caller then drops it.
+With ``check=False`` (trusted logs only: actions that were accepted once) the costly legality
+checks of construction and runs are skipped; the effects are the same.
 """
 
 from __future__ import annotations
@@ -61,7 +63,8 @@ def _company(st: GameState, initials: str) -> CompanyState:
     return st.companies[initials]
 
 
-def apply_action(rules: GameRules, st: GameState, action: dict[str, Any]) -> None:
+def apply_action(rules: GameRules, st: GameState, action: dict[str, Any], *,
+                 check: bool = True) -> None:
     kind: str = action["type"]
     entity: str = action["entity"]
     active = expected_entities(rules, st)
@@ -84,7 +87,7 @@ def apply_action(rules: GameRules, st: GameState, action: dict[str, Any]) -> Non
     elif st.round == "stock":
         _apply_stock(rules, st, _player(st, entity), action)
     elif st.round == "operating":
-        _apply_operating(rules, st, _company(st, entity), action)
+        _apply_operating(rules, st, _company(st, entity), action, check)
     else:
         raise RuleError("turn", f"no action is possible in round {st.round}")
 
@@ -199,7 +202,7 @@ def _after_stock_round(rules: GameRules, st: GameState) -> None:
 
 
 def _apply_operating(rules: GameRules, st: GameState, co: CompanyState,
-                     action: dict[str, Any]) -> None:
+                     action: dict[str, Any], check: bool) -> None:
     kind = action["type"]
     step = st.turn.step
     _only(kind, STEP_ACTIONS[step], {
@@ -213,23 +216,24 @@ def _apply_operating(rules: GameRules, st: GameState, co: CompanyState,
             operating_round.end_company_turn(rules, st)
         else:
             if step == "run":
-                if st.turn.duties and board_port.best_routes(rules, st, co) is not None:
+                if check and st.turn.duties and board_port.best_routes(rules, st, co) is not None:
                     raise RuleError("4.2.3", "a tile promoted or given a base outside the "
                                     "company's area this turn must be on one of its runs")
                 st.turn.revenue = 0
             operating_round.advance(rules, st)
     elif kind == "lay_tile":
-        board_port.lay_tile(rules, st, co, action["hex"], action["tile"], action["rotation"])
+        board_port.lay_tile(rules, st, co, action["hex"], action["tile"], action["rotation"],
+                            check=check)
         if board_port.lays_left(rules, st, co) == 0:
             operating_round.advance(rules, st)
     elif kind == "promote_tile":
         board_port.promote_tile(rules, st, co, action["hex"], action["tile"],
-                                action["rotation"])
+                                action["rotation"], check=check)
         operating_round.advance(rules, st)
     elif kind == "place_base":
-        board_port.place_base(rules, st, co, action["hex"], action.get("station"))
+        board_port.place_base(rules, st, co, action["hex"], action.get("station"), check=check)
     elif kind == "run_routes":
-        board_port.run_routes(rules, st, co, action["routes"])
+        board_port.run_routes(rules, st, co, action["routes"], check=check)
         operating_round.advance(rules, st)
     elif kind == "dividend":
         operating_round.settle_dividend(rules, st, co, payout=action["kind"] == "payout")
