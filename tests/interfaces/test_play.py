@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,7 @@ class Keyboard(io.StringIO):
         self.garbage_sent = 0
         self.pending_garbage = False
         self.checked_options = 0
+        self.meta_sent = 0
 
     def readline(self, size: int | None = -1) -> str:
         game = self.ref[0].game
@@ -53,6 +55,11 @@ class Keyboard(io.StringIO):
             return "quit\n"
         entity, entity_type = game.active_entities()[0]
         legal = game.legal_actions(entity)
+        if entity_type == "company" and self.meta_sent < 2 and not self.pending_garbage:
+            # Table commands answer and give the same prompt back.
+            self.pending_garbage = True
+            self.meta_sent += 1
+            return ["routes", "show board"][self.meta_sent - 1] + "\n"
         if self.decisions % 7 == 3 and not self.pending_garbage:
             self.pending_garbage = True
             self.garbage_sent += 1
@@ -93,6 +100,9 @@ def test_a_human_typing_commands_plays_to_the_end(tmp_path: Path) -> None:
     assert {"place_bond", "claim_city", "buy_share", "lay_tile", "run_routes", "dividend",
             "buy_train"} <= kinds
     assert "Final scores (5.2)" in screen
+    assert keyboard.meta_sent == 2
+    assert re.search(r"[A-Z]+: (optimal run £\d+|no train can run)", screen)
+    assert (tmp_path / "game.board.svg").read_text(encoding="utf-8").startswith("<")
     # The save file is the game, action for action.
     saved, table = load_game(tmp_path / "game.json")
     assert saved.log == game.log and saved.finished

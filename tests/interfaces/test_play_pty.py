@@ -260,3 +260,20 @@ def test_a_bots_only_game_runs_to_the_end(terminals: list[Terminal], tmp_path: P
     assert game.finished
     for name, score in game.scores().items():
         assert re.search(rf"{name}\s*│\s*£{score}", t.text)
+
+
+def test_ctrl_c_during_a_bots_game_keeps_a_valid_save(terminals: list[Terminal],
+                                                     tmp_path: Path) -> None:
+    t = start(terminals, tmp_path, "play", "--players", "A,B,C,D", "--bots", "A,B,C,D",
+              "--bot", "greedy", "--seed", "5", "--save", "bots.json")
+    t.expect(r"— Stock round 1 —")
+    t.interrupt()
+    assert t.wait() == 130
+    found = re.search(r"Game saved to bots\.json \((\d+) actions\)", " ".join(t.text.split()))
+    assert found, t.text[-500:]
+    actions = saved(tmp_path / "bots.json")
+    assert len(actions) == int(found.group(1)) > 0
+    from india1853.interfaces.terminal.savefile import load_game
+
+    game, _ = load_game(tmp_path / "bots.json")
+    assert not game.finished and len(game.log) == len(actions)

@@ -28,7 +28,9 @@ from rich.text import Text
 
 from india1853.errors import India1853Error, InputError
 from india1853.interfaces.bots import Bot, make_bot
+from india1853.interfaces.game_render import describe_run, game_board_svg, optimal_run
 from india1853.interfaces.narrate import game_log, narrate
+from india1853.interfaces.render import write_picture
 from india1853.interfaces.terminal import screen
 from india1853.interfaces.terminal.console import Console, EndOfInput
 from india1853.interfaces.terminal.parse import Choice, Meta, Request, parse, resolve
@@ -104,11 +106,17 @@ class Hotseat:
                 else:
                     self.human_turn(player, entity, entity_type)
         except (Quit, EndOfInput):
-            self.console.print(Text(f"Game saved to {self.save_path}; resume it with "
-                                    f"india1853 play --load {self.save_path}"))
+            self.console.print(Text(self.saved_message()))
             return 0
+        except KeyboardInterrupt:
+            self.console.print(Text("\n" + self.saved_message()))
+            raise
         self.show_end()
         return 0
+
+    def saved_message(self) -> str:
+        return (f"Game saved to {self.save_path} ({len(self.game.log)} actions); resume it "
+                f"with india1853 play --load {self.save_path}")
 
     def decider(self, entity: str, entity_type: str) -> str:
         """The player who decides for ``entity``: the player, or the company's controller
@@ -200,16 +208,29 @@ class Hotseat:
                                                     everything=True))
         elif name == "board":
             self.console.print(screen.board_table(self.game.view(viewer), self.game))
-            self.console.print(Text(f"(draw it: india1853 render {self.save_path} "
-                                    "--out board.svg)"))
+            picture = write_picture(game_board_svg(self.game),
+                                    self.save_path.with_suffix(".board.svg"))
+            self.console.print(Text(f"The board is drawn in {picture}"))
         elif name == "routes":
-            self.console.print(screen.routes_panel(legal, self.game.view(viewer)))
+            self.show_routes(legal)
         elif name == "log":
             self.show_log()
         elif name in ("undo", "redo"):
             self.undo_redo(name, player)
             return True
         return False
+
+    def show_routes(self, legal: list[dict[str, Any]]) -> None:
+        """The optimal run of the company operating now (4.5, 4.6), or of the company named
+        by the run option; outside the operating round, say so."""
+        turn = self.game.view(None).get("turn")
+        if turn is None:
+            self.console.print(Text("No company is operating now."))
+            return
+        run = optimal_run(self.game, str(turn["company"]))
+        self.console.print(Text(describe_run(run)))
+        if turn.get("routes") or any(a["type"] == "run_routes" for a in legal):
+            self.console.print(screen.routes_panel(legal, self.game.view(None)))
 
     def show_log(self) -> None:
         log = self.game.to_log()["actions"]
