@@ -194,8 +194,11 @@ def test_save_resume_undo_and_ctrl_c(terminals: list[Terminal], tmp_path: Path) 
 
     # Resume: the same decision comes back; one more action is saved.
     t = start(terminals, tmp_path, "play", "--load", "game.json")
-    t.expect(r"Ann: name a city \(secret\)")
+    screen = t.expect(r"Ann: name a city \(secret\)")
+    # The recent lines of the resumed game are told again.
+    t.expect(r"Bonds revealed \(2\.5\.3\):.*Ann £100")
     t.expect(r"Ann> \(hidden\) ")
+    assert "Saving to game.json" in screen
     t.send("claim Bombay GIP")
     t.expect(r"Ann names a secret city and claims a share of GIP")
     t.expect(r"Ann> \(hidden\) ")

@@ -82,5 +82,7 @@ def run(args: argparse.Namespace, stdin: IO[str] | None = None,
     game, table, save = _loaded_game(args) if args.load else _new_game(args)
     console = Console(stdin or sys.stdin, stdout or sys.stdout)
     hotseat = Hotseat(game, table, console, save)
+    if args.load:
+        hotseat.recall_recent()
     console.print(f"Saving to {save} after every action. Type 'help' for the commands.")
     return hotseat.run()

@@ -114,6 +114,15 @@ class Hotseat:
         self.show_end()
         return 0
 
+    def recall_recent(self, count: int = RECENT_LINES) -> None:
+        """Narrate the last actions of a resumed game, so the table sees what happened last.
+        The log was checked when loaded, so the game before them is rebuilt without checks."""
+        log = self.game.log
+        start = max(0, len(log) - count)
+        earlier = Game.replay(self.game.settings, log[:start], check=False)
+        for entry in game_log(earlier, log[start:]):
+            self.recent.extend(entry.lines)
+
     def saved_message(self) -> str:
         return (f"Game saved to {self.save_path} ({len(self.game.log)} actions); resume it "
                 f"with india1853 play --load {self.save_path}")
