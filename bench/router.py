@@ -396,6 +396,7 @@ def measure(path: Path) -> dict[str, object]:
         "yes" if oracle_total == first.run.total else f"NO ({oracle_total})")
     return {
         "position": path.stem,
+        "tiles": len(position.board.tiles),
         "trains": " ".join(t.name for t in trains),
         "graph_cold_ms": graph_cold,
         "graph_warm_med": statistics.median(graph_warm),

@@ -20,10 +20,10 @@ COMPANIES = ("EIR", "GIP")
 TRAIN_NAMES = ("2", "3", "4", "2M", "3M", "1M")
 
 
-def _patch(edition: str, radius: int) -> list[str]:
+def _patch(edition: str, radius: int, centre: str = PATCH_CENTRE) -> list[str]:
     ed = load_edition(edition)
-    seen = {PATCH_CENTRE}
-    frontier = [PATCH_CENTRE]
+    seen = {centre}
+    frontier = [centre]
     for _ in range(radius):
         frontier = [n for h in frontier for n in neighbours(h).values()
                     if n not in seen and ed.board.playable(n)]
@@ -52,9 +52,11 @@ def _connecting_rotations(state: BoardState, hex_: str, tile: str) -> list[int]:
 
 @st.composite
 def positions(draw: st.DrawFn, edition: str = "second", radius: int = 2, min_tiles: int = 4,
-              max_tiles: int = 10, max_trains: int = 3) -> tuple[TrackGraph, list[str]]:
-    """A connected network of random tiles near Delhi, bases, and some trains."""
-    hexes = _patch(edition, radius)
+              max_tiles: int = 10, max_trains: int = 3, centre: str = PATCH_CENTRE
+              ) -> tuple[TrackGraph, list[str]]:
+    """A connected network of random tiles near ``centre`` (Delhi's neighbour by default),
+    bases, and some trains."""
+    hexes = _patch(edition, radius, centre)
     tiles = _tiles(edition)
     # Grow a connected blob of hexes so that the tiles can form one network.
     count = draw(st.integers(min_tiles, max_tiles))
@@ -95,24 +97,24 @@ def positions(draw: st.DrawFn, edition: str = "second", radius: int = 2, min_til
           suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
 def test_router_matches_oracle(position: tuple[TrackGraph, list[str]]) -> None:
-    _compare(*position)
+    compare(*position)
 
 
 @settings(max_examples=250, derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(positions(radius=3, min_tiles=10, max_tiles=16, max_trains=4))
 def test_router_matches_oracle_medium(position: tuple[TrackGraph, list[str]]) -> None:
-    _compare(*position)
+    compare(*position)
 
 
 @settings(max_examples=250, derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(positions(edition="first", radius=3, min_tiles=8, max_tiles=14, max_trains=3))
 def test_router_matches_oracle_first_edition(position: tuple[TrackGraph, list[str]]) -> None:
-    _compare(*position)
+    compare(*position)
 
 
-def _compare(graph: TrackGraph, names: list[str]) -> None:
+def compare(graph: TrackGraph, names: list[str]) -> None:
     trains = [train(n) for n in names]
     best = best_run(graph, "EIR", trains)
     expected = oracle_best(graph, "EIR", trains)
