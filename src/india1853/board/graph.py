@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Literal
 
 from india1853.board.hexes import neighbour, opposite
@@ -105,13 +104,33 @@ _LINES_USING: dict[Gauge, tuple[Gauge, ...]] = {
 }
 
 
-@lru_cache(maxsize=8192)
-def _placed(
-    coord: str, tile: TileSpec, rotation: int
-) -> tuple[tuple[StationInfo, ...], tuple[tuple[Node, Node, Gauge], ...]]:
-    """The stations and the track (as node pairs) of one placed tile.  A pure function of
-    its arguments, cached: a board differs from the previous one by a tile or two, and the
-    graph is rebuilt for every board state."""
+PlacedTracks = tuple[tuple[StationInfo, ...], tuple[tuple[Node, Node, Gauge], ...]]
+
+
+@dataclass
+class _PlacedCache:
+    """Memo of :func:`_placed_uncached` keyed by (hex, tile id, rotation); each entry keeps
+    its tile so that a different tile object with the same id (another edition's data)
+    is never served a stale answer.  (Hashing a whole TileSpec per lookup would cost as much
+    as the work saved.)"""
+
+    entries: dict[tuple[str, str, int], tuple[TileSpec, PlacedTracks]] = field(
+        default_factory=dict)
+
+    def get(self, coord: str, tile: TileSpec, rotation: int) -> PlacedTracks:
+        key = (coord, tile.id, rotation)
+        found = self.entries.get(key)
+        if found is not None and found[0] is tile:
+            return found[1]
+        value = _placed_uncached(coord, tile, rotation)
+        self.entries[key] = (tile, value)
+        return value
+
+
+def _placed_uncached(coord: str, tile: TileSpec, rotation: int) -> PlacedTracks:
+    """The stations and the track (as node pairs) of one placed tile: a pure function of its
+    arguments, memoised because a board differs from the previous one by a tile or two and
+    the graph is rebuilt for every board state."""
     cities = _city_ids(coord, tile)
     stations = tuple(
         StationInfo(station_node(coord, st.id), coord, st.kind, st.value, st.slots,
@@ -123,6 +142,9 @@ def _placed(
         for path in map_paths(tile, rotation)
     )
     return stations, paths
+
+
+_PLACED = _PlacedCache()
 
 
 @dataclass
@@ -153,7 +175,7 @@ class TrackGraph:
         tracks: list[Track] = []
         stations: dict[StationNode, StationInfo] = {}
         for coord, tile, rotation in state.tiles_on_board():
-            placed_stations, paths = _placed(coord, tile, rotation)
+            placed_stations, paths = _PLACED.get(coord, tile, rotation)
             for info in placed_stations:
                 stations[info.node] = info
             for one_end, other_end, gauge in paths:

@@ -11,6 +11,7 @@ apart") needs the distance in hexes, which :func:`distance` gives.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from india1853.errors import InputError
 
@@ -88,6 +89,7 @@ def to_rulebook(coord: str) -> str:
     return row + col_to_letters(col)
 
 
+@lru_cache(maxsize=8192)  # the grid has under 5,000 (hex, side) pairs; asked very often
 def neighbour(coord: str, side: int) -> str | None:
     """The grid hex across ``side`` of ``coord``, or None beyond rows B..V / columns 1..36."""
     row, col = split(coord)

@@ -8,6 +8,7 @@ reaches into the data model's layout.  :func:`game_rules` builds it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from india1853.data.loader import load_edition
 from india1853.data.model import CitySpec, CompanySpec, Edition, PhaseSpec, TrainSpec
@@ -42,11 +43,23 @@ class GameRules:
     def cities(self) -> tuple[CitySpec, ...]:
         return self.ed.cities
 
+    @cached_property
+    def _companies_by_initials(self) -> dict[str, CompanySpec]:
+        return {c.initials: c for c in self.ed.companies}
+
+    @cached_property
+    def _cities_by_name(self) -> dict[str, CitySpec]:
+        return {c.name: c for c in self.ed.cities}
+
     def company(self, initials: str) -> CompanySpec:
-        return self.ed.company(initials)
+        # The engine asks by exact initials or name thousands of times a game; other
+        # spellings go to the edition's (linear, forgiving) lookup.
+        found = self._companies_by_initials.get(initials)
+        return found if found is not None else self.ed.company(initials)
 
     def city(self, name: str) -> CitySpec:
-        return self.ed.city(name)
+        found = self._cities_by_name.get(name)
+        return found if found is not None else self.ed.city(name)
 
     def train_type(self, name: str) -> TrainSpec:
         return self.ed.trains.get(name)
