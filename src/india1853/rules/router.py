@@ -24,6 +24,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from operator import add, itemgetter
 from typing import Final
 
 from india1853.errors import RuleError
@@ -271,16 +272,23 @@ def enumerate_runs(reduced: ReducedGraph, graph: RouteGraph, company: str, cap: 
     bases = sorted(n for n in graph.base_nodes(company) if n in present)
     info = _stations(reduced, graph, company, bases)
     hops = station_hops(reduced)
-    out: list[Candidate] = []
+    # Runs go straight into buckets by value, so that they come out sorted by value without
+    # a sort of tens of thousands; within a value, by mail bonus (stable, so deterministic).
+    by_value: list[list[Candidate]] = [[] for _ in range(sum(info.value) + 1)]
     index = {n: i for i, n in enumerate(reduced.nodes)}
     for base in bases:
-        _runs_through(index[base], hops, info, cap, out)
+        _runs_through(index[base], hops, info, cap, by_value)
+    out: list[Candidate] = []
+    for bucket in reversed(by_value):
+        if bucket:
+            bucket.sort(key=itemgetter(MAIL), reverse=True)
+            out.extend(bucket)
     return out
 
 
 def _runs_through(b: int, hops: list[tuple[Hop, ...]], info: _Stations, cap: int,
-                  out: list[Candidate]) -> None:
-    """Every run whose lowest-ranked base is ``b``, appended to ``out``.
+                  by_value: list[list[Candidate]]) -> None:
+    """Every run whose lowest-ranked base is ``b``, appended to ``by_value[its value]``.
 
     Arm one and arm two grow from ``b`` in different directions, hop by hop from station to
     station; arm two's first hop must start with a higher-numbered chain than arm one's, and a
@@ -288,9 +296,15 @@ def _runs_through(b: int, hops: list[tuple[Hop, ...]], info: _Stations, cap: int
     Neither arm passes a lower-ranked base (that run belongs to the lower base).  Closures
     over local lists keep the hot loop free of attribute look-ups.
     """
-    value, large, city = info.value, info.large, info.city
-    blocked, rank, large_base = info.blocked, info.rank, info.large_base
-    b_rank = rank[b]
+    value, large, large_base = info.value, info.large, info.large_base
+    # 4.5.6: a run goes on past a station only if it is not blocked; a station whose only hop
+    # is the one a run arrived by is a dead end, so no call is made for it.
+    onward = [not blk and len(h) > 1 for blk, h in zip(info.blocked, hops, strict=True)]
+    # A run through a lower-ranked base belongs to that base: such stations carry a bit that
+    # is set from the start, so the city test turns them away too.
+    forbid = 1 << max(info.city).bit_length()
+    city = [c | forbid if 0 <= r < info.rank[b] else c
+            for c, r in zip(info.city, info.rank, strict=True)]
     # The arm one that arm two is being grown against.
     a1_end = b
     a1_value = value[b]
@@ -299,7 +313,7 @@ def _runs_through(b: int, hops: list[tuple[Hop, ...]], info: _Stations, cap: int
                  duty: int, path: tuple[int, ...]) -> None:
         for ids, _back, to, mask, _chain, hduty in hops[node]:
             c = city[to]
-            if mask & used or c & cities or 0 <= rank[to] < b_rank:
+            if mask & used or c & cities:
                 continue  # 4.5.8 / 4.5.10 track or edge twice; 4.5.5 a city twice
             nl = n_large + large[to]
             if nl > cap:
@@ -309,15 +323,16 @@ def _runs_through(b: int, hops: list[tuple[Hop, ...]], info: _Stations, cap: int
             n_used = used | mask
             n_duty = duty | hduty
             n_path = path + ids
-            out.append((nv, a1_value + value[to], nl, nb, n_used, n_duty, a1_end, n_path))
-            if not blocked[to]:
+            by_value[nv].append((nv, a1_value + value[to], nl, nb, n_used, n_duty, a1_end,
+                                 n_path))
+            if onward[to]:
                 grow_two(to, n_used, cities | c, nl, nv, nb, n_duty, n_path)
 
     def start_two(used: int, cities: int, n_large: int, val: int, lbase: int, duty: int,
                   path: tuple[int, ...], first_chain: int) -> None:
         for ids, _back, to, mask, chain, hduty in hops[b]:
             c = city[to]
-            if chain <= first_chain or mask & used or c & cities or 0 <= rank[to] < b_rank:
+            if chain <= first_chain or mask & used or c & cities:
                 continue
             nl = n_large + large[to]
             if nl > cap:
@@ -327,8 +342,9 @@ def _runs_through(b: int, hops: list[tuple[Hop, ...]], info: _Stations, cap: int
             n_used = used | mask
             n_duty = duty | hduty
             n_path = path + ids
-            out.append((nv, a1_value + value[to], nl, nb, n_used, n_duty, a1_end, n_path))
-            if not blocked[to]:
+            by_value[nv].append((nv, a1_value + value[to], nl, nb, n_used, n_duty, a1_end,
+                                 n_path))
+            if onward[to]:
                 grow_two(to, n_used, cities | c, nl, nv, nb, n_duty, n_path)
 
     def grow_one(node: int, used: int, cities: int, n_large: int, val: int, lbase: int,
@@ -336,7 +352,7 @@ def _runs_through(b: int, hops: list[tuple[Hop, ...]], info: _Stations, cap: int
         nonlocal a1_end, a1_value
         for _ids, hback, to, mask, chain, hduty in hops[node]:
             c = city[to]
-            if mask & used or c & cities or 0 <= rank[to] < b_rank:
+            if mask & used or c & cities:
                 continue
             nl = n_large + large[to]
             if nl > cap:
@@ -350,10 +366,10 @@ def _runs_through(b: int, hops: list[tuple[Hop, ...]], info: _Stations, cap: int
             # Arm two, from b, against this arm one (the run starts at arm one's end).
             a1_end, a1_value = to, value[to]
             start_two(n_used, cities | c, nl, nv, nb, n_duty, n_back, fc)
-            if not blocked[to]:
+            if onward[to]:
                 grow_one(to, n_used, cities | c, nl, nv, nb, n_duty, n_back, fc)
 
-    start = (0, city[b], large[b], value[b], large_base[b], 0, ())
+    start = (0, city[b] | forbid, large[b], value[b], large_base[b], 0, ())
     start_two(*start, -1)  # runs starting at b
     grow_one(b, *start, -1)
 
@@ -586,10 +602,10 @@ def _slots(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]]
            ) -> list[_TrainSlot]:
     """Trains in search order (best single run first; identical trains together), each with
     its eligible runs sorted best first: by value, then mail bonus, then enumeration order
-    (deterministic, and the sort is stable).  Identical trains share their lists."""
+    (deterministic: the sorts are stable).  Identical trains share their lists."""
     shared: dict[Train, _TrainSlot] = {}
     for train in sorted(set(trains), key=lambda t: (t.gauge, t.large, t.one_m, t.name)):
-        shared[train] = _slot(train, [c for c in runs[train.gauge] if _eligible(c, train)])
+        shared[train] = _slot(train, runs[train.gauge])
     order = sorted(trains, key=lambda t: (-(shared[t].values[0] if shared[t].values else 0),
                                           t.gauge, -t.large, t.one_m, t.name))
     slots: list[_TrainSlot] = []
@@ -599,13 +615,19 @@ def _slots(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]]
     return slots
 
 
-def _slot(train: Train, cands: list[Candidate]) -> _TrainSlot:
-    cands.sort(key=lambda c: -((c[VALUE] << 16) + c[MAIL]))
-    if not cands:
-        return _TrainSlot(train, cands, [], [], [], [], [], [], 0, False)
-    values, mails, _, _, masks, duties, _, _ = (list(col) for col in zip(*cands, strict=True))
-    totals = [v + m for v, m in zip(values, mails, strict=True)]
-    by_total = sorted(range(len(cands)), key=lambda k: -totals[k])
-    return _TrainSlot(train, cands, values, masks, duties, mails,
-                      [totals[k] for k in by_total], [masks[k] for k in by_total],
-                      max(mails), False)
+def _slot(train: Train, runs: list[Candidate]) -> _TrainSlot:
+    """The train's eligible runs, already sorted best first by :func:`enumerate_runs`."""
+    if train.one_m or any(c[LARGE] > train.large for c in runs):
+        runs = [c for c in runs if _eligible(c, train)]
+    values = list(map(itemgetter(VALUE), runs))
+    mails = list(map(itemgetter(MAIL), runs))
+    masks = list(map(itemgetter(MASK), runs))
+    totals = list(map(add, values, mails))
+    # Indices by value + mail, best first: a counting sort (stable, like the value order).
+    by_total: list[list[int]] = [[] for _ in range(max(totals, default=0) + 1)]
+    for k, total in enumerate(totals):
+        by_total[total].append(k)
+    order = [k for bucket in reversed(by_total) for k in bucket]
+    return _TrainSlot(train, runs, values, masks, list(map(itemgetter(DUTY), runs)), mails,
+                      [totals[k] for k in order], [masks[k] for k in order],
+                      max(mails, default=0), False)
