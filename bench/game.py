@@ -1,28 +1,83 @@
-"""Benchmark: replaying the complete game logs of tests/games (actions per second)."""
+"""Benchmark: the game engine on complete games.
+
+- replaying the logs of tests/games, every action checked (``Game.from_log(data)``) and
+  without checks for trusted logs (``Game.from_log(data, check=False)``), in actions per
+  second; the first replay of a process pays for filling the geometry caches, so each is
+  timed cold (the first pass) and warm (best of the following passes);
+- complete games of random legal moves (``random_play``) as the soak plays them: the game,
+  the invariant checks after every action, and the two replays of its log.
+"""
 
 from __future__ import annotations
 
 import json
+import random
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from india1853.rules.game import Game
+from india1853.rules.game import Game, Settings
+from india1853.rules.game.random_play import random_action
 
-GAMES = Path(__file__).resolve().parents[1] / "tests" / "games"
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ROOT / "tests" / "games"
+WARM_PASSES = 3
+RANDOM_GAMES = ((3, 101), (4, 102), (5, 103), (6, 104))  # (players, seed)
+
+
+def _timed(fn: Any, *args: Any, **kwargs: Any) -> float:
+    start = time.perf_counter()
+    fn(*args, **kwargs)
+    return time.perf_counter() - start
+
+
+def _replays() -> list[dict[str, Any]]:
+    logs = [json.loads(p.read_text()) for p in sorted(GAMES.glob("*.json"))]
+    total = sum(len(d["actions"]) for d in logs)
+    rows = []
+    for check in (True, False):
+        cold = sum(_timed(Game.from_log, d, check=check) for d in logs)
+        warm = min(sum(_timed(Game.from_log, d, check=check) for d in logs)
+                   for _ in range(WARM_PASSES))
+        rows.append({
+            "benchmark": f"replay tests/games, check={check}",
+            "games": len(logs),
+            "actions": total,
+            "cold_actions_per_s": round(total / cold),
+            "warm_actions_per_s": round(total / warm),
+            "target": "-" if check else "> 5000/s",
+        })
+    return rows
+
+
+def _random_games() -> list[dict[str, Any]]:
+    sys.path.insert(0, str(ROOT / "tests" / "game"))
+    from helpers import check_invariants  # the soak's own invariant checks
+
+    rows = []
+    for players, seed in RANDOM_GAMES:
+        game = Game(Settings(tuple("ABCDEF"[:players]), seed=seed))
+        rng = random.Random(f"bot:{seed}")
+        play = checks = 0.0
+        while not game.finished:
+            start = time.perf_counter()
+            game.process(random_action(game, rng))
+            middle = time.perf_counter()
+            check_invariants(game)
+            play += middle - start
+            checks += time.perf_counter() - middle
+        data = json.loads(json.dumps(game.to_log()))
+        rows.append({
+            "benchmark": f"random game, {players} players, seed {seed}",
+            "actions": len(game.log),
+            "play_s": round(play, 2),
+            "invariants_s": round(checks, 2),
+            "replay_checked_s": round(_timed(Game.from_log, data), 2),
+            "replay_unchecked_s": round(_timed(Game.from_log, data, check=False), 2),
+        })
+    return rows
 
 
 def run() -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
-    for path in sorted(GAMES.glob("*.json")):
-        data = json.loads(path.read_text())
-        start = time.perf_counter()
-        game = Game.from_log(data)
-        seconds = time.perf_counter() - start
-        rows.append({
-            "game": path.stem,
-            "actions": len(game.log),
-            "replay_s": round(seconds, 2),
-            "actions_per_s": round(len(game.log) / seconds),
-        })
-    return rows
+    return _replays() + _random_games()

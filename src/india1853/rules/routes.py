@@ -334,8 +334,8 @@ def check_duties(routes: Sequence[Route], tracks: Mapping[int, TrackLike],
     covered = {tracks[t].hex for r in routes for t in r.tracks}
     for hex_ in sorted(set(duties)):
         if hex_ not in covered:
-            raise RuleError("4.2.3", f"the tile at {hex_} (promoted or given a base outside "
-                            "the company's area) must be on one of this turn's runs")
+            raise RuleError("4.2.3 / 4.4.2", f"the tile at {hex_} (promoted or given a base "
+                            "outside the company's area) must be on one of this turn's runs")
 
 
 def check_routes(graph: RouteGraph, company: str, trains: Sequence[Train],

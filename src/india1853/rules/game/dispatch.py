@@ -217,7 +217,7 @@ def _apply_operating(rules: GameRules, st: GameState, co: CompanyState,
         else:
             if step == "run":
                 if check and st.turn.duties and board_port.best_routes(rules, st, co) is not None:
-                    raise RuleError("4.2.3", "a tile promoted or given a base outside the "
+                    raise RuleError("4.2.3 / 4.4.2", "a tile promoted or given a base outside the "
                                     "company's area this turn must be on one of its runs")
                 st.turn.revenue = 0
             operating_round.advance(rules, st)
