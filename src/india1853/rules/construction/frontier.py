@@ -15,10 +15,11 @@ from india1853.rules.construction.network import Network
 def connected_posts(state: BoardState, company: str) -> set[str]:
     """Frontier-post hexes that a line from one of the company's bases reaches."""
     net = Network(state, company)
+    # The cheap tests first: the network's reach is only worked out when a post has a tile.
     return {
         coord for coord, spec in state.edition.board.hexes.items()
-        if spec.frontier_post is not None and net.touches(coord)
-        and state.tile_at(coord) is not None
+        if spec.frontier_post is not None and state.tile_at(coord) is not None
+        and net.touches(coord)
     }
 
 
