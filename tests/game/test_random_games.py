@@ -65,6 +65,7 @@ def test_random_game_to_the_end(players: int) -> None:
 # that pytest-xdist can share them out; plus a property-based run where Hypothesis draws the
 # seeds and player counts.
 SOAK_GAMES = int(os.environ.get("INDIA1853_SOAK_GAMES", "2000"))
+SOAK_FIRST = int(os.environ.get("INDIA1853_SOAK_FIRST", "0"))  # to play a further batch
 SOAK_HYPOTHESIS_GAMES = int(os.environ.get("INDIA1853_SOAK_HYPOTHESIS_GAMES", "100"))
 
 
@@ -74,7 +75,7 @@ def soak_game(index: int) -> tuple[int, int]:
 
 
 @pytest.mark.soak
-@pytest.mark.parametrize("index", range(SOAK_GAMES))
+@pytest.mark.parametrize("index", range(SOAK_FIRST, SOAK_FIRST + SOAK_GAMES))
 def test_soak_random_game(index: int) -> None:
     seed, players = soak_game(index)
     game = play_checked(seed, players)
