@@ -33,10 +33,11 @@ test: lint typecheck unit
 bench: $(STAMP)
 	$(BIN)/python -m bench
 
-# 2,000 seeded random games (3-6 players) plus 100 drawn by Hypothesis, on two workers;
-# INDIA1853_SOAK_GAMES / INDIA1853_SOAK_HYPOTHESIS_GAMES change the counts.
+# Every soak test on two workers; the game engine's: 2,000 seeded random games (3-6 players)
+# plus 100 drawn by Hypothesis (INDIA1853_SOAK_GAMES, INDIA1853_SOAK_FIRST and
+# INDIA1853_SOAK_HYPOTHESIS_GAMES change the counts).
 soak: $(STAMP)
-	$(BIN)/pytest -m soak -n 2 --timeout=1200 tests/game/test_random_games.py
+	$(BIN)/pytest -m soak -n 2 --timeout=1200
 
 clean:
 	rm -rf $(VENV) out .mypy_cache .pytest_cache .ruff_cache
