@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from helpers import act, check_invariants, finish_first_stock_round, four_player_start
 from test_bids import refused
 
-from india1853.rules.game import Game
+from india1853.rules.game import Game, Settings
 from india1853.rules.game.operating_round import move_price
 from india1853.rules.game.state import CompanyState
+
+GAMES = Path(__file__).resolve().parents[1] / "games"
 
 
 def set_cash(game: Game, company: str, amount: int) -> None:
@@ -179,7 +184,15 @@ def test_minor_token_buys_a_metre_train_of_the_next_phase() -> None:
     act(game, "pass", "EIR")
     to_trains_step(game, "MSM")
     assert not any(a.get("token") for a in game.legal_actions("MSM"))  # not in the first OR
-    game.state.operating_round = 2  # arrange: a later operating round
+    act(game, "pass", "MSM")
+    act(game, "pass", game.state.elephant or "")  # no extra operating round
+    while game.state.round == "stock":
+        act(game, "pass", game.active_entities()[0][0])
+    act(game, "pass", game.state.elephant or "")
+    to_trains_step(game, "EIR")
+    act(game, "pass", "EIR")
+    to_trains_step(game, "MSM")
+    assert game.state.operating_round == 2
     for t in game.state.trains:
         if t.name == "2/1M" and t.where == "bank":
             t.where = "removed"  # no '1M' left: no metre train in phase 2
@@ -258,13 +271,22 @@ def test_manager_may_not_pay_and_share_price_400_ends_the_game() -> None:
 
 
 def test_broken_bank_ends_at_end_of_operating_round() -> None:
-    game = started()
-    game.state.bank_broken = True
-    to_trains_step(game, "EIR")
-    act(game, "pass", "EIR")
-    assert not game.finished
-    to_trains_step(game, "MSM")
-    act(game, "pass", "MSM")
+    """5.1.2, played out: the fixture game random-4p-seed12 breaks the bank during an
+    operating round, which is then finished before the game ends."""
+    data = json.loads((GAMES / "random-4p-seed12.json").read_text())
+    game = Game(Settings.from_json(data["settings"]))
+    actions = iter(data["actions"])
+    while not game.state.bank_broken:
+        game.process(next(actions))
+    assert game.state.round == "operating" and not game.finished
+    broke_in = game.state.operating_round
+    rest = list(actions)
+    assert rest, "the bank broke with the game's last action"
+    for action in rest:
+        assert not game.finished
+        assert game.state.operating_round == broke_in
+        game.process(action)
+        check_invariants(game)
     assert game.finished and game.state.end_reason == "bank_broken"
 
 
