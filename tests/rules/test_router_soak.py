@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_router_oracle import compare, positions
 
 from india1853.board.graph import TrackGraph
@@ -56,3 +57,12 @@ def test_soak_south_second(position: tuple[TrackGraph, list[str]]) -> None:
 @given(positions(radius=3, min_tiles=8, max_tiles=16, max_trains=4, centre="L10"))
 def test_soak_bombay_second(position: tuple[TrackGraph, list[str]]) -> None:
     compare(*position)
+
+
+@SOAK
+@given(positions(radius=3, min_tiles=8, max_tiles=16, max_trains=4, centre="H22"),
+       st.integers(21, 300))
+def test_soak_thresholds_ganges(position: tuple[TrackGraph, list[str]], threshold: int) -> None:
+    # The first pass lists only runs worth at least ``threshold``: the passes must still end
+    # at the proven optimum.
+    compare(*position, first_threshold=threshold)

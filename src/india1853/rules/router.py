@@ -22,6 +22,7 @@ The search has three stages (described in full in docs/routes.md):
 from __future__ import annotations
 
 import time
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from operator import add, itemgetter
@@ -178,8 +179,9 @@ def _walk_chain(start: Node, first: TrackLike, incident: dict[Node, list[TrackLi
 
 # One legal run of a gauge, as a plain tuple because dense networks give tens of thousands:
 # (value, mail bonus of its two ends, Large Stations, Large Stations holding a company base,
-#  resource mask, duty mask, start key node, links in order from the start).
-Candidate = tuple[int, int, int, int, int, int, int, tuple[int, ...]]
+#  resource mask, duty mask, start key node, (arms, arm one, arm two) from which its links
+#  are read only when it is chosen).
+Candidate = tuple[int, int, int, int, int, int, int, "tuple[_Arms, int, int]"]
 VALUE: Final = 0
 MAIL: Final = 1
 LARGE: Final = 2
@@ -261,23 +263,43 @@ def _extend_hop(link: Link, ids: tuple[int, ...], mask: int, duty: int, chain: i
                     adjacency, is_station, found)
 
 
-def enumerate_runs(reduced: ReducedGraph, graph: RouteGraph, company: str, cap: int
-                   ) -> list[Candidate]:
-    """Stage 2: every legal run of this gauge with at most ``cap`` Large Stations.
+def enumerate_runs(reduced: ReducedGraph, graph: RouteGraph, company: str, cap: int,
+                   threshold: int = 0) -> list[Candidate]:
+    """Stage 2: every legal run of this gauge with at most ``cap`` Large Stations and a value
+    of at least ``threshold``, best first (by value, then mail bonus; stable).
 
     Rules 4.5.2 (a base), 4.5.4 (Large Station limit, at least two stations), 4.5.5 (one visit
     per city, no reversing), 4.5.6 (not past a blocked station), 4.5.8 (no track twice).
     """
+    return runs_at_least(all_arms(reduced, graph, company, cap), threshold)
+
+
+@dataclass(frozen=True)
+class GaugeArms:
+    """The arms from every base of the company on one gauge's reduced graph."""
+
+    info: _Stations
+    arms: tuple[_Arms, ...]
+    cap: int
+
+
+def all_arms(reduced: ReducedGraph, graph: RouteGraph, company: str, cap: int) -> GaugeArms:
     present = set(reduced.nodes)
     bases = sorted(n for n in graph.base_nodes(company) if n in present)
     info = _stations(reduced, graph, company, bases)
     hops = station_hops(reduced)
-    # Runs go straight into buckets by value, so that they come out sorted by value without
-    # a sort of tens of thousands; within a value, by mail bonus (stable, so deterministic).
-    by_value: list[list[Candidate]] = [[] for _ in range(sum(info.value) + 1)]
     index = {n: i for i, n in enumerate(reduced.nodes)}
-    for base in bases:
-        _runs_through(index[base], hops, info, cap, by_value)
+    return GaugeArms(info, tuple(_grow_arms(index[b], hops, info, cap) for b in bases), cap)
+
+
+def runs_at_least(gauge_arms: GaugeArms, threshold: int) -> list[Candidate]:
+    """Every run worth at least ``threshold``, best first.  Runs go straight into buckets by
+    value, so they come out sorted without a sort of tens of thousands; within a value, by
+    mail bonus (stable, so deterministic)."""
+    info = gauge_arms.info
+    by_value: list[list[Candidate]] = [[] for _ in range(sum(info.value) + 1)]
+    for arms in gauge_arms.arms:
+        _runs_through(arms, info, gauge_arms.cap, threshold, by_value)
     out: list[Candidate] = []
     for bucket in reversed(by_value):
         if bucket:
@@ -286,92 +308,169 @@ def enumerate_runs(reduced: ReducedGraph, graph: RouteGraph, company: str, cap: 
     return out
 
 
-def _runs_through(b: int, hops: list[tuple[Hop, ...]], info: _Stations, cap: int,
-                  by_value: list[list[Candidate]]) -> None:
-    """Every run whose lowest-ranked base is ``b``, appended to ``by_value[its value]``.
+@dataclass
+class _Arms:
+    """Every arm from one base ``b``: a path from ``b`` hop by hop to a station, never through
+    a lower-ranked base (that run belongs to the lower base), past a blocked station (4.5.6),
+    to a city twice (4.5.5) or over a resource twice (4.5.8, 4.5.10).
 
-    Arm one and arm two grow from ``b`` in different directions, hop by hop from station to
-    station; arm two's first hop must start with a higher-numbered chain than arm one's, and a
-    run ending at ``b`` is only grown as an arm two, so each run is generated exactly once.
-    Neither arm passes a lower-ranked base (that run belongs to the lower base).  Closures
-    over local lists keep the hot loop free of attribute look-ups.
+    Parallel lists in depth-first preorder, children of ``b`` in increasing chain order.  All
+    per-arm figures count the arm's stations only (not ``b``) and are cumulative along the
+    tree, so a test that fails for an arm fails for its whole subtree, which ends at
+    ``skip[arm]``.
     """
+
+    base: int
+    ends: list[int] = field(default_factory=list)
+    masks: list[int] = field(default_factory=list)
+    cities: list[int] = field(default_factory=list)
+    larges: list[int] = field(default_factory=list)
+    values: list[int] = field(default_factory=list)
+    large_bases: list[int] = field(default_factory=list)
+    duties: list[int] = field(default_factory=list)
+    chains: list[int] = field(default_factory=list)  # chain of the arm's first link
+    parents: list[int] = field(default_factory=list)
+    hops: list[Hop] = field(default_factory=list)  # the last hop of the arm
+    skip: list[int] = field(default_factory=list)
+    best_below: list[int] = field(default_factory=list)  # best value in the arm's subtree
+    best_after: list[int] = field(default_factory=list)  # best value from this index on
+
+    def links(self, one: int, two: int) -> tuple[int, ...]:
+        """The links of the run along arm ``one`` backwards to the base, then out along arm
+        ``two`` (``one`` = -1: the run starts at the base)."""
+        out: list[int] = []
+        k = one
+        while k >= 0:
+            out.extend(self.hops[k][1])
+            k = self.parents[k]
+        forward: list[tuple[int, ...]] = []
+        k = two
+        while k >= 0:
+            forward.append(self.hops[k][0])
+            k = self.parents[k]
+        for ids in reversed(forward):
+            out.extend(ids)
+        return tuple(out)
+
+
+def _grow_arms(b: int, hops: list[tuple[Hop, ...]], info: _Stations, cap: int) -> _Arms:
     value, large, large_base = info.value, info.large, info.large_base
-    # 4.5.6: a run goes on past a station only if it is not blocked; a station whose only hop
-    # is the one a run arrived by is a dead end, so no call is made for it.
-    onward = [not blk and len(h) > 1 for blk, h in zip(info.blocked, hops, strict=True)]
-    # A run through a lower-ranked base belongs to that base: such stations carry a bit that
-    # is set from the start, so the city test turns them away too.
+    # Stations of lower-ranked bases carry a bit set from the start: the city test turns them
+    # away with the cities already visited.
     forbid = 1 << max(info.city).bit_length()
     city = [c | forbid if 0 <= r < info.rank[b] else c
             for c, r in zip(info.city, info.rank, strict=True)]
-    # The arm one that arm two is being grown against.
-    a1_end = b
-    a1_value = value[b]
+    # 4.5.6: an arm goes on past a station only if it is not blocked; a station whose only hop
+    # is the one the arm arrived by is a dead end.
+    onward = [not blk and len(h) > 1 for blk, h in zip(info.blocked, hops, strict=True)]
+    arms = _Arms(b)
+    ends, masks, cities_, larges, values = (arms.ends, arms.masks, arms.cities, arms.larges,
+                                            arms.values)
+    lbases, duties, chains, parents, hop_of, skip = (arms.large_bases, arms.duties,
+                                                     arms.chains, arms.parents, arms.hops,
+                                                     arms.skip)
+    b_cities = city[b] | forbid
+    room = cap - large[b]
 
-    def grow_two(node: int, used: int, cities: int, n_large: int, val: int, lbase: int,
-                 duty: int, path: tuple[int, ...]) -> None:
-        for ids, _back, to, mask, _chain, hduty in hops[node]:
+    def grow(options: tuple[Hop, ...], parent: int, chain: int, used: int, cities: int,
+             n_large: int, val: int, lbase: int, duty: int) -> None:
+        for hop in options:
+            _ids, _back, to, mask, hop_chain, hop_duty = hop
             c = city[to]
             if mask & used or c & cities:
                 continue  # 4.5.8 / 4.5.10 track or edge twice; 4.5.5 a city twice
             nl = n_large + large[to]
-            if nl > cap:
-                continue
+            if nl > room:
+                continue  # 4.5.4: more Large Stations than the company's biggest train runs to
+            k = len(ends)
+            n_used = used | mask
+            n_cities = cities | c
             nv = val + value[to]
             nb = lbase + large_base[to]
-            n_used = used | mask
-            n_duty = duty | hduty
-            n_path = path + ids
-            by_value[nv].append((nv, a1_value + value[to], nl, nb, n_used, n_duty, a1_end,
-                                 n_path))
+            n_duty = duty | hop_duty
+            first = hop_chain if chain < 0 else chain
+            ends.append(to)
+            masks.append(n_used)
+            cities_.append(n_cities - b_cities)
+            larges.append(nl)
+            values.append(nv)
+            lbases.append(nb)
+            duties.append(n_duty)
+            chains.append(first)
+            parents.append(parent)
+            hop_of.append(hop)
+            skip.append(0)
             if onward[to]:
-                grow_two(to, n_used, cities | c, nl, nv, nb, n_duty, n_path)
+                grow(hops[to], k, first, n_used, n_cities, nl, nv, nb, n_duty)
+            skip[k] = len(ends)
 
-    def start_two(used: int, cities: int, n_large: int, val: int, lbase: int, duty: int,
-                  path: tuple[int, ...], first_chain: int) -> None:
-        for ids, _back, to, mask, chain, hduty in hops[b]:
-            c = city[to]
-            if chain <= first_chain or mask & used or c & cities:
-                continue
-            nl = n_large + large[to]
-            if nl > cap:
-                continue
-            nv = val + value[to]
-            nb = lbase + large_base[to]
-            n_used = used | mask
-            n_duty = duty | hduty
-            n_path = path + ids
-            by_value[nv].append((nv, a1_value + value[to], nl, nb, n_used, n_duty, a1_end,
-                                 n_path))
-            if onward[to]:
-                grow_two(to, n_used, cities | c, nl, nv, nb, n_duty, n_path)
+    # Children of b in chain order (stable), so that the chains of the preorder never
+    # decrease and arm two's candidates are a suffix of the lists.
+    grow(tuple(sorted(hops[b], key=itemgetter(4))), -1, -1, 0, b_cities, 0, 0, 0, 0)
+    below = list(values)
+    for k in range(len(ends) - 1, -1, -1):
+        up = parents[k]
+        if up >= 0 and below[k] > below[up]:
+            below[up] = below[k]
+    after = [*below, 0]
+    for k in range(len(ends) - 1, -1, -1):
+        if after[k + 1] > after[k]:
+            after[k] = after[k + 1]
+    arms.best_below = below
+    arms.best_after = after
+    return arms
 
-    def grow_one(node: int, used: int, cities: int, n_large: int, val: int, lbase: int,
-                 duty: int, back: tuple[int, ...], first_chain: int) -> None:
-        nonlocal a1_end, a1_value
-        for _ids, hback, to, mask, chain, hduty in hops[node]:
-            c = city[to]
-            if mask & used or c & cities:
-                continue
-            nl = n_large + large[to]
-            if nl > cap:
-                continue
-            nv = val + value[to]
-            nb = lbase + large_base[to]
-            n_used = used | mask
-            n_duty = duty | hduty
-            n_back = hback + back  # arm one walked from its end back to b
-            fc = chain if first_chain < 0 else first_chain
-            # Arm two, from b, against this arm one (the run starts at arm one's end).
-            a1_end, a1_value = to, value[to]
-            start_two(n_used, cities | c, nl, nv, nb, n_duty, n_back, fc)
-            if onward[to]:
-                grow_one(to, n_used, cities | c, nl, nv, nb, n_duty, n_back, fc)
 
-    start = (0, city[b] | forbid, large[b], value[b], large_base[b], 0, ())
-    start_two(*start, -1)  # runs starting at b
-    grow_one(b, *start, -1)
+def _runs_through(arms: _Arms, info: _Stations, cap: int, threshold: int,
+                  by_value: list[list[Candidate]]) -> None:
+    """Every run worth at least ``threshold`` whose lowest-ranked base is ``arms.base``,
+    appended to ``by_value[its value]``.
+
+    A run through the base is an arm alone (the run starts at the base) or two arms from it
+    that share no resource and no city and together stay within the Large Station limit; arm
+    two's chain is higher than arm one's, so each run is generated exactly once (the run
+    starts at arm one's end).  Arm two is found by a scan of the preorder lists that jumps
+    over every subtree whose root already conflicts with arm one, or whose best arm cannot
+    reach the threshold.
+    """
+    b = arms.base
+    value, large, large_base = info.value, info.large, info.large_base
+    ends, masks, cities, larges = arms.ends, arms.masks, arms.cities, arms.larges
+    values, lbases, duties, chains, skip = (arms.values, arms.large_bases, arms.duties,
+                                            arms.chains, arms.skip)
+    below, after = arms.best_below, arms.best_after
+    n = len(ends)
+    vb, lb, bb = value[b], large[b], large_base[b]
+    room = cap - lb
+    k = 0
+    while k < n:
+        v = vb + values[k]
+        if vb + below[k] < threshold:
+            k = skip[k]
+            continue
+        if v >= threshold:
+            by_value[v].append((v, vb + value[ends[k]], lb + larges[k], bb + lbases[k],
+                                masks[k], duties[k], b, (arms, -1, k)))
+        k += 1
+    for one in range(n):
+        v1 = vb + values[one]
+        two = bisect_right(chains, chains[one])
+        if two >= n or v1 + after[two] < threshold:
+            continue
+        m1, c1, left = masks[one], cities[one], room - larges[one]
+        d1, end1 = duties[one], ends[one]
+        e1, l1, b1 = value[end1], lb + larges[one], bb + lbases[one]
+        while two < n:
+            if (v1 + below[two] < threshold or masks[two] & m1 or cities[two] & c1
+                    or larges[two] > left):
+                two = skip[two]
+                continue
+            v = v1 + values[two]
+            if v >= threshold:
+                by_value[v].append((v, e1 + value[ends[two]], l1 + larges[two],
+                                    b1 + lbases[two], m1 | masks[two], d1 | duties[two], end1,
+                                    (arms, one, two)))
+            two += 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -394,6 +493,7 @@ class _TrainSlot:
     masks_by_total: list[int]
     max_mail: int
     same_as_previous: bool
+    best_possible: int = 0  # an upper bound on any of the train's runs, listed or not
 
 
 @dataclass
@@ -406,6 +506,11 @@ class _Search:
     nodes: int = 0
     pruned_bound: int = -1
     root_bound: int = 0
+    # Runs below the enumeration threshold are not listed: ``unseen`` is the most any of them
+    # is worth (-1: every run is listed) and ``mail_cap`` the most any mail bonus is worth.
+    unseen: int = -1
+    mail_cap: int = 0
+    unseen_context: int = -1  # the most a search node offered on top of an unseen run
 
     def bound(self, i: int, used: int, start: int, mail: bool) -> tuple[int, int]:
         """Upper bounds for trains i.. given the used resources: (sum of each train's best
@@ -417,11 +522,11 @@ class _Search:
             slot = self.slots[j]
             if j > i and not slot.same_as_previous:
                 first = 0
-            best_j = 0
+            best_j = max(min(self.unseen, slot.best_possible), 0)
             masks = slot.masks
             for k in range(first, len(masks)):
                 if not masks[k] & used:
-                    best_j = slot.values[k]
+                    best_j = slot.values[k]  # listed runs are worth more than unseen ones
                     break
             total += best_j
             if mail:
@@ -432,6 +537,9 @@ class _Search:
                     if not by_mask[k] & used:
                         gain = run_total - best_j
                         break
+                if self.unseen >= 0:
+                    unseen = min(self.unseen, slot.best_possible)
+                    gain = max(gain, unseen + self.mail_cap - best_j)
         return total, gain
 
     def search(self, i: int, used: int, covered: int, value: int, mail: bool, start: int,
@@ -471,6 +579,14 @@ class _Search:
             self._descend(i, n_used, n_covered, value + run_value, mail, n_start, chosen,
                           rest + gain)
             chosen.pop()
+        if self.unseen >= 0:
+            # The runs below the threshold were not listed (and their mail bonus may be larger
+            # than any listed run's, so the cut above does not cover them): this node's bound
+            # with one of them must not beat the answer, or a lower threshold is needed.
+            context = value + rest + (max(self.mail_cap, gain) if mail else 0)
+            self.unseen_context = max(self.unseen_context, context)
+            self.pruned_bound = max(self.pruned_bound,
+                                    context + min(self.unseen, slot.best_possible))
         # The train may also stay idle (no compatible run, or to leave room for others).
         ceiling = value + rest + gain
         if ceiling > self.best_value:
@@ -505,8 +621,10 @@ class SearchStats:
     root_bound: int
     pruned_bound: int
     reduce_ms: float
-    enumerate_ms: float
-    search_ms: float
+    enumerate_ms: float  # the arms
+    search_ms: float  # runs over the threshold and the branch and bound, every pass
+    threshold: int  # the last pass listed every run worth at least this much
+    passes: int
 
 
 @dataclass(frozen=True)
@@ -530,7 +648,8 @@ class BestRun:
 def _expand(cand: Candidate, reduced: ReducedGraph, train: Train, mail: bool) -> Route:
     nodes: list[Node] = [reduced.nodes[cand[START]]]
     tracks: list[int] = []
-    for lid in cand[LINKS]:
+    arms, one, two = cand[LINKS]
+    for lid in arms.links(one, two):
         link = reduced.links[lid]
         nodes.extend(link.nodes[1:])
         tracks.extend(link.tracks)
@@ -545,12 +664,16 @@ def _eligible(cand: Candidate, train: Train) -> bool:
 
 
 def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
-             duties: Iterable[str] = ()) -> BestRun:
+             duties: Iterable[str] = (), first_threshold: int | None = None) -> BestRun:
     """The company's run of greatest total value (train revenue plus mail, 4.6.2, 4.6.6).
 
     ``trains`` are those able to run this turn (4.5.1); ``duties`` hexes that must be on a run
     (4.2.3 / 4.4.2).  Deterministic: the same position always gives the same answer.  Raises
     :class:`RuleError` (4.2.3) when no legal run covers every duty hex.
+
+    ``first_threshold`` only tunes speed (and lets tests exercise the passes): the first pass
+    lists the runs worth at least this much (None: chosen from the network; 0: every run).
+    The answer is the optimum whatever it is.
     """
     duty_list = sorted(set(duties))
     duty_bits = {h: 1 << i for i, h in enumerate(duty_list)}
@@ -560,20 +683,28 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
     reduced = {g: reduce_graph(graph, g, resources, duty_bits) for g in gauges}
     t1 = time.perf_counter()
     caps = {g: max((1 if t.one_m else t.large) for t in trains if t.gauge == g) for g in gauges}
-    runs = {g: enumerate_runs(reduced[g], graph, company, caps[g]) for g in gauges}
+    arms = {g: all_arms(reduced[g], graph, company, caps[g]) for g in gauges}
     t2 = time.perf_counter()
-    slots = _slots(trains, runs)
-    duty_all = (1 << len(duty_list)) - 1
-    reach = [0] * (len(slots) + 1)
-    for i in range(len(slots) - 1, -1, -1):
-        union = 0
-        for duty in slots[i].duties:
-            union |= duty
-        reach[i] = reach[i + 1] | union
-    search = _Search(slots, duty_all, reach)
-    root, gain = search.bound(0, 0, 0, True)
-    search.root_bound = root + gain
-    search.search(0, 0, 0, 0, True, 0, [])
+    # Search the runs worth at least a threshold first; the search proves the answer optimal
+    # or says how low the threshold must go (duties: every run, their reach must be exact).
+    if duty_list:
+        threshold = 0
+    else:
+        threshold = _first_threshold(arms) if first_threshold is None else first_threshold
+    passes = 0
+    while True:
+        passes += 1
+        runs = {g: runs_at_least(arms[g], threshold) for g in gauges}
+        search = _run_search(trains, runs, caps, len(duty_list), threshold, arms)
+        if threshold == 0 or search.pruned_bound <= search.best_value:
+            break
+        # Low enough that every node seen would have been decided, but no more than half as
+        # low at a time: the answer found improves as more runs are listed.
+        needed = search.best_value - search.unseen_context + 1
+        threshold = min(threshold - 1, max(needed, threshold * STEP[0] // STEP[1]))
+        if threshold <= MIN_RUN_VALUE:
+            threshold = 0
+    slots = search.slots
     t3 = time.perf_counter()
     if search.best_value < 0:
         raise RuleError("4.2.3", "no legal run covers every hex that must be on a run this "
@@ -594,40 +725,106 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
         reduce_ms=(t1 - t0) * 1000,
         enumerate_ms=(t2 - t1) * 1000,
         search_ms=(t3 - t2) * 1000,
+        threshold=threshold,
+        passes=passes,
     )
     return BestRun(run, max(run.total, search.pruned_bound), stats)
 
 
-def _slots(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]]
+# A threshold this low lists (nearly) every run anyway: go straight to a complete list. (The
+# answer is correct whatever the thresholds; they only decide how much is listed.)
+MIN_RUN_VALUE = 20
+
+
+def _best_possible(gauge_arms: GaugeArms) -> int:
+    """An upper bound on any run of the gauge: a base and its two best arms."""
+    top = 0
+    for a in gauge_arms.arms:
+        if a.ends:
+            top = max(top, gauge_arms.info.value[a.base] + 2 * a.best_after[0])
+    return top
+
+
+# The first threshold, and the least each later pass lowers it by, as fractions.
+FIRST = (1, 2)
+STEP = (1, 2)
+# Below this many arms the runs are few enough to list them all in one pass.
+ARMS_FOR_THRESHOLDS = 1000
+
+
+def _first_threshold(arms: dict[TrainGauge, GaugeArms]) -> int:
+    """Where the first pass starts: three quarters of the most a single run could be worth,
+    or 0 (list every run) on a small network.  Any value is correct; a high one lists few
+    runs, and the pass then says how low the next must go."""
+    if sum(len(a.ends) for g in arms.values() for a in g.arms) < ARMS_FOR_THRESHOLDS:
+        return 0
+    top = max((_best_possible(g) for g in arms.values()), default=0)
+    first = top * FIRST[0] // FIRST[1]
+    return first if first > MIN_RUN_VALUE else 0
+
+
+def _mail_cap(arms: dict[TrainGauge, GaugeArms]) -> int:
+    """The most a mail bonus can be worth (4.6.6): the two most valuable ends of one base's
+    runs (the base itself or the end of an arm)."""
+    cap = 0
+    for gauge_arms in arms.values():
+        value = gauge_arms.info.value
+        for a in gauge_arms.arms:
+            ends = sorted([value[a.base], *(value[e] for e in a.ends)], reverse=True)[:2]
+            cap = max(cap, sum(ends))
+    return cap
+
+
+def _run_search(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]],
+                caps: dict[TrainGauge, int], duty_count: int, threshold: int,
+                arms: dict[TrainGauge, GaugeArms]) -> _Search:
+    """One pass of the branch and bound over the runs listed at ``threshold``."""
+    slots = _slots(trains, runs, caps, {g: _best_possible(a) for g, a in arms.items()})
+    reach = [0] * (len(slots) + 1)
+    for i in range(len(slots) - 1, -1, -1):
+        union = 0
+        for duty in slots[i].duties:
+            union |= duty
+        reach[i] = reach[i + 1] | union
+    search = _Search(slots, (1 << duty_count) - 1, reach,
+                     unseen=threshold - 1 if threshold > 0 else -1, mail_cap=_mail_cap(arms))
+    root, gain = search.bound(0, 0, 0, True)
+    search.root_bound = root + gain
+    search.search(0, 0, 0, 0, True, 0, [])
+    return search
+
+
+def _slots(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]],
+           caps: dict[TrainGauge, int], best_possible: dict[TrainGauge, int]
            ) -> list[_TrainSlot]:
     """Trains in search order (best single run first; identical trains together), each with
     its eligible runs sorted best first: by value, then mail bonus, then enumeration order
     (deterministic: the sorts are stable).  Identical trains share their lists."""
     shared: dict[Train, _TrainSlot] = {}
     for train in sorted(set(trains), key=lambda t: (t.gauge, t.large, t.one_m, t.name)):
-        shared[train] = _slot(train, runs[train.gauge])
+        shared[train] = _slot(train, runs[train.gauge], caps[train.gauge])
     order = sorted(trains, key=lambda t: (-(shared[t].values[0] if shared[t].values else 0),
                                           t.gauge, -t.large, t.one_m, t.name))
     slots: list[_TrainSlot] = []
     for i, train in enumerate(order):
         same = i > 0 and order[i - 1] == train
-        slots.append(replace(shared[train], same_as_previous=same))
+        slots.append(replace(shared[train], same_as_previous=same,
+                             best_possible=best_possible[train.gauge]))
     return slots
 
 
-def _slot(train: Train, runs: list[Candidate]) -> _TrainSlot:
-    """The train's eligible runs, already sorted best first by :func:`enumerate_runs`."""
-    if train.one_m or any(c[LARGE] > train.large for c in runs):
+def _slot(train: Train, runs: list[Candidate], cap: int) -> _TrainSlot:
+    """The train's eligible runs, already sorted best first by :func:`enumerate_runs`
+    (``cap``: the most Large Stations of any of them)."""
+    if train.one_m or train.large < cap:
         runs = [c for c in runs if _eligible(c, train)]
     values = list(map(itemgetter(VALUE), runs))
     mails = list(map(itemgetter(MAIL), runs))
     masks = list(map(itemgetter(MASK), runs))
     totals = list(map(add, values, mails))
-    # Indices by value + mail, best first: a counting sort (stable, like the value order).
-    by_total: list[list[int]] = [[] for _ in range(max(totals, default=0) + 1)]
-    for k, total in enumerate(totals):
-        by_total[total].append(k)
-    order = [k for bucket in reversed(by_total) for k in bucket]
+    # Indices by value + mail, best first (stable; the value order is nearly this order
+    # already, which the sort exploits).
+    order = sorted(range(len(totals)), key=totals.__getitem__, reverse=True)
     return _TrainSlot(train, runs, values, masks, list(map(itemgetter(DUTY), runs)), mails,
                       [totals[k] for k in order], [masks[k] for k in order],
                       max(mails, default=0), False)
