@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from india1853.board.graph import LINE_GAUGES, USABLE, StationNode, find_line, station_node
+from india1853.board.graph import USABLE, StationNode, station_node
 from india1853.board.state import BoardState
 from india1853.board.tiles import fitting_rotations, map_paths
 from india1853.data.model import Gauge, HexSpec, TileSpec
@@ -20,9 +20,9 @@ from india1853.rules.construction.context import (
     LegalMove,
 )
 from india1853.rules.construction.network import (
-    LayTarget,
     Network,
     disjoint_lines,
+    first_lay_has_line,
     lay_target,
 )
 
@@ -169,25 +169,15 @@ def _check_second_lay(net: Network, ctx: CompanyContext, lay: Lay, tile: TileSpe
     target1 = lay_target(first.hex, placed[0], placed[1], first_home)
     if _home_base_waiting(state, ctx.company, lay.hex):
         # The second lay needs no line; the first needs one from any other base.
-        if first_home is not None or _first_has_line(net, target1):
+        if first_home is not None or first_lay_has_line(net, target1):
             return
     else:
         target2 = lay_target(lay.hex, tile, lay.rotation, None)
-        if disjoint_lines(net.graph, ctx.company, target1, target2):
+        if disjoint_lines(net, target1, target2):
             return
     raise RuleError(
         "4.1.7 / 31.5", f"the lays on {first.hex} and {lay.hex} need lines from two different "
         f"bases of {ctx.company} that share no track"
-    )
-
-
-def _first_has_line(net: Network, target: LayTarget) -> bool:
-    graph = net.graph
-    banned = frozenset(t.id for t in graph.tracks_in(target.hex))
-    return any(
-        find_line(graph, net.company, g, graph.base_nodes(net.company), target.matcher(g),
-                  banned) is not None
-        for g in LINE_GAUGES
     )
 
 

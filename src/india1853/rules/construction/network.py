@@ -9,7 +9,6 @@ itself, so every line is traced from a base in a single gauge.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -18,12 +17,9 @@ from india1853.board.graph import (
     USABLE,
     EdgeNode,
     Reach,
-    State,
     StationNode,
-    Track,
     TrackGraph,
     edge_node,
-    find_line,
     reach,
     side_of,
 )
@@ -31,10 +27,19 @@ from india1853.board.hexes import neighbours
 from india1853.board.state import BoardState
 from india1853.board.tiles import map_paths
 from india1853.data.model import Gauge, TileSpec
-
-# How many candidate lines of the first lay the exhaustive search of rule 4.1.7 tries before
-# giving up; see docs/rulings.md "Two lays".
-DISJOINT_SEARCH_BUDGET = 20_000
+from india1853.rules.construction.lines import (
+    MIXED_GAUGES,
+    ONE_GAUGE,
+    LineGauge,
+    Resources,
+    SideGraph,
+    Target,
+    build_side_graph,
+    has_line,
+    mixed_pair,
+    pair_flow,
+    target_in,
+)
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,13 @@ class Network:
     @cached_property
     def graph(self) -> TrackGraph:
         return TrackGraph.build(self.state)
+
+    @cached_property
+    def side_graphs(self) -> dict[LineGauge, SideGraph]:
+        """The side graphs of rule 4.1.7 / 31.5 (:mod:`.lines`), sharing one resource table."""
+        resources = Resources()
+        gauges: tuple[LineGauge, ...] = ("any", "broad", "metre")
+        return {g: build_side_graph(self.graph, self.company, g, resources) for g in gauges}
 
     @cached_property
     def reaches(self) -> dict[Gauge, Reach]:
@@ -117,16 +129,12 @@ class LayTarget:
     entries: frozenset[tuple[EdgeNode, Gauge]]
     home_base: StationNode | None = None
 
-    def matcher(self, gauge: Gauge) -> Callable[[State], bool]:
-        def is_target(state: State) -> bool:
-            node, came_from = state
-            return (
-                node[0] == "E"
-                and came_from not in ("", self.hex)
-                and (node, gauge) in self.entries
-            )
+    def edges(self, gauge: LineGauge) -> frozenset[EdgeNode]:
+        """The edges a line of ``gauge`` may arrive at ("any": every edge with track)."""
+        return frozenset(e for e, g in self.entries if gauge in ("any", g))
 
-        return is_target
+    def target(self, g: SideGraph) -> Target:
+        return target_in(g, self.hex, self.edges(g.gauge), self.home_base)
 
 
 def lay_target(hex: str, tile: TileSpec, rotation: int, home_base: StationNode | None) -> LayTarget:
@@ -140,97 +148,37 @@ def lay_target(hex: str, tile: TileSpec, rotation: int, home_base: StationNode |
     return LayTarget(hex, frozenset(entries), home_base)
 
 
-def _edges(line: list[Track]) -> frozenset[EdgeNode]:
-    out: set[EdgeNode] = set()
-    for t in line:
-        for n in (t.a, t.b):
-            if n[0] == "E":
-                out.add(n)
-    return frozenset(out)
-
-
-def disjoint_lines(graph: TrackGraph, company: str, first: LayTarget, second: LayTarget) -> bool:
+def disjoint_lines(net: Network, first: LayTarget, second: LayTarget) -> bool:
     """Rule 4.1.7 / 31.5: each lay connected to a DIFFERENT base, the connecting lines sharing
-    no track (nor a tile edge, as train routes may not, 4.5.10).
+    no track (nor a tile edge, as train routes may not, 4.5.10).  Exact; the method is in
+    :mod:`india1853.rules.construction.lines`.
 
-    The first lay's line may not use the first lay's own tile (it was traced before the tile
-    was laid); the second lay's line may.
+    ``net`` is the board after the first lay.  The first lay's line may not use the first lay's
+    own tile (it was traced before the tile was laid); the second lay's line may.
     """
-    bases = graph.base_nodes(company)
-
-    def not_first_hex(track: Track) -> bool:
-        return track.hex != first.hex
-
-    for b1 in bases:
-        for b2 in bases:
-            if b1 == b2:
-                continue
-            if _pair(graph, company, b1, b2, first, second, not_first_hex):
-                return True
+    graphs = net.side_graphs
+    bases = net.graph.base_nodes(net.company)
+    if len(bases) < 2:
+        return False
+    # Any pair of lines is a flow of 2 in the graph of all track: the cheap refusal first.
+    if pair_flow(graphs["any"], bases, first.target(graphs["any"]),
+                 second.target(graphs["any"])) < 2:
+        return False
+    for g in ONE_GAUGE:
+        if pair_flow(graphs[g], bases, first.target(graphs[g]), second.target(graphs[g])) == 2:
+            return True
+    for g1, g2 in MIXED_GAUGES:
+        if mixed_pair(graphs[g1], graphs[g2], bases, first.target(graphs[g1]),
+                      second.target(graphs[g2])):
+            return True
     return False
 
 
-def _pair(
-    graph: TrackGraph,
-    company: str,
-    b1: StationNode,
-    b2: StationNode,
-    first: LayTarget,
-    second: LayTarget,
-    not_first_hex: Callable[[Track], bool],
-) -> bool:
-    for g2 in LINE_GAUGES:
-        # No line at all from b2 to the second lay: no first line can help.
-        if second.home_base != b2 and find_line(graph, company, g2, [b2],
-                                                second.matcher(g2)) is None:
-            continue
-        for g1 in LINE_GAUGES:
-            lines1 = _candidate_lines(graph, company, b1, g1, first, not_first_hex)
-            for line1 in lines1:
-                banned = frozenset(t.id for t in line1)
-                if second.home_base == b2:
-                    return True
-                if find_line(graph, company, g2, [b2], second.matcher(g2), banned,
-                             _edges(line1)) is not None:
-                    return True
-    return False
-
-
-def _candidate_lines(
-    graph: TrackGraph,
-    company: str,
-    base: StationNode,
-    gauge: Gauge,
-    target: LayTarget,
-    usable: Callable[[Track], bool],
-) -> Iterator[list[Track]]:
-    """Lines from ``base`` to ``target``: the shortest first, then every other one found by a
-    depth-first search, up to :data:`DISJOINT_SEARCH_BUDGET` steps."""
-    if target.home_base == base:
-        yield []
-        return
-    banned = frozenset(t.id for t in graph.tracks if not usable(t))
-    shortest = find_line(graph, company, gauge, [base], target.matcher(gauge), banned)
-    if shortest is None:
-        return
-    yield shortest
-    is_target = target.matcher(gauge)
-    budget = DISJOINT_SEARCH_BUDGET
-    stack: list[tuple[State, list[Track], frozenset[object]]] = [((base, ""), [], frozenset())]
-    while stack and budget > 0:
-        state, line, seen = stack.pop()
-        budget -= 1
-        if line and is_target(state):
-            if line != shortest:
-                yield line
-            continue
-        node, came_from = state
-        if node[0] == "S" and came_from and graph.blocked_for(node, company):
-            continue
-        for t in graph.adjacent(node, gauge):
-            if not usable(t) or t.id in seen or (node[0] == "E" and t.hex == came_from):
-                continue
-            nxt = t.other(node)
-            if nxt[0] == "E" and nxt in seen:
-                continue
-            stack.append(((nxt, t.hex), [*line, t], seen | {t.id, nxt}))
+def first_lay_has_line(net: Network, first: LayTarget) -> bool:
+    """Whether a line from any base, not using the first lay's own tile, reaches the first lay
+    (4.1.6 / 31.4 as 4.1.7 / 31.5 traces it, when the second lay needs no line)."""
+    bases = net.graph.base_nodes(net.company)
+    return any(
+        has_line(net.side_graphs[g], bases, first.target(net.side_graphs[g]), avoid_hex=first.hex)
+        for g in ONE_GAUGE
+    )
