@@ -494,6 +494,11 @@ class _TrainSlot:
     max_mail: int
     same_as_previous: bool
     best_possible: int = 0  # an upper bound on any of the train's runs, listed or not
+    # Runs below the pass's threshold for this gauge are not listed: ``unseen`` is the most
+    # any of them is worth (-1: every run is listed), ``mail_cap`` the most any mail bonus of
+    # the gauge is worth.
+    unseen: int = -1
+    mail_cap: int = 0
 
 
 @dataclass
@@ -506,11 +511,7 @@ class _Search:
     nodes: int = 0
     pruned_bound: int = -1
     root_bound: int = 0
-    # Runs below the enumeration threshold are not listed: ``unseen`` is the most any of them
-    # is worth (-1: every run is listed) and ``mail_cap`` the most any mail bonus is worth.
-    unseen: int = -1
-    mail_cap: int = 0
-    unseen_context: int = -1  # the most a search node offered on top of an unseen run
+    unseen_context: int = -1  # the most a search node offered on top of an unlisted run
 
     def bound(self, i: int, used: int, start: int, mail: bool) -> tuple[int, int]:
         """Upper bounds for trains i.. given the used resources: (sum of each train's best
@@ -522,7 +523,8 @@ class _Search:
             slot = self.slots[j]
             if j > i and not slot.same_as_previous:
                 first = 0
-            best_j = max(min(self.unseen, slot.best_possible), 0)
+            unseen = min(slot.unseen, slot.best_possible)
+            best_j = max(unseen, 0)
             masks = slot.masks
             for k in range(first, len(masks)):
                 if not masks[k] & used:
@@ -537,9 +539,8 @@ class _Search:
                     if not by_mask[k] & used:
                         gain = run_total - best_j
                         break
-                if self.unseen >= 0:
-                    unseen = min(self.unseen, slot.best_possible)
-                    gain = max(gain, unseen + self.mail_cap - best_j)
+                if unseen >= 0:
+                    gain = max(gain, unseen + slot.mail_cap - best_j)
         return total, gain
 
     def search(self, i: int, used: int, covered: int, value: int, mail: bool, start: int,
@@ -579,14 +580,14 @@ class _Search:
             self._descend(i, n_used, n_covered, value + run_value, mail, n_start, chosen,
                           rest + gain)
             chosen.pop()
-        if self.unseen >= 0:
+        if slot.unseen >= 0:
             # The runs below the threshold were not listed (and their mail bonus may be larger
             # than any listed run's, so the cut above does not cover them): this node's bound
             # with one of them must not beat the answer, or a lower threshold is needed.
-            context = value + rest + (max(self.mail_cap, gain) if mail else 0)
+            context = value + rest + (max(slot.mail_cap, gain) if mail else 0)
             self.unseen_context = max(self.unseen_context, context)
             self.pruned_bound = max(self.pruned_bound,
-                                    context + min(self.unseen, slot.best_possible))
+                                    context + min(slot.unseen, slot.best_possible))
         # The train may also stay idle (no compatible run, or to leave room for others).
         ceiling = value + rest + gain
         if ceiling > self.best_value:
@@ -623,7 +624,7 @@ class SearchStats:
     reduce_ms: float
     enumerate_ms: float  # the arms
     search_ms: float  # runs over the threshold and the branch and bound, every pass
-    threshold: int  # the last pass listed every run worth at least this much
+    thresholds: dict[str, int]  # per gauge: the last pass listed every run worth this much
     passes: int
 
 
@@ -688,22 +689,26 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
     # Search the runs worth at least a threshold first; the search proves the answer optimal
     # or says how low the threshold must go (duties: every run, their reach must be exact).
     if duty_list:
-        threshold = 0
+        thresholds = dict.fromkeys(gauges, 0)
+    elif first_threshold is None:
+        thresholds = _first_thresholds(arms)
     else:
-        threshold = _first_threshold(arms) if first_threshold is None else first_threshold
+        thresholds = dict.fromkeys(gauges, first_threshold)
     passes = 0
     while True:
         passes += 1
-        runs = {g: runs_at_least(arms[g], threshold) for g in gauges}
-        search = _run_search(trains, runs, caps, len(duty_list), threshold, arms)
-        if threshold == 0 or search.pruned_bound <= search.best_value:
+        runs = {g: runs_at_least(arms[g], thresholds[g]) for g in gauges}
+        search = _run_search(trains, runs, caps, len(duty_list), thresholds, arms)
+        if not any(thresholds.values()) or search.pruned_bound <= search.best_value:
             break
         # Low enough that every node seen would have been decided, but no more than half as
         # low at a time: the answer found improves as more runs are listed.
         needed = search.best_value - search.unseen_context + 1
-        threshold = min(threshold - 1, max(needed, threshold * STEP[0] // STEP[1]))
-        if threshold <= MIN_RUN_VALUE:
-            threshold = 0
+        for g, threshold in thresholds.items():
+            lower = min(threshold - 1, max(needed, threshold * STEP[0] // STEP[1]))
+            if lower <= MIN_RUN_VALUE or search.nodes > NODES_FOR_ANOTHER_PASS:
+                lower = 0  # list every run (a costly search is done once more only)
+            thresholds[g] = max(lower, 0)
     slots = search.slots
     t3 = time.perf_counter()
     if search.best_value < 0:
@@ -725,7 +730,7 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
         reduce_ms=(t1 - t0) * 1000,
         enumerate_ms=(t2 - t1) * 1000,
         search_ms=(t3 - t2) * 1000,
-        threshold=threshold,
+        thresholds={str(g): t for g, t in thresholds.items()},
         passes=passes,
     )
     return BestRun(run, max(run.total, search.pruned_bound), stats)
@@ -750,44 +755,48 @@ FIRST = (1, 2)
 STEP = (1, 2)
 # Below this many arms the runs are few enough to list them all in one pass.
 ARMS_FOR_THRESHOLDS = 1000
+# A pass whose search took more nodes than this is followed by a complete pass.
+NODES_FOR_ANOTHER_PASS = 1000
 
 
-def _first_threshold(arms: dict[TrainGauge, GaugeArms]) -> int:
-    """Where the first pass starts: three quarters of the most a single run could be worth,
-    or 0 (list every run) on a small network.  Any value is correct; a high one lists few
-    runs, and the pass then says how low the next must go."""
+def _first_thresholds(arms: dict[TrainGauge, GaugeArms]) -> dict[TrainGauge, int]:
+    """Where the first pass starts, per gauge: half the most a single run of the gauge could
+    be worth, or 0 (list every run) on a small network.  Any value is correct; a high one
+    lists few runs, and the pass then says how low the next must go."""
     if sum(len(a.ends) for g in arms.values() for a in g.arms) < ARMS_FOR_THRESHOLDS:
-        return 0
-    top = max((_best_possible(g) for g in arms.values()), default=0)
-    first = top * FIRST[0] // FIRST[1]
-    return first if first > MIN_RUN_VALUE else 0
+        return dict.fromkeys(arms, 0)
+    out: dict[TrainGauge, int] = {}
+    for gauge, gauge_arms in arms.items():
+        first = _best_possible(gauge_arms) * FIRST[0] // FIRST[1]
+        out[gauge] = first if first > MIN_RUN_VALUE else 0
+    return out
 
 
-def _mail_cap(arms: dict[TrainGauge, GaugeArms]) -> int:
-    """The most a mail bonus can be worth (4.6.6): the two most valuable ends of one base's
-    runs (the base itself or the end of an arm)."""
+def _mail_cap(gauge_arms: GaugeArms) -> int:
+    """The most a mail bonus of the gauge can be worth (4.6.6): the two most valuable ends of
+    one base's runs (the base itself or the end of an arm)."""
     cap = 0
-    for gauge_arms in arms.values():
-        value = gauge_arms.info.value
-        for a in gauge_arms.arms:
-            ends = sorted([value[a.base], *(value[e] for e in a.ends)], reverse=True)[:2]
-            cap = max(cap, sum(ends))
+    value = gauge_arms.info.value
+    for a in gauge_arms.arms:
+        ends = sorted([value[a.base], *(value[e] for e in a.ends)], reverse=True)[:2]
+        cap = max(cap, sum(ends))
     return cap
 
 
 def _run_search(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]],
-                caps: dict[TrainGauge, int], duty_count: int, threshold: int,
+                caps: dict[TrainGauge, int], duty_count: int, thresholds: dict[TrainGauge, int],
                 arms: dict[TrainGauge, GaugeArms]) -> _Search:
-    """One pass of the branch and bound over the runs listed at ``threshold``."""
-    slots = _slots(trains, runs, caps, {g: _best_possible(a) for g, a in arms.items()})
+    """One pass of the branch and bound over the runs listed at ``thresholds``."""
+    slots = _slots(trains, runs, caps, {
+        g: (_best_possible(a), thresholds[g] - 1 if thresholds[g] > 0 else -1, _mail_cap(a))
+        for g, a in arms.items()})
     reach = [0] * (len(slots) + 1)
     for i in range(len(slots) - 1, -1, -1):
         union = 0
         for duty in slots[i].duties:
             union |= duty
         reach[i] = reach[i + 1] | union
-    search = _Search(slots, (1 << duty_count) - 1, reach,
-                     unseen=threshold - 1 if threshold > 0 else -1, mail_cap=_mail_cap(arms))
+    search = _Search(slots, (1 << duty_count) - 1, reach)
     root, gain = search.bound(0, 0, 0, True)
     search.root_bound = root + gain
     search.search(0, 0, 0, 0, True, 0, [])
@@ -795,7 +804,7 @@ def _run_search(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]]
 
 
 def _slots(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]],
-           caps: dict[TrainGauge, int], best_possible: dict[TrainGauge, int]
+           caps: dict[TrainGauge, int], unlisted: dict[TrainGauge, tuple[int, int, int]]
            ) -> list[_TrainSlot]:
     """Trains in search order (best single run first; identical trains together), each with
     its eligible runs sorted best first: by value, then mail bonus, then enumeration order
@@ -808,8 +817,9 @@ def _slots(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]],
     slots: list[_TrainSlot] = []
     for i, train in enumerate(order):
         same = i > 0 and order[i - 1] == train
-        slots.append(replace(shared[train], same_as_previous=same,
-                             best_possible=best_possible[train.gauge]))
+        best_possible, unseen, mail_cap = unlisted[train.gauge]
+        slots.append(replace(shared[train], same_as_previous=same, best_possible=best_possible,
+                             unseen=unseen, mail_cap=mail_cap))
     return slots
 
 
