@@ -731,6 +731,7 @@ def _rule_params(ctx: _Ctx, raw: Any) -> RuleParams:
         bid_ganges_limit=o.req("bid_ganges_limit", int),
         bid_ganges_limit_three_cities=o.req("bid_ganges_limit_three_cities", (int, type(None))),
         bid_pass_unaccounted_limit=o.req("bid_pass_unaccounted_limit", (int, type(None))),
+        frontier_bonus=o.choice("frontier_bonus", ("first_company", "each_company")),
         bid_ganges_three_cities_also=tuple(o.opt("bid_ganges_three_cities_also", list, [])),
     )
     o.done()

@@ -418,6 +418,8 @@ class Tables:
 
 
 BidBond = Literal["at_least", "equal"]
+# 4.1.14 / 31.11: who collects a frontier post's bonus (see docs/rulings.md, "Frontier posts").
+FrontierBonus = Literal["first_company", "each_company"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -429,6 +431,8 @@ class RuleParams:
     * ``tile_lays``: lays per turn by company type (4.1.2 / 31.2).
     * ``double_lay_free_from_phase``: 4.1.3 option 1 (first edition: from the start, 31.2).
     * ``areas_relaxed_phase``: 4.2.3 / 4.4.2 (None: TABLE 2 always applies, 31.13).
+    * ``frontier_bonus``: 4.1.14 / 31.11, who is paid a frontier post's bonus: only the first
+      company to connect it (``first_company``) or each company once (``each_company``).
     * ``bid_*``: 2.5.2-2.5.8 / 14.1-14.4.
     """
 
@@ -448,6 +452,7 @@ class RuleParams:
     bid_ganges_limit: int
     bid_ganges_limit_three_cities: int | None
     bid_pass_unaccounted_limit: int | None
+    frontier_bonus: FrontierBonus
     # 2.5.7: cities a bid of three cities may name besides its one Ganges valley city.
     bid_ganges_three_cities_also: tuple[str, ...] = ()
 

@@ -10,17 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from india1853.data.model import CompanyType, Edition
+from india1853.data.model import CompanyType, Edition, FrontierBonus
 from india1853.errors import InputError
 from india1853.rules.position import Position
 
 DoubleLay = Literal["later", "paid"]
-FrontierRule = Literal["first_company", "each_company"]
-
-# Rule 4.1.14 vs 31.11 (see docs/rulings.md, "Frontier posts"): the 2009 overview says the
-# bonus goes to "the first company building track there"; the 1989 text pays each company
-# whose base the post is connected to, once.  The edition data has no field for this yet.
-_FRONTIER_RULE: dict[str, FrontierRule] = {"second": "first_company", "first": "each_company"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +107,7 @@ class ConstructionPolicy:
     double_lay_free_from_phase: int
     areas_relaxed_phase: int | None
     relaxing_trains: frozenset[str]
-    frontier: FrontierRule
+    frontier: FrontierBonus
 
     @classmethod
     def of(cls, edition: Edition) -> ConstructionPolicy:
@@ -135,7 +129,7 @@ class ConstructionPolicy:
             double_lay_free_from_phase=edition.rules.double_lay_free_from_phase,
             areas_relaxed_phase=relaxed,
             relaxing_trains=trains,
-            frontier=_FRONTIER_RULE[edition.name],
+            frontier=edition.rules.frontier_bonus,
         )
 
     @property
