@@ -61,14 +61,18 @@ def _player(view: View, name: str) -> Mapping[str, Any]:
     return {}
 
 
-def _cash(view: View, entity: str) -> int:
+def _cash(view: View, entity: str) -> int | None:
+    """Cash as the view shows it; None where the view hides it (a secret bond, 2.5.2)."""
     if entity in view["companies"]:
-        return int(view["companies"][entity]["cash"])
-    return int(_player(view, entity).get("cash", 0))
+        cash = view["companies"][entity]["cash"]
+    else:
+        cash = _player(view, entity).get("cash", 0)
+    return None if cash is None else int(cash)
 
 
 def _spent(before: View, after: View, entity: str) -> int:
-    return _cash(before, entity) - _cash(after, entity)
+    was, now = _cash(before, entity), _cash(after, entity)
+    return 0 if was is None or now is None else was - now
 
 
 def _pays(amount: int) -> str:

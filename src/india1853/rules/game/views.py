@@ -15,12 +15,20 @@ from india1853.rules.game.shares import controller, price
 from india1853.rules.game.state import GameState, PlayerState
 
 
+def _bonds_secret(st: GameState) -> bool:
+    """2.5.2-2.5.3: bonds are written secretly and revealed together once every bond is in."""
+    return st.round == "bonds"
+
+
 def _player(st: GameState, p: PlayerState, viewer: str | None, moderator: bool) -> dict[str, Any]:
     own = moderator or viewer == p.name
-    bonds_public = st.round != "bonds"
+    bonds_public = not _bonds_secret(st)
+    # The bond money is put aside as soon as it is written, so a player's cash would give the
+    # secret amount away: while bonds are secret, others see no cash for a player who has one.
+    cash_hidden = not own and not bonds_public and p.bond is not None
     return {
         "name": p.name,
-        "cash": p.cash,
+        "cash": None if cash_hidden else p.cash,
         "shares": dict(p.shares),
         "unredeemed": dict(p.unredeemed),
         "claims": list(p.claims),
@@ -44,7 +52,8 @@ def view(rules: GameRules, st: GameState, viewer: str | None, *,
         "or_in_set": st.or_in_set,
         "ors_in_set": st.ors_in_set,
         "bank": st.bank,
-        "bonds_held": bonds_held(st),
+        # The total held aside would reveal the secret bonds while they are being written.
+        "bonds_held": None if _bonds_secret(st) and not moderator else bonds_held(st),
         "elephant": st.elephant,
         "bank_broken": st.bank_broken,
         "end_reason": st.end_reason,
