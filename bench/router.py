@@ -13,6 +13,7 @@ neighbours and the manifest, then promoted as far as the era allows.
 from __future__ import annotations
 
 import json
+import os
 import random
 import statistics
 import sys
@@ -27,7 +28,13 @@ from india1853.board.state import Base, BoardState
 from india1853.board.tiles import fitting_rotations, map_paths, promotion_rotations
 from india1853.data.loader import load_edition
 from india1853.rules.position import CompanyState, Position, load_position, position_to_dict
-from india1853.rules.router import best_run
+from india1853.rules.router import (
+    _eligible,
+    _Resources,
+    best_run,
+    enumerate_runs,
+    reduce_graph,
+)
 from india1853.rules.routes import runnable_trains
 
 HERE = Path(__file__).parent
@@ -371,7 +378,23 @@ def _oracle_total(graph: TrackGraph, company: str, trains: list[Any],
     return None if answer is None else int(answer.total)
 
 
+def _all_runs(graph: TrackGraph, company: str, trains: list[Any]) -> int:
+    """Candidate runs over all trains were every run listed (the last pass may list fewer)."""
+    resources = _Resources()
+    total = 0
+    for gauge in sorted({t.gauge for t in trains}):
+        reduced = reduce_graph(graph, gauge, resources, {})
+        cap = max((1 if t.one_m else t.large) for t in trains if t.gauge == gauge)
+        runs = enumerate_runs(reduced, graph, company, cap)
+        total += sum(1 for t in trains if t.gauge == gauge for c in runs if _eligible(c, t))
+    return total
+
+
 def measure(path: Path) -> dict[str, object]:
+    """Time one position.  The track graph is cached on its (immutable) board state, so every
+    graph build is timed on a freshly loaded state (per-tile track memos stay warm); search
+    times are wall clock and process CPU time (the machine is shared, so CPU time shows the
+    router's own cost when other jobs compete for the two cores)."""
     doc = json.loads(path.read_text())
     position = load_position(doc)
     company, trains, duties = runnable_trains(position, doc["bench"]["company"])
@@ -382,12 +405,16 @@ def measure(path: Path) -> dict[str, object]:
     search_cold = first.stats.reduce_ms + first.stats.enumerate_ms + first.stats.search_ms
     graph_warm: list[float] = []
     search_warm: list[float] = []
+    search_cpu: list[float] = []
     for _ in range(WARM_REPEATS):
+        fresh = load_position(doc).board
         t0 = time.perf_counter()
-        g = TrackGraph.build(position.board)
+        g = TrackGraph.build(fresh)
         graph_warm.append((time.perf_counter() - t0) * 1000)
         t0 = time.perf_counter()
+        c0 = time.process_time()
         again = best_run(g, company, trains, duties)
+        search_cpu.append((time.process_time() - c0) * 1000)
         search_warm.append((time.perf_counter() - t0) * 1000)
         if again.run.total != first.run.total:
             raise AssertionError(f"{path.name}: router is not deterministic")
@@ -404,7 +431,11 @@ def measure(path: Path) -> dict[str, object]:
         "search_cold_ms": search_cold,
         "search_warm_med": statistics.median(search_warm),
         "search_warm_p95": _p95(search_warm),
+        "search_cpu_med": statistics.median(search_cpu),
+        "search_cpu_p95": _p95(search_cpu),
         "runs": sum(first.stats.candidates.values()),
+        "runs_all": _all_runs(graph, company, trains),
+        "passes": first.stats.passes,
         "bnb_nodes": first.stats.search_nodes,
         "total": first.run.total,
         "optimal": first.optimal,
@@ -413,7 +444,10 @@ def measure(path: Path) -> dict[str, object]:
 
 
 def run() -> list[dict[str, object]]:
-    return [measure(p) for p in sorted(POSITIONS.glob("*.json"))]
+    load = os.getloadavg()[0]
+    rows = [measure(p) for p in sorted(POSITIONS.glob("*.json"))]
+    print(f"router: load average {load:.2f} before, {os.getloadavg()[0]:.2f} after")
+    return rows
 
 
 if __name__ == "__main__":
