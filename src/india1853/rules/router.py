@@ -1,22 +1,27 @@
 """The optimal router: the company's best run, with a certificate of optimality.
 
-The search has three stages (described in full in docs/routes.md):
+The stages (described in full in docs/routes.md):
 
 1. **Reduce** the track graph per train gauge: chains of tile edges with one track on each side
    collapse into a single *link* that carries the set of resources it consumes (tile edges and
    station-to-station tracks, rule 4.5.10 / 33.10).  Stations and junction edges (where lines
    merge at a tile edge) stay as nodes.  Edges where a line could only turn back into the same
-   tile are dead ends (4.5.5 / 33.5: no reversing).
-2. **Enumerate** every legal run of each gauge: simple paths between stations through at least
-   one company base (4.5.2), with at most N Large Stations (4.5.4), never two stations of one
-   city (4.5.5), never past a blocked station (4.5.6).  A run is grown as two *arms* from the
-   lowest-ranked base it contains, so each run is generated exactly once.
-3. **Branch and bound** over the trains: each train takes one of its candidate runs (or none),
+   tile are dead ends (4.5.5 / 33.5: no reversing).  *Hops* join each station to the next
+   through any junction edges between them.
+2. **Arms**: every path from a company base (4.5.2), hop by hop, to a station, never to a city
+   twice (4.5.5), never past a blocked station (4.5.6), within the Large Station limit (4.5.4);
+   kept per base as preorder lists with cumulative figures.
+3. **Runs**: an arm alone, or two arms from one base that share no resource or city, each run
+   generated exactly once (from its lowest-ranked base), listed best first above a per-gauge
+   value threshold.
+4. **Branch and bound** over the trains: each train takes one of its listed runs (or none),
    runs pairwise share no resource (4.5.10), one of them may carry the mail (4.6.6), every duty
-   hex is covered (4.2.3 / 4.4.2).  The bound is the sum of each remaining train's best run
-   compatible with the resources already used plus the best mail gain; the search is exhaustive
-   (no caps, no time limit), so the value found is the optimum, and the certificate records the
-   largest bound of any pruned subtree, which never exceeds it.
+   hex is covered (4.2.3 / 4.4.2).  The bound is the sum of each remaining train's best
+   compatible run (listed, or the most an unlisted one could be worth) plus the best mail gain.
+   If a bound with an unlisted run could beat the answer, the threshold is lowered and the
+   search repeated; the last pass is exhaustive for everything that could matter (no caps, no
+   time limit), so the value found is the optimum, and the certificate records the largest
+   bound of any discarded subtree, which never exceeds it.
 """
 
 from __future__ import annotations
@@ -284,6 +289,8 @@ class GaugeArms:
 
 
 def all_arms(reduced: ReducedGraph, graph: RouteGraph, company: str, cap: int) -> GaugeArms:
+    """The arms from each of the company's bases on this gauge (4.5.2: every run includes a
+    base), up to ``cap`` Large Stations with the base."""
     present = set(reduced.nodes)
     bases = sorted(n for n in graph.base_nodes(company) if n in present)
     info = _stations(reduced, graph, company, bases)
