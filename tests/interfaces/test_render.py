@@ -80,6 +80,11 @@ def test_bases_and_routes_are_drawn() -> None:
     )
     texts = _texts(svg)
     assert "BNR" in texts and "EIR" in texts
+    # A tile's only large station takes a base named without its station id.
+    two = _texts(render_board_svg(ed, tiles={"K17": ("14", 1)},
+                                  bases=[("BNR", "K17", None), ("GIP", "K17", None)]))
+    assert "BNR" in two and "GIP" in two
+    assert "NWR" in _texts(render_board_svg(ed, bases=[("NWR", "C11", None)]))
     assert "<polyline" in svg and "#e6194b" in svg
 
 
@@ -93,6 +98,16 @@ def test_bases_and_routes_are_drawn() -> None:
         ({"bases": [("XYZ", "K17", None)]}, "unknown company 'XYZ'"),
         ({"bases": [("BNR", "K17", "st9")]}, "no station 'st9' on K17"),
         ({"highlight_routes": [[("Q", "K17", 1)]]}, "bad node"),
+        ({"bases": [("BNR", "K11", None)]}, "K11 has no city to hold a base"),
+        ({"tiles": {"K11": ("9", 0)}, "bases": [("BNR", "K11", None)]},
+         "tile 9 on K11 has no large station"),
+        ({"tiles": {"K11": ("3", 0)}, "bases": [("BNR", "K11", "st1")]}, "is a town"),
+        ({"bases": [("BNR", "F14", None)]}, r"name the station on F14 \(one of st1, st2, st3\)"),
+        ({"bases": [("BNR", "K17", None), ("GIP", "K17", None)]},
+         r"no free slot for GIP on K17 \(1 slot\)"),
+        ({"tiles": {"K17": ("14", 0)},
+          "bases": [("BNR", "K17", None), ("GIP", "K17", None), ("EIR", "K17", "st1")]},
+         "no free slot for EIR on K17/st1"),
     ],
 )
 def test_bad_input_is_an_input_error(kwargs: dict[str, object], message: str) -> None:
@@ -158,3 +173,12 @@ def test_command_errors_are_one_line_and_non_zero(
     assert err.startswith("error: ") and message in err
     assert err.count("\n") == 1
     assert not (tmp_path / "a.svg").exists()
+
+
+def test_a_game_state_with_more_tokens_than_slots_shows_every_token() -> None:
+    ed = load_edition("second")
+    svg = render_board_svg(ed, tiles={"K17": ("5", 0)},
+                           bases=[("BNR", "K17", None), ("GIP", "K17", None),
+                                  ("EIR", "C11", None), ("NWR", "C11", None)],
+                           check_slots=False)
+    assert {"BNR", "GIP", "EIR", "NWR"} <= set(_texts(svg))

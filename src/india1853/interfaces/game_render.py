@@ -67,7 +67,7 @@ def game_board_svg(game: Game, routes: OptimalRun | None = None) -> str:
     bases = [(b.company, b.hex, b.station) for b in board.bases]
     highlight = [list(r.nodes) for r in routes.routes] if routes else []
     return render_board_svg(game.rules.ed, tiles=tiles, bases=bases,
-                            highlight_routes=highlight)
+                            highlight_routes=highlight, check_slots=False)
 
 
 def describe_run(run: OptimalRun) -> str:

@@ -355,6 +355,11 @@ def _draw_station(
                 stroke_width=1.5)
         if i < len(tokens):
             draw_token(svg, c, slot_r * 0.92, tokens[i])
+    # More tokens than slots (a game state the caller vouches for): shown beside the station
+    # rather than hidden, so the picture never conceals a base.
+    for j, extra in enumerate(tokens[len(centres):], start=1):
+        at = (centres[-1][0] + slot_r * 1.2 * j, centres[-1][1] - slot_r * 1.2)
+        draw_token(svg, at, slot_r * 0.8, extra)
     return centres
 
 
@@ -589,17 +594,54 @@ def _tokens(
     ed: Edition,
     placed: Mapping[str, tuple[TileSpec, int]],
     bases: Iterable[tuple[str, str, str | None]],
+    check_slots: bool = True,
 ) -> dict[str, dict[str | None, list[CompanySpec]]]:
+    """Base tokens by hex and station; a token never disappears silently (a hex without a
+    large station or an unnamed station among several is an error, and so are more tokens than
+    slots unless ``check_slots`` is off)."""
     out: dict[str, dict[str | None, list[CompanySpec]]] = {}
     for initials, text, station in bases:
         company = ed.company(initials)
         coord = _board_hex(ed, text, "bases")
-        if station is not None:
-            tile = placed.get(coord)
-            if tile is None or station not in {s.id for s in tile[0].stations}:
-                raise InputError(f"bases: no station {station!r} on {coord}")
-        out.setdefault(coord, {}).setdefault(station, []).append(company)
+        tile = placed.get(coord)
+        station, slots = (_printed_city_slot(ed, coord, station) if tile is None
+                          else _tile_station_slots(tile[0], coord, station))
+        here = out.setdefault(coord, {}).setdefault(station, [])
+        if check_slots and len(here) >= slots:
+            where = coord if station is None else f"{coord}/{station}"
+            raise InputError(f"bases: no free slot for {company.initials} on {where} "
+                             f"({slots} slot{'s' if slots != 1 else ''})")
+        here.append(company)
     return out
+
+
+def _printed_city_slot(ed: Edition, coord: str, station: str | None) -> tuple[None, int]:
+    """A hex without a tile: only a printed city circle takes a token (one slot)."""
+    if station is not None:
+        raise InputError(f"bases: no station {station!r} on {coord} (no tile there)")
+    if ed.board.hexes[coord].kind != "city":
+        raise InputError(f"bases: {coord} has no city to hold a base")
+    return None, 1
+
+
+def _tile_station_slots(tile: TileSpec, coord: str, station: str | None) -> tuple[str, int]:
+    """The station of ``tile`` a base goes to and its slot count; an unnamed station is the
+    tile's only large station."""
+    large = [s for s in tile.stations if s.kind == "large"]
+    if station is None:
+        if len(large) != 1:
+            if not large:
+                raise InputError(f"bases: tile {tile.id} on {coord} has no large station")
+            names = ", ".join(s.id for s in large)
+            raise InputError(f"bases: name the station on {coord} (one of {names})")
+        return large[0].id, large[0].slots
+    for s in tile.stations:
+        if s.id == station:
+            if s.kind != "large":
+                raise InputError(f"bases: station {station!r} on {coord} is a town, not a "
+                                 "large station")
+            return s.id, s.slots
+    raise InputError(f"bases: no station {station!r} on {coord}")
 
 
 # --- routes --------------------------------------------------------------------------------
@@ -659,6 +701,7 @@ def render_board_svg(
     bases: Iterable[tuple[str, str, str | None]] = (),
     highlight_routes: Sequence[Sequence[RouteNode]] = (),
     layout: Layout | None = None,
+    check_slots: bool = True,
 ) -> str:
     """The board of ``edition`` as an SVG document.
 
@@ -666,12 +709,14 @@ def render_board_svg(
     preprinted large cities are drawn unless replaced); ``bases`` are (company initials, hex,
     station id) drawn as tokens in company colours, station None meaning the printed city
     circle; ``highlight_routes`` are sequences of track-graph nodes (("S", hex, station) or
-    ("E", hex, side)), each drawn as a coloured line.  Bad input raises InputError.
+    ("E", hex, side)), each drawn as a coloured line.  Bad input raises InputError;
+    ``check_slots=False`` draws tokens beyond a station's slots beside it instead (for a game's
+    state, which the engine vouches for).
     """
     ed = edition
     lay = layout or Layout(columns=max(split(c)[1] for c in ed.board.hexes))
     placed = _placed_tiles(ed, tiles)
-    tokens = _tokens(ed, placed, bases)
+    tokens = _tokens(ed, placed, bases, check_slots)
     svg = _Svg()
     _draw_frame(svg, lay)
     hexes = sorted(ed.board.hexes.values(), key=lambda h: (ROWS.index(h.coord[0]),
@@ -688,8 +733,10 @@ def render_board_svg(
         elif spec.playable:
             _draw_printed_features(svg, ed, spec, lay)
             loose = tokens.get(spec.coord, {}).get(None, [])
-            if loose:
-                draw_token(svg, lay.center(spec.coord), lay.radius * 0.23, loose[0])
+            cx, cy = lay.center(spec.coord)
+            for j, company in enumerate(loose):
+                draw_token(svg, (cx + j * lay.radius * 0.3, cy - j * lay.radius * 0.3),
+                           lay.radius * (0.23 if j == 0 else 0.18), company)
     _draw_homes(svg, ed, placed, tokens, lay)
     for spec in hexes:
         _draw_city_notes(svg, ed, spec, lay, covered=spec.coord in placed)
