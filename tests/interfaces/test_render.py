@@ -10,7 +10,12 @@ import pytest
 from india1853.data.loader import load_edition
 from india1853.errors import InputError
 from india1853.interfaces.cli import main
-from india1853.interfaces.render import render_board_svg, render_tiles_svg
+from india1853.interfaces.render import (
+    Layout,
+    render_board_svg,
+    render_tiles_svg,
+    station_positions,
+)
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
@@ -182,3 +187,52 @@ def test_a_game_state_with_more_tokens_than_slots_shows_every_token() -> None:
                                   ("EIR", "C11", None), ("NWR", "C11", None)],
                            check_slots=False)
     assert {"BNR", "GIP", "EIR", "NWR"} <= set(_texts(svg))
+
+
+def _home_rings_all(svg: str) -> list[tuple[str, tuple[float, float]]]:
+    """Home-base rings (white circles stroked in a company colour) with the number inside."""
+    root = ET.fromstring(svg.encode("utf-8"))
+    colours = {c.colour for c in load_edition("second").companies}
+    rings = [(float(el.get("cx", 0)), float(el.get("cy", 0)))
+             for el in root.iter(f"{SVG_NS}circle")
+             if el.get("fill") == "white" and el.get("stroke") in colours]
+    texts = [(el.text or "", (float(el.get("x", 0)), float(el.get("y", 0))))
+             for el in root.iter(f"{SVG_NS}text")]
+    return [(n, xy) for n, xy in texts
+            if any(abs(xy[0] - x) < 1 and abs(xy[1] - y) < 12 for x, y in rings)]
+
+
+def _home_rings(svg: str) -> dict[str, tuple[float, float]]:
+    return dict(_home_rings_all(svg))
+
+
+def test_home_rings_follow_a_promoted_large_city_and_a_laid_city_tile() -> None:
+    ed = load_edition("second")
+    layout = Layout(columns=30)
+    svg = render_board_svg(ed, tiles={"J28": ("500", 0), "H24": ("5", 0)}, layout=layout)
+    rings = _home_rings(svg)
+    # BNR (4) has its home at Calcutta's SW station: preprinted st3, tile 500's st1 at rotation 0.
+    at = station_positions(ed.tiles["500"], 0, layout.center("J28"), layout.radius)
+    assert abs(rings["4"][0] - at["st1"][0]) < 1 and abs(rings["4"][1] - at["st1"][1]) < 12
+    # EIR (1): Patna's ring moves onto the laid tile's station (its centre).
+    patna = layout.center("H24")
+    assert any(abs(x - patna[0]) < 1 and abs(y - patna[1]) < 12
+               for n, (x, y) in _home_rings_all(svg) if n == "1")
+    # Once EIR's token is on its Calcutta station the ring there is gone; on a tile that is no
+    # legal promotion of Calcutta no ring is drawn at all (and nothing fails).
+    token = render_board_svg(ed, tiles={"J28": ("500", 0)}, bases=[("EIR", "J28", "st3")],
+                             layout=layout)
+    assert "1" not in [n for n, (x, y) in _home_rings_all(token)
+                       if abs(y - layout.center("J28")[1]) < layout.radius]
+    wrong = render_board_svg(ed, tiles={"J28": ("5", 0)}, layout=layout)
+    assert not [n for n, (x, y) in _home_rings_all(wrong)
+                if abs(x - layout.center("J28")[0]) < layout.radius
+                and abs(y - layout.center("J28")[1]) < layout.radius]
+
+
+def test_an_unwritable_png_names_the_cause(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    assert main(["render", "--out", str(tmp_path / "file" / "a.png")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: cannot write") and "directory" in err.lower()

@@ -21,11 +21,12 @@ from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from india1853.board.hexes import ROWS, parse_coord, split
-from india1853.board.tiles import map_paths, small_stations
+from india1853.board.tiles import map_paths, promotion_station_map, small_stations
 from india1853.data.model import (
     CompanySpec,
     Edition,
     HexSpec,
+    HomeBase,
     PathEnd,
     PathSpec,
     StationSpec,
@@ -754,24 +755,46 @@ def _draw_homes(
     layout: Layout,
 ) -> None:
     """Home bases (TABLE 1) printed on the board: the company's number in a ring of its colour,
-    until a base token is laid there (dashed for a conditional home such as rule 2.6.2's)."""
+    until its base token is laid there (dashed for a conditional home such as rule 2.6.2's)."""
     for company in ed.companies:
         for home in company.homes:
             center = layout.center(home.hex)
             tile = placed.get(home.hex)
-            if tokens.get(home.hex, {}).get(home.station if tile else None):
+            station = None if tile is None else _home_station(ed, home, tile)
+            if tile is not None and station is None:
+                continue  # the picture cannot tell where the home is on this tile
+            here = tokens.get(home.hex, {}).get(station, ())
+            if company in here or len(here) >= _slots(tile, station):
                 continue
-            if tile is None:
-                at = center
-            elif home.station is None:
-                continue
-            else:
-                at = station_positions(tile[0], tile[1], center, layout.radius)[home.station]
+            at = center if tile is None or station is None else station_positions(
+                tile[0], tile[1], center, layout.radius)[station]
             r = layout.radius * (0.13 if tile else 0.17)
             dash = "4,3" if home.condition else "none"
             svg.add("circle", cx=at[0], cy=at[1], r=r, fill="white", stroke=company.colour,
                     stroke_width=3, stroke_dasharray=dash)
             svg.text(at, str(company.number), r * 1.1, fill=INK, weight="bold")
+
+
+def _home_station(ed: Edition, home: HomeBase, tile: tuple[TileSpec, int]) -> str | None:
+    """The station of the tile now on a home hex that holds the home (rule 3.3.2): a
+    preprinted city's station followed through its promotion (4.2.4-4.2.6), or an ordinary
+    city's only large station; None when the tile does not say."""
+    spec, rotation = tile
+    if home.station is None:
+        large = [st.id for st in spec.stations if st.kind == "large"]
+        return large[0] if len(large) == 1 else None
+    printed = ed.board.hexes[home.hex].preprinted
+    if printed is None or spec.id == printed:
+        return home.station if home.station in {st.id for st in spec.stations} else None
+    mapping = promotion_station_map(ed.tiles[printed], ed.board.hexes[home.hex]
+                                    .preprinted_rotation, spec, rotation)
+    return None if mapping is None else mapping.get(home.station)
+
+
+def _slots(tile: tuple[TileSpec, int] | None, station: str | None) -> int:
+    if tile is None or station is None:
+        return 1
+    return next(st.slots for st in tile[0].stations if st.id == station)
 
 
 def render_tiles_svg(
@@ -817,8 +840,11 @@ def svg_to_png(svg: str, path: str | Path) -> None:
     import cairosvg
 
     target = Path(path)
+    png: bytes = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
     try:
-        cairosvg.svg2png(bytestring=svg.encode("utf-8"), write_to=str(target))
+        # Written by Python, not cairo, so that a failure names its cause (cairo's errors
+        # carry only a status number).
+        target.write_bytes(png)
     except OSError as exc:
         raise InputError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from None
 
@@ -831,6 +857,12 @@ def write_picture(svg: str, path: str | Path) -> Path:
         raise InputError(f"--out {str(target)!r}: expected a file name ending in .svg or .png")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise InputError(f"cannot write {str(target)!r}: {str(target.parent)!r} is not a "
+                         "directory") from None
+    except OSError as exc:
+        raise InputError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from None
+    try:
         if suffix == ".svg":
             target.write_text(svg, encoding="utf-8")
         else:
