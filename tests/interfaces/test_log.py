@@ -108,3 +108,16 @@ def test_secrets_stay_hidden_until_revealed(finished: tuple[Path, Game],
 def test_missing_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["log", str(tmp_path / "none.json")]) == 2
     assert capsys.readouterr().err.strip().endswith("no such file")
+
+
+def test_undo_and_redo_are_told_as_taken_back_and_put_back(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = Game(Settings(("Ann", "Bob", "Cat")))
+    game.process(game.action("place_bond", "Ann", amount=100))
+    game.process(game.action("undo", "Ann"))
+    game.process(game.action("redo", "Ann"))
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game.to_log()), encoding="utf-8")
+    entries = _entries(capsys, str(path))
+    assert entries[2] == ["Ann's last action is taken back"]
+    assert entries[3] == ["Ann's last action is put back (redo)"]

@@ -167,3 +167,30 @@ def test_an_illegal_request_goes_to_the_engine_which_names_the_rule(tmp_path: Pa
         game.process({**action, "id": 1, "created_at": 0})
     assert game.log == []
     assert json.dumps(game.to_log())
+
+
+@pytest.mark.parametrize(("line", "entity", "entity_type", "message"), [
+    ("lay H24 5 1", "Ann", "player", "lay tile: only a company does that, and it is Ann's turn"),
+    ("run", "Ann", "player", "run routes: only a company does that"),
+    ("bond 100", "EIR", "company", "place bond: only a player does that, and it is EIR's turn"),
+])
+def test_a_command_for_the_other_kind_of_entity_is_explained(
+        line: str, entity: str, entity_type: str, message: str) -> None:
+    command = parse(line, company_turn=entity_type == "company")
+    assert isinstance(command, Request)
+    with pytest.raises(CommandError, match=message):
+        resolve(command, [], entity, entity_type)
+
+
+def test_help_shows_every_command_with_its_optional_words() -> None:
+    from rich.console import Console as RichConsole
+
+    from india1853.interfaces.terminal.parse import HELP
+    from india1853.interfaces.terminal.screen import help_table
+
+    console = RichConsole(file=io.StringIO(), width=200, color_system=None)
+    console.print(help_table())
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "buy COMPANY [ipo|pool]" in text
+    assert "train NAME [token] [credit] [from COMPANY PRICE]" in text
+    assert all(cmd in text for cmd, _ in HELP)

@@ -223,7 +223,10 @@ def describe_action(ed: Edition, action: Mapping[str, Any], before: View, after:
                     moderator: bool = False) -> str:
     """One sentence for ``action``, given the (public or moderator's) views around it."""
     if action["type"] in ("undo", "redo"):
-        return f"{action['entity']} {action['type']}s the last action"
+        # The entity is the one whose action is taken back (or put back), not a person
+        # undoing: "Greedy2 undos" read as if the bot had chosen to.
+        done = "taken back" if action["type"] == "undo" else "put back (redo)"
+        return f"{action['entity']}'s last action is {done}"
     if action["entity_type"] == "company":
         return _describe_company_action(ed, action, before, after)
     return _describe_player_action(action, before, after, moderator)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from india1853.errors import InputError
+from india1853.rules.game.actions import ACTION_TYPES
 
 
 class CommandError(InputError):
@@ -250,10 +251,22 @@ def resolve(command: Choice | Request, legal: Sequence[Mapping[str, Any]], entit
         raise CommandError(f"claim {command.fields['city']}: name the company ({choices})")
     if found:
         return dict(found[0])
+    _check_whose_action(command.type, entity, entity_type)
     # Not among the listed actions: submit it as typed, so that the engine names the rule
     # it breaks (or accepts an amount the list offers only in steps, e.g. a bond of £105).
     return {"type": command.type, "entity": entity, "entity_type": entity_type,
             **_defaults(command)}
+
+
+def _check_whose_action(kind: str, entity: str, entity_type: str) -> None:
+    """A company's command typed on a player's turn (or the reverse) gets a plain answer
+    rather than the engine's schema message."""
+    spec = ACTION_TYPES.get(kind)
+    if spec is None or entity_type in spec.entity_types:
+        return
+    doer = "a company" if "company" in spec.entity_types else "a player"
+    raise CommandError(f"{kind.replace('_', ' ')}: only {doer} does that, and it is "
+                       f"{entity}'s turn now (the list shows what {entity} may do)")
 
 
 def _defaults(request: Request) -> dict[str, Any]:

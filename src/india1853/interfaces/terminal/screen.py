@@ -141,7 +141,8 @@ def companies_table(view: View, game: Game) -> Table:
         trains = " ".join(cards.get(t, t) for t in c["trains"])
         if c.get("credit_train"):
             trains += " (credit)"
-        table.add_row(name, c.get("controller") or c["director"] or "", _money(c["price"]),
+        table.add_row(name, Text(c.get("controller") or c["director"] or ""),
+                      _money(c["price"]),
                       _money(spec.par), str(c["ipo"]), str(c["pool"]), _money(c["cash"]),
                       trains, str(bases.get(initials, 0)))
     return table
@@ -338,15 +339,15 @@ def options_table(legal: Sequence[Action], view: View, game: Game, *,
 
 def _option_rows(rows: Sequence[tuple[str, str, str, str]]) -> RenderableType:
     if len(rows) <= COLUMNS_FROM:
-        table = Table(title="Your options", title_justify="left", show_header=False,
-                      pad_edge=False, box=None)
+        # The heading stands apart: as a table title it would wrap to a narrow table's width.
+        table = Table(show_header=False, pad_edge=False, box=None)
         table.add_column("n", justify="right", style="bold cyan")
         table.add_column("action")
         table.add_column("cost", justify="right")
         table.add_column("note", style="dim")
         for row in rows:
-            table.add_row(*row)
-        return table
+            table.add_row(*(Text(cell) for cell in row))
+        return Group(Text("Your options", style="italic"), table)
     items = [Text.assemble((f"{n:>3} ", "bold cyan"), text, (f" {cost}" if cost else ""),
                            (f" {note}" if note else "", "dim"))
              for n, text, cost, note in rows]
@@ -412,7 +413,8 @@ def help_table() -> Table:
     table.add_column("command", style="bold")
     table.add_column("what")
     for cmd, what in HELP:
-        table.add_row(cmd, what)
+        # Text, not markup: rich would swallow "[ipo|pool]" as a style tag.
+        table.add_row(Text(cmd), Text(what))
     return table
 
 
