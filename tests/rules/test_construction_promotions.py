@@ -103,13 +103,23 @@ def _calcutta_sw(edition: str) -> BoardState:
 
 
 def test_second_edition_areas_until_phase_5_then_trains_5_or_6_with_a_run_duty() -> None:
-    state = _calcutta_sw("second")
+    # The town on L26 (tile 3) ends the line through K27, so a run from Calcutta includes K27.
+    state = _calcutta_sw("second").with_tile("L26", "3", 5)
     move = Promotion("K27", "233", rotation(state, "K27", "233"))
     with pytest.raises(RuleError, match=r"4\.2\.2-4\.2\.3 / 31\.13: K27 lies outside"):
         check_promotion(state, ctx(phase=4, trains=("4",)), move)
     with pytest.raises(RuleError, match="owns no 5 or 6 train"):
         check_promotion(state, ctx(phase=5, trains=("4",)), move)
     assert check_promotion(state, ctx(phase=5, trains=("6",)), move) == Outcome(0, "K27")
+
+
+def test_phase_5_promotion_needs_a_run_of_the_companys_trains_not_only_track() -> None:
+    # Without the town the track on K27 is a dead end: connected, but on no run (4.2.3).
+    state = _calcutta_sw("second")
+    move = Promotion("K27", "233", rotation(state, "K27", "233"))
+    with pytest.raises(RuleError, match=r"rule 4\.2\.3: K27 lies outside EIR's TABLE 2 area "
+                                        "and no legal run"):
+        check_promotion(state, ctx(phase=5, trains=("6",)), move)
 
 
 def test_first_edition_areas_always_apply() -> None:

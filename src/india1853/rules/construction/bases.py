@@ -100,7 +100,11 @@ def check_base(
     if not net.reaches_station(station_node(hex, station.id)):
         raise RuleError("4.4.6 / 32.5", f"{hex} is not connected to a base of {ctx.company} by "
                                         "unblocked track of one gauge")
-    duty = outside_area_duty(state, ctx, policy, hex, "4.4.1-4.4.2 / 32.1", "place a base")
+    node = station_node(hex, station.id)
+    duty = outside_area_duty(
+        state, ctx, policy, hex, "4.4.1-4.4.2 / 32.1", "place a base",
+        reached=lambda: net.train_reach(ctx.trains).station(node), reach_rule="4.4.2",
+    )
     cost = base_cost(state, ctx)
     check_payment(ctx, cost, f"a base on {hex}")
     return Outcome(cost, duty)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from india1853.board.hexes import CoordinateError, neighbours, parse_coord
 from india1853.board.state import BoardState
 from india1853.board.tiles import distinct_rotations, exits
@@ -46,15 +48,25 @@ def tile_colours(state: BoardState, ctx: CompanyContext) -> tuple[str, ...]:
 
 def outside_area_duty(
     state: BoardState, ctx: CompanyContext, policy: ConstructionPolicy, hex: str, rule: str,
-    what: str,
+    what: str, *, reached: Callable[[], bool] | None = None, reach_rule: str = "",
 ) -> str | None:
     """TABLE 2 areas (4.2.2, 4.4.1 / 31.13, 32.1) and the Phase 5 exception (4.2.3, 4.4.2):
-    None inside the area; the hex as a run duty outside it when allowed; else RuleError."""
+    None inside the area; the hex as a run duty outside it when allowed; else RuleError.
+
+    ``reached`` answers whether the company "can reach [it] from a home base using one of
+    their Trains" (:mod:`.trainreach`); refused under ``reach_rule`` when it says no.  Without
+    it (a trusted replay) the reach is not tested."""
     if company_spec(state, ctx).area.contains(hex):
         return None
     relaxed = policy.areas_relaxed_phase
     if relaxed is not None and ctx.phase >= relaxed:
         if policy.relaxing_trains & set(ctx.trains):
+            if reached is not None and not reached():
+                raise RuleError(
+                    reach_rule, f"{hex} lies outside {ctx.company}'s TABLE 2 area and no "
+                    f"legal run of its trains ({', '.join(ctx.trains)}) from its bases "
+                    f"reaches it ({what})"
+                )
             return hex
         raise RuleError(
             rule, f"{hex} lies outside {ctx.company}'s TABLE 2 area and {ctx.company} owns no "

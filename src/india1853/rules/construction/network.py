@@ -9,6 +9,7 @@ itself, so every line is traced from a base in a single gauge.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -40,6 +41,8 @@ from india1853.rules.construction.lines import (
     pair_flow,
     target_in,
 )
+from india1853.rules.construction.trainreach import TrainReach
+from india1853.rules.routes import Train
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,21 @@ class Network:
         resources = Resources()
         gauges: tuple[LineGauge, ...] = ("any", "broad", "metre")
         return {g: build_side_graph(self.graph, self.company, g, resources) for g in gauges}
+
+    @cached_property
+    def _train_reaches(self) -> dict[tuple[str, ...], TrainReach]:
+        return {}
+
+    def train_reach(self, trains: Iterable[str]) -> TrainReach:
+        """Where runs of the named trains of the company go (4.2.3, 4.4.2), shared by every
+        move asked of this network."""
+        key = tuple(sorted(trains))
+        found = self._train_reaches.get(key)
+        if found is None:
+            edition = self.state.edition
+            found = TrainReach(self.graph, self.company, [Train.named(edition, n) for n in key])
+            self._train_reaches[key] = found
+        return found
 
     @cached_property
     def reaches(self) -> dict[Gauge, Reach]:

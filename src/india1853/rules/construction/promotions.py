@@ -86,6 +86,18 @@ def _check_grey(state: BoardState, hex: str, old: TileSpec, new: TileSpec) -> No
         del side
 
 
+def _area_duty(
+    state: BoardState, ctx: CompanyContext, policy: ConstructionPolicy, hex: str,
+    net: Network | None,
+) -> str | None:
+    """4.2.2-4.2.3 / 31.13: inside the area, or (Phase 5) a tile one of the company's trains
+    reaches on the board before the promotion, with a run duty.  Without ``net`` the reach
+    is left for later (the cheap tests first)."""
+    reached = None if net is None else (lambda: net.train_reach(ctx.trains).hex(hex))
+    return outside_area_duty(state, ctx, policy, hex, "4.2.2-4.2.3 / 31.13", "promote",
+                             reached=reached, reach_rule="4.2.3")
+
+
 def check_promotion(
     state: BoardState, ctx: CompanyContext, move: Promotion, *, network: Network | None = None
 ) -> Outcome:
@@ -122,10 +134,12 @@ def _check(
         if move.rotation not in fitting_rotations(new, hex, state.edition.board):
             raise RuleError("4.2.2, 4.1.10 / 31.13, 31.8", f"tile {new.id} at rotation "
                             f"{move.rotation} on {hex} runs off the grid")
-    duty = outside_area_duty(state, ctx, policy, hex, "4.2.2-4.2.3 / 31.13", "promote")
+    duty = _area_duty(state, ctx, policy, hex, None)
     if not (net.touches(hex) or net.enters(hex, new, move.rotation)):
         raise RuleError("4.2.2 / 31.13", f"tile {new.id} on {hex} would not be connected to a "
                                          f"base of {ctx.company} without a break of gauge")
+    if duty is not None:
+        _area_duty(state, ctx, policy, hex, net)
     cost = promotion_cost(state, hex)
     check_payment(ctx, cost, f"promoting {hex}")
     return Outcome(cost, duty)
@@ -153,7 +167,7 @@ def legal_promotions(
     out: list[LegalMove] = []
     for hex, old, old_rotation in state.tiles_on_board():
         try:
-            outside_area_duty(state, ctx, policy, hex, "4.2.2-4.2.3 / 31.13", "promote")
+            _area_duty(state, ctx, policy, hex, None)
         except RuleError:
             continue
         for new_id in state.edition.promotions.get(old.id, ()):
