@@ -121,3 +121,23 @@ def test_undo_and_redo_are_told_as_taken_back_and_put_back(
     entries = _entries(capsys, str(path))
     assert entries[2] == ["Ann's last action is taken back"]
     assert entries[3] == ["Ann's last action is put back (redo)"]
+
+
+def test_a_pass_on_a_pending_question_says_what_is_declined(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    players = ("Ann", "Bob", "Cat")
+    game = Game(Settings(players, seed=5))
+    bots = {p: make_bot("greedy", p, i) for i, p in enumerate(players)}
+    # Greedy play from this seed declines both questions within the first operating round.
+    while len(game.log) < 45:
+        entity, kind = game.active_entities()[0]
+        view = game.view(None)
+        who = entity if kind == "player" else str(view["companies"][entity]["director"])
+        action = bots[who].choose(game.view(who), game.legal_actions(entity))
+        game.process({**action, "id": game.next_id(), "created_at": 0})
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game.to_log()), encoding="utf-8")
+    lines = [line for lines in _entries(capsys, str(path)).values() for line in lines]
+    assert not [line for line in lines if line.endswith(" declines")]
+    assert any(line.endswith("keeps the Elephant (no sale offered, 3.1.11)") for line in lines)
+    assert any(line.endswith("does not call an extra operating round (4.9)") for line in lines)

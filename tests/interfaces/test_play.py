@@ -194,3 +194,24 @@ def test_help_shows_every_command_with_its_optional_words() -> None:
     assert "buy COMPANY [ipo|pool]" in text
     assert "train NAME [token] [credit] [from COMPANY PRICE]" in text
     assert all(cmd in text for cmd, _ in HELP)
+
+
+def test_the_train_market_lists_dual_option_cards_with_both_prices() -> None:
+    from india1853.interfaces.terminal.screen import train_market
+
+    players = ("Ann", "Bob", "Cat")
+    game = Game(Settings(players, seed=5))
+    bots = {p: make_bot("greedy", p, i) for i, p in enumerate(players)}
+    # Greedy play reaches the first operating round, where the 3-player game's '2' cards are
+    # '2/1M' cards (4.8.16), within a few dozen actions.
+    while game.state.round != "operating":
+        entity, kind = game.active_entities()[0]
+        view = game.view(None)
+        who = entity if kind == "player" else str(view["companies"][entity]["director"])
+        action = bots[who].choose(game.view(who), game.legal_actions(entity))
+        game.process({**action, "id": game.next_id(), "created_at": 0})
+    cards = {t["card"] for t in game.view(None)["trains"] if t["where"] == "bank"}
+    assert "2/1M" in cards
+    text = train_market(game.view(None), game).plain
+    assert all(f"'{card}' ×" in text for card in cards)
+    assert text.startswith("Trains: '2/1M' ×7 £300/£180, '3' ×5 £440")

@@ -30,6 +30,13 @@ STEP_NAMES: dict[str, str] = {
 }
 
 
+# What a pass declines while a question is pending (the engine's pending kinds).
+DECLINED: dict[str, str] = {
+    "elephant_sale": "keeps the Elephant (no sale offered, 3.1.11)",
+    "extra_or": "does not call an extra operating round (4.9)",
+}
+
+
 @dataclass(frozen=True)
 class LogLine:
     """One narrated action: its id, who acted, and the sentences describing it."""
@@ -134,8 +141,9 @@ def _describe_player_action(a: Mapping[str, Any], before: View, after: View,
     if kind == "pass":
         if before["round"] == "claims":
             return f"{who} completes the bid"
-        if before.get("pending"):
-            return f"{who} declines"
+        pending = before.get("pending") or []
+        if pending:
+            return f"{who} {DECLINED.get(pending[0]['kind'], 'declines')}"
         return f"{who} passes"
     return f"{who}: {kind}"
 
@@ -143,7 +151,7 @@ def _describe_player_action(a: Mapping[str, Any], before: View, after: View,
 def _train_name(view: View, train_id: str) -> str:
     for t in view.get("trains", []):
         if t["id"] == train_id:
-            return str(t["card"])
+            return str(t.get("runs_as") or t["card"])
     return train_id
 
 

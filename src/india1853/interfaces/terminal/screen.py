@@ -131,7 +131,8 @@ def companies_table(view: View, game: Game) -> Table:
     table = Table(title="Companies", title_justify="left", pad_edge=False)
     for col in ("co", "director", "price", "par", "ipo", "pool", "cash", "trains", "bases"):
         table.add_column(col, justify="left" if col in ("co", "director", "trains") else "right")
-    cards = {t["id"]: t["card"] for t in view["trains"]}
+    # A '2/1M' card bought as a '2' is a '2' to the players (4.8.16).
+    cards = {t["id"]: t.get("runs_as") or t["card"] for t in view["trains"]}
     bases = Counter(b[0] for b in view["board"]["bases"])
     current = (view.get("turn") or {}).get("company")
     for initials, c in view["companies"].items():
@@ -158,10 +159,15 @@ def train_market(view: View, game: Game) -> Text:
             counts[t["card"]] += 1
         elif t["where"] == "pool":
             pool[t["card"]] += 1
-    parts = []
-    for spec in game.rules.ed.trains:
-        if counts[spec.name]:
-            parts.append(f"'{spec.name}' ×{counts[spec.name]} £{spec.price}")
+    trains = game.rules.ed.trains
+    single = {spec.name: f"£{spec.price}" for spec in trains}
+    # A '2/1M' card sells as either train (4.8.16): both prices; it comes first, as it is
+    # bought first.
+    prices = {dual.card: "/".join(single.get(t, "?") for t in dual.trains)
+              for dual in trains.dual_options} | single
+    parts = [f"'{card}' ×{counts[card]} {price}" for card, price in prices.items()
+             if counts[card]]
+    parts += [f"'{card}' ×{n}" for card, n in counts.items() if card not in prices]
     text = "Trains: " + (", ".join(parts) or "none left")
     if pool:
         text += "  ·  pool: " + ", ".join(f"'{k}' ×{v}" for k, v in sorted(pool.items()))
