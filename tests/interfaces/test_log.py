@@ -141,3 +141,18 @@ def test_a_pass_on_a_pending_question_says_what_is_declined(
     assert not [line for line in lines if line.endswith(" declines")]
     assert any(line.endswith("keeps the Elephant (no sale offered, 3.1.11)") for line in lines)
     assert any(line.endswith("does not call an extra operating round (4.9)") for line in lines)
+
+
+def test_a_run_tells_the_mail_paid_to_the_company(finished: tuple[Path, Game],
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    path, game = finished
+    entries = _entries(capsys, str(path))
+    runs = [a for a in game.log if a["type"] == "run_routes"
+            and any(r.get("mail") for r in a["routes"])]
+    assert runs
+    for a in runs[:3]:
+        mail = (_cash(path, capsys, a["id"], a["entity"])
+                - _cash(path, capsys, a["id"] - 1, a["entity"]))
+        assert mail > 0
+        assert "with the mail" in entries[a["id"]][0]
+        assert entries[a["id"]][0].endswith(f"; the mail pays {a['entity']} £{mail}")

@@ -215,3 +215,26 @@ def test_the_train_market_lists_dual_option_cards_with_both_prices() -> None:
     text = train_market(game.view(None), game).plain
     assert all(f"'{card}' ×" in text for card in cards)
     assert text.startswith("Trains: '2/1M' ×7 £300/£180, '3' ×5 £440")
+
+
+def test_the_run_option_says_what_the_optimal_run_earns() -> None:
+    from india1853.interfaces.game_render import optimal_run
+    from india1853.interfaces.terminal.screen import option_note
+
+    players = ("Ann", "Bob", "Cat")
+    game = Game(Settings(players, seed=5))
+    bots = {p: make_bot("greedy", p, i) for i, p in enumerate(players)}
+    while True:
+        entity, kind = game.active_entities()[0]
+        legal = game.legal_actions(entity)
+        runs = [a for a in legal if a["type"] == "run_routes" and a.get("routes")]
+        if runs:
+            break
+        view = game.view(None)
+        who = entity if kind == "player" else str(view["companies"][entity]["director"])
+        action = bots[who].choose(game.view(who), legal)
+        game.process({**action, "id": game.next_id(), "created_at": 0})
+    best = optimal_run(game, entity)
+    note = option_note(runs[0], game)
+    assert best.total > 0 and note.startswith(f"optimal run £{best.total}: '")
+    assert "-".join(best.routes[0].hexes) in note

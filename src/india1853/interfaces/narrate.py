@@ -168,7 +168,7 @@ def _describe_company_action(ed: Edition, a: Mapping[str, Any], before: View,
     if kind == "place_base":
         return f"{co} places a base on {place_name(ed, a['hex'])}{_pays(spent)}"
     if kind == "run_routes":
-        return _describe_run(co, a, after)
+        return _describe_run(co, a, before, after)
     if kind == "dividend":
         return _describe_dividend(co, a, before, after)
     if kind == "buy_train":
@@ -189,15 +189,20 @@ def _describe_company_action(ed: Edition, a: Mapping[str, Any], before: View,
     return f"{co}: {kind}"
 
 
-def _describe_run(co: str, a: Mapping[str, Any], after: View) -> str:
+def _describe_run(co: str, a: Mapping[str, Any], before: View, after: View) -> str:
+    """The run's revenue (4.6.2) and, apart, the mail paid to the company at once (4.6.6)."""
     routes = a.get("routes") or []
     turn = after.get("turn") or {}
     revenue = turn.get("revenue")
     if not routes:
         return f"{co} runs no train"
-    trains = ", ".join(f"'{r.get('train')}'" for r in routes)
+    trains = ", ".join(f"'{r.get('train')}'" + (" with the mail" if r.get("mail") else "")
+                       for r in routes)
     amount = f" for {_money(int(revenue))}" if isinstance(revenue, int) else ""
-    return f"{co} runs {len(routes)} train{'s' if len(routes) != 1 else ''} ({trains}){amount}"
+    mail = -_spent(before, after, co)
+    extra = f"; the mail pays {co} {_money(mail)}" if mail > 0 else ""
+    return (f"{co} runs {len(routes)} train{'s' if len(routes) != 1 else ''} ({trains})"
+            f"{amount}{extra}")
 
 
 def _describe_dividend(co: str, a: Mapping[str, Any], before: View, after: View) -> str:

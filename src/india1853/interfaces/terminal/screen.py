@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from india1853.errors import India1853Error
+from india1853.interfaces.game_render import optimal_run
 from india1853.interfaces.narrate import STEP_NAMES, place_name, round_title
 from india1853.rules import construction as con
 from india1853.rules.game import board_port
@@ -296,19 +297,36 @@ def option_note(action: Action, game: Game) -> str:
         return ("two lays from phase 3, free" if action["option"] == 1
                 else "two lays now, paying the fee (4.1.3)")
     if kind == "run_routes":
-        return "optimal: " + _routes_summary(action.get("routes") or [])
+        return _run_note(action, game)
     if kind == "buy_train" and action.get("contribution"):
         return f"the director adds £{action['contribution']} (4.8.8)"
     return ""
 
 
-def _routes_summary(routes: Iterable[Mapping[str, Any]]) -> str:
-    parts = []
-    for r in routes:
-        hexes = r.get("hexes") or r.get("stops") or []
-        mail = " mail" if r.get("mail") else ""
-        parts.append(f"'{r.get('train')}'{mail} {len(hexes)} hexes")
-    return "; ".join(parts) or "none"
+def _route_key(train: str, mail: bool, hexes: Iterable[str]) -> tuple[str, bool, tuple[str, ...]]:
+    out: list[str] = []
+    for h in hexes:
+        coord = str(h).split(":")[0]
+        if not out or out[-1] != coord:
+            out.append(coord)
+    return train, mail, tuple(out)
+
+
+def _run_note(action: Action, game: Game) -> str:
+    """The routes of a run option (train, mail, hexes) and, for the router's optimum, what it
+    earns (4.6)."""
+    keys = [_route_key(str(r.get("train")), bool(r.get("mail")),
+                       r.get("hexes") or r.get("stops") or [])
+            for r in action.get("routes") or []]
+    text = "; ".join(f"'{t}'{' (mail)' if m else ''} {'-'.join(h)}" for t, m, h in keys)
+    try:
+        best = optimal_run(game, str(action["entity"]))
+    except India1853Error:
+        return text or "no routes"
+    optimum = [_route_key(r.train.name, r.mail, r.hexes) for r in best.routes]
+    if keys and sorted(keys) == sorted(optimum):
+        return f"optimal run £{best.total}: {text}"
+    return text or "no routes"
 
 
 def options_table(legal: Sequence[Action], view: View, game: Game, *,
