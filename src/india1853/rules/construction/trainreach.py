@@ -219,8 +219,13 @@ class _Search:
     def _hits(self, target: Target, t: Track, w: Node) -> bool:
         return t.hex == target[1] if target[0] == "hex" else w == target[1]
 
-    def witness(self, target: Target) -> Route | None:
-        """A legal run of the mode's train including ``target``, or None if there is none."""
+    def witness(self, target: Target, shortcut: bool = True) -> Route | None:
+        """A legal run of the mode's train including ``target``, or None if there is none.
+        ``shortcut=False`` skips step 2 (the tests check step 3 on its own)."""
+        if target[0] == "station" and target[1] in self._sources:
+            # One of the bases it starts from: any half-run from it will do.
+            return _Path(self, target, self._sources[self._sources.index(target[1])]).search(
+                touched=True)
         candidates: list[tuple[int, State, Track, Node]] = []
         for t, u, w in self._entries(target):
             for state in self._at.get(u, ()):
@@ -229,7 +234,7 @@ class _Search:
         candidates.sort(key=lambda c: (c[0], c[2].id))
         if not candidates or candidates[0][0] > self.mode.limit:
             return None
-        for cost, state, t, w in candidates:
+        for cost, state, t, w in candidates if shortcut else ():
             if cost > self.mode.limit:
                 break
             steps = [*self._walk_to(state), (t, w)]
@@ -308,11 +313,11 @@ class _Path:
                     queue.appendleft(((w, t.id), now, c))
         return None
 
-    def search(self) -> Route | None:
+    def search(self, touched: bool = False) -> Route | None:
         large = self.s._large(self.start)
-        if self._bound((self.start, _NO_TRACK), large, False) is None:
+        if self._bound((self.start, _NO_TRACK), large, touched) is None:
             return None
-        return self._grow((self.start, _NO_TRACK), large, False)
+        return self._grow((self.start, _NO_TRACK), large, touched)
 
     def _grow(self, state: State, large: int, touched: bool) -> Route | None:
         options: list[tuple[int, int, Track, Node, bool]] = []
@@ -363,7 +368,9 @@ class TrainReach:
     """The hexes and stations some legal run of one of the company's trains includes
     (rules 4.2.3, 4.4.2), worked out target by target and remembered."""
 
-    def __init__(self, graph: TrackGraph, company: str, trains: Sequence[Train]) -> None:
+    def __init__(self, graph: TrackGraph, company: str, trains: Sequence[Train], *,
+                 shortcut: bool = True) -> None:
+        self._shortcut = shortcut
         self._graph = graph
         self._company = company
         self._modes = running_modes(trains)
@@ -379,7 +386,7 @@ class TrainReach:
 
     def witness(self, target: Target) -> Route | None:
         for search in self._all():
-            route = search.witness(target)
+            route = search.witness(target, self._shortcut)
             if route is not None:
                 return route
         return None
