@@ -11,6 +11,7 @@ import pytest
 
 from india1853.errors import InputError
 from india1853.interfaces.cli import main
+from india1853.interfaces.commands.simulate import check_writable
 from india1853.interfaces.simulate import (
     CSV_COLUMNS,
     GameResult,
@@ -125,3 +126,17 @@ def test_summary_of_nothing_and_bot_lists_are_checked() -> None:
     with pytest.raises(InputError, match="no game"):
         summarise([])
     assert check_bots([" greedy", "random ", "greedy"]) == ("greedy", "random", "greedy")
+
+
+def test_a_csv_path_that_cannot_be_written_fails_before_any_game(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "results.csv"
+    out.mkdir()  # a directory where the file should go
+    assert main(["simulate", "--games", "50", "--bots", "greedy,greedy,greedy",
+                 "--out", str(out)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith("error: out: cannot write") and captured.out == ""
+    # A writable path is only probed: nothing is left behind if the run stops.
+    fresh = tmp_path / "fresh.csv"
+    check_writable(fresh)
+    assert not fresh.exists()

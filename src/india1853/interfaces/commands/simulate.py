@@ -52,9 +52,8 @@ def run(args: argparse.Namespace) -> int:
     check_run(args.games, args.jobs, args.edition)
     if args.max_actions < 1:
         raise InputError(f"max-actions: must be at least 1, got {args.max_actions}")
-    if args.out is not None and not args.out.parent.is_dir():
-        # Fail before the games are played, not after.
-        raise InputError(f"out: no directory {args.out.parent}")
+    if args.out is not None:
+        check_writable(args.out)
     console = Console()
     results: list[GameResult] = []
     columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
@@ -70,6 +69,21 @@ def run(args: argparse.Namespace) -> int:
     if args.out is not None:
         console.print(f"wrote {len(results)} rows to {args.out}")
     return 0
+
+
+def check_writable(path: Path) -> None:
+    """Fail before the games are played, not after: the CSV file must be creatable (a file
+    made only for the test is removed again)."""
+    if not path.parent.is_dir():
+        raise InputError(f"out: no directory {path.parent}")
+    existed = path.exists()
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise InputError(f"out: cannot write {path}: {exc.strerror or exc}") from None
+    if not existed:
+        path.unlink()
 
 
 def _spread(s: Spread, unit: str = "") -> str:

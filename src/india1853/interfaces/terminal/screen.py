@@ -19,6 +19,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from india1853.board.hexes import ROWS, split
 from india1853.errors import India1853Error
 from india1853.interfaces.game_render import optimal_run
 from india1853.interfaces.narrate import STEP_NAMES, place_name, round_title
@@ -228,10 +229,8 @@ def option_cost(action: Action, view: View, game: Game,
     if kind == "buy_train":
         if "price" in action:
             return _money(action["price"])
-        text = _money(rules.train_type(action["train"]).price)
-        if action.get("contribution"):
-            text += f" (director adds £{action['contribution']})"
-        return text
+        # The director's contribution is told in the note (4.8.8), not twice.
+        return _money(rules.train_type(action["train"]).price)
     if kind in ("place_bond", "offer_elephant"):
         return _money(action.get("amount", action.get("price")))
     return ""
@@ -395,7 +394,9 @@ def board_table(view: View, game: Game) -> Table:
     table = Table(title="Board", title_justify="left", pad_edge=False)
     for col in ("hex", "tile", "rot", "bases"):
         table.add_column(col)
-    hexes = sorted(set(view["board"]["tiles"]) | set(bases))
+    # Map order (row, then column number): "M9" before "M11".
+    hexes = sorted(set(view["board"]["tiles"]) | set(bases),
+                   key=lambda h: (ROWS.index(split(h)[0]), split(h)[1]))
     for hex_ in hexes:
         tile, rotation = view["board"]["tiles"].get(hex_, [None, None])
         if tile is not None and printed.get(hex_) == tile and hex_ not in bases:
