@@ -156,3 +156,22 @@ def test_a_run_tells_the_mail_paid_to_the_company(finished: tuple[Path, Game],
         assert mail > 0
         assert "with the mail" in entries[a["id"]][0]
         assert entries[a["id"]][0].endswith(f"; the mail pays {a['entity']} £{mail}")
+
+
+def test_operating_rounds_are_numbered_by_their_stock_round(
+        finished: tuple[Path, Game], capsys: pytest.CaptureFixture[str]) -> None:
+    path, _ = finished
+    titles = [line.strip("— ") for lines in _entries(capsys, str(path)).values()
+              for line in lines if line.startswith("— Operating round")]
+    stock = 0
+    seen = []
+    for lines in _entries(capsys, str(path)).values():
+        for line in lines:
+            if line.startswith("— Stock round"):
+                stock = int(line.strip("— ").split()[-1])
+            elif line.startswith("— Operating round"):
+                number = line.strip("— ").split()[-1]
+                assert number.split(".")[0] == str(stock), line
+                seen.append(number)
+    assert titles and len(seen) == len(titles)
+    assert any("." in n for n in seen)

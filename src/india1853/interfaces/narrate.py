@@ -100,8 +100,11 @@ def round_title(view: View) -> str:
     if kind == "stock":
         return f"Stock round {view['stock_round']}"
     if kind == "operating":
-        sub = f".{view['or_in_set']}" if view.get("ors_in_set", 1) > 1 else ""
-        return f"Operating round {view['operating_round']}{sub}"
+        # 18xx style: the set after stock round N is "N.1, N.2, ..." (the engine's
+        # operating_round counts every round played, so "4.2" from it read as set 4).
+        in_set = int(view.get("or_in_set") or 1)
+        several = view.get("ors_in_set", 1) > 1 or in_set > 1
+        return f"Operating round {view['stock_round']}" + (f".{in_set}" if several else "")
     if kind == "stock_end":
         return f"End of stock round {view['stock_round']}"
     if kind == "operating_end":

@@ -9,6 +9,7 @@ end of every round.  The rounds come from replaying the log.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -69,11 +70,15 @@ def history(game: Game) -> History:
     return out
 
 
-def draw(h: History, path: Path) -> Path:
+def draw(h: History, path: Path, colours: Mapping[str, str] | None = None) -> Path:
+    """The two charts; ``colours`` maps a company's initials to a matplotlib colour."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib import patheffects
+
+    colours = colours or {}
 
     suffix = path.suffix.lower()
     if suffix not in (".png", ".svg", ".pdf"):
@@ -86,15 +91,21 @@ def draw(h: History, path: Path) -> Path:
     top.set_title("Worth per round (cash + shares at market value, 5.2)")
     top.set_ylabel("£")
     top.legend(loc="upper left")
+    # Each company in its board colour (as on its tokens), outlined so that yellow and light
+    # blue stay legible on white.
+    outline = [patheffects.Stroke(linewidth=3.2, foreground="#333333"), patheffects.Normal()]
     for initials, prices in h.prices.items():
         if any(p is not None for p in prices):
+            colour = colours.get(initials)
             bottom.plot(x, [float("nan") if p is None else p for p in prices], marker=".",
-                        label=initials)
+                        label=initials, color=colour, linewidth=1.8,
+                        path_effects=outline if colour else None)
     bottom.set_title("Share price per company")
     bottom.set_ylabel("£")
     bottom.legend(loc="upper left", ncol=4)
     bottom.set_xticks(x)
     bottom.set_xticklabels(h.rounds, rotation=90, fontsize=7)
+    bottom.set_xlabel("end of round (SR stock round, OR operating round N.M: the M-th after SR N)")
     fig.tight_layout()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -108,5 +119,6 @@ def draw(h: History, path: Path) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     game, _ = load_game(args.log)
-    print(draw(history(game), Path(args.out)))
+    colours = {c.initials: c.colour for c in game.rules.ed.companies}
+    print(draw(history(game), Path(args.out), colours))
     return 0
