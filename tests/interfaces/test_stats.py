@@ -57,3 +57,18 @@ def test_bad_output_name_is_one_line(finished: tuple[Path, Game], tmp_path: Path
     assert main(["stats", str(finished[0]), "--out", str(tmp_path / "stats.gif")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "expected a file name ending in .png, .svg or .pdf" in err
+
+
+def test_share_prices_are_drawn_in_the_companies_board_colours(
+        finished: tuple[Path, Game], tmp_path: Path) -> None:
+    from matplotlib.colors import to_hex
+
+    path, game = finished
+    out = tmp_path / "stats.svg"
+    assert main(["stats", str(path), "--out", str(out)]) == 0
+    svg = out.read_text(encoding="utf-8")
+    priced = [c for c, v in game.view(None)["companies"].items() if v["price"] is not None]
+    assert priced
+    for initials in priced:
+        colour = to_hex(game.rules.ed.company(initials).colour)
+        assert f"stroke: {colour}" in svg, initials
