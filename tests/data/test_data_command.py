@@ -67,3 +67,18 @@ def test_unknown_edition_from_the_installed_command() -> None:
     assert proc.stdout == ""
     assert len(proc.stderr.strip().splitlines()) == 1
     assert "third" in proc.stderr
+
+
+def test_a_reader_that_stops_early_is_no_error() -> None:
+    # `india1853 data --json | head -1`: the document is far larger than a pipe's buffer, so
+    # the command writes into a closed pipe; that ends it quietly, with no traceback.
+    proc = subprocess.Popen([sys.executable, "-m", "india1853.interfaces.cli", "data",
+                             "--edition", "first", "--json"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0
+    assert first.startswith(b"{")
+    assert err == ""
