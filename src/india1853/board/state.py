@@ -58,8 +58,10 @@ class BoardState:
     bases: tuple[Base, ...] = ()
     _supply: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
     # Data derived from this (immutable) state once and shared by every reader, such as the
-    # track graph (see ``TrackGraph.build``).  Never copied into a changed state.
-    _derived: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
+    # track graph (see ``TrackGraph.build``).  Never copied into a changed state (not an
+    # __init__ argument, so ``dataclasses.replace`` starts a new one too).
+    _derived: dict[str, object] = field(default_factory=dict, init=False, repr=False,
+                                        compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tiles", _frozen(self.tiles))
