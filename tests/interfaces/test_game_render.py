@@ -35,7 +35,7 @@ def _svg(path: Path) -> ET.Element:
 
 
 def _route_lines(root: ET.Element) -> list[ET.Element]:
-    return [el for el in root.iter(f"{SVG}polyline") if el.get("stroke") in ROUTE_COLOURS]
+    return [el for el in root.iter(f"{SVG}path") if el.get("stroke") in ROUTE_COLOURS]
 
 
 def test_the_board_changes_with_to(finished: tuple[Path, Game], tmp_path: Path,
@@ -68,6 +68,10 @@ def test_routes_are_highlighted_one_colour_per_train(
     lines = _route_lines(_svg(out))
     assert len(lines) == len(run.routes)
     assert len({el.get("stroke") for el in lines}) == len(run.routes)
+    # Each line follows its track: a curve (Q) wherever a route crosses a tile side to side.
+    crossings = sum(1 for r in run.routes for a, b in zip(r.nodes, r.nodes[1:], strict=False)
+                    if a[0] == b[0] == "E")
+    assert sum(el.get("d", "").count("Q") for el in lines) == crossings
     plain = tmp_path / "plain.svg"
     assert main(["render", str(path), "--out", str(plain)]) == 0
     assert _route_lines(_svg(plain)) == []

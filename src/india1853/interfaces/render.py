@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
-from india1853.board.hexes import ROWS, parse_coord, split
+from india1853.board.hexes import ROWS, neighbour, parse_coord, split
 from india1853.board.tiles import map_paths, promotion_station_map, small_stations
 from india1853.data.model import (
     CompanySpec,
@@ -680,17 +680,50 @@ def _draw_routes(
     layout: Layout,
     ed: Edition,
 ) -> None:
+    """Each route as one coloured line along its track (the curve of each tile crossed), with
+    a dot on every station it visits."""
     for i, route in enumerate(routes):
         points = [_node_point(node, placed, layout, ed) for node in route]
         colour = ROUTE_COLOURS[i % len(ROUTE_COLOURS)]
         if len(points) >= 2:
-            svg.add("polyline", points=_points(points), stroke=colour,
-                    stroke_width=layout.radius * 0.09, fill="none", stroke_opacity=0.8,
-                    stroke_linejoin="round", stroke_linecap="round")
+            d = " ".join(_route_segment(a, b, pa, pb, placed, layout)
+                         for a, b, pa, pb in zip(route, route[1:], points, points[1:],
+                                                 strict=False))
+            svg.add("path", d=d, stroke=colour, stroke_width=layout.radius * 0.09, fill="none",
+                    stroke_opacity=0.8, stroke_linejoin="round", stroke_linecap="round")
         for node, p in zip(route, points, strict=True):
             if node[0] == "S":
                 svg.add("circle", cx=p[0], cy=p[1], r=layout.radius * 0.09, fill=colour,
                         stroke="white", stroke_width=1.5)
+
+
+def _local_ends(node: RouteNode) -> dict[str, PathEnd]:
+    """The hexes a track-graph node belongs to, with its end on each: a station on its own
+    hex, a tile edge on both hexes that share it."""
+    kind, hex_, end = node
+    if kind == "S" or not isinstance(end, int):
+        return {str(hex_): str(end)}
+    out: dict[str, PathEnd] = {str(hex_): end}
+    other = neighbour(str(hex_), end)
+    if other is not None:
+        out[other] = (end + 3) % 6
+    return out
+
+
+def _route_segment(a: RouteNode, b: RouteNode, pa: Point, pb: Point,
+                   placed: Mapping[str, tuple[TileSpec, int]], layout: Layout) -> str:
+    """The step between two consecutive nodes, drawn like the track piece it runs on."""
+    ends_a, ends_b = _local_ends(a), _local_ends(b)
+    for hex_ in ends_a.keys() & ends_b.keys():
+        tile = placed.get(hex_)
+        if tile is None:
+            continue
+        center = layout.center(hex_)
+        stations = station_positions(tile[0], tile[1], center, layout.radius)
+        end_a, end_b = ends_a[hex_], ends_b[hex_]
+        if all(isinstance(e, int) or e in stations for e in (end_a, end_b)):
+            return _track_d(end_a, end_b, center, stations, layout.radius)
+    return f"M{_f(pa[0])},{_f(pa[1])} L{_f(pb[0])},{_f(pb[1])}"
 
 
 # --- public entry points -------------------------------------------------------------------
