@@ -1,7 +1,10 @@
 """Construction benchmark: enumerate every legal move on a crowded late-game board.
 
 ``run()`` times ``legal_moves`` for each company of ``tests/positions/late_game_*.json`` (target
-under 50 ms per enumeration).  ``python -m bench.construction --regenerate`` rebuilds those
+under 50 ms per enumeration), wall-clock and CPU time (the machine is shared), and then, for each
+company that may lay two tiles, the listing of every legal second lay after each of its legal
+first lays (rule 4.1.7's two-lay search; each on a fresh board, as the engine meets it).
+``python -m bench.construction --regenerate`` rebuilds those
 position files by playing seeded random legal construction moves for every company.
 """
 
@@ -12,13 +15,15 @@ import random
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from india1853.board.state import Base, BoardState
 from india1853.data.loader import load_edition
 from india1853.rules.construction import (
     CompanyContext,
+    ConstructionPolicy,
     Lay,
     PlaceBase,
     Promotion,
@@ -26,6 +31,7 @@ from india1853.rules.construction import (
     apply_lay,
     apply_promotion,
     context_from_position,
+    lays_allowed,
     legal_bases,
     legal_lays,
     legal_moves,
@@ -46,6 +52,15 @@ def _time(fn: Any, repeats: int) -> list[float]:
     return out
 
 
+def _cpu(fn: Any, repeats: int) -> list[float]:
+    out = []
+    for _ in range(repeats):
+        start = time.process_time()
+        fn()
+        out.append((time.process_time() - start) * 1000)
+    return out
+
+
 def run() -> list[dict[str, object]]:
     rows: list[dict[str, object]] = []
     for path in sorted(POSITIONS.glob("late_game_*.json")):
@@ -55,12 +70,49 @@ def run() -> list[dict[str, object]]:
             board = position.board
             count = len(legal_moves(board, ctx))
             times = sorted(_time(lambda b=board, c=ctx: legal_moves(b, c), REPEATS))
+            cpu = sorted(_cpu(lambda b=board, c=ctx: legal_moves(b, c), REPEATS))
             rows.append({
                 "position": path.stem,
                 "company": company,
                 "moves": count,
                 "median_ms": statistics.median(times),
                 "p95_ms": times[int(0.95 * (len(times) - 1))],
+                "cpu_median_ms": statistics.median(cpu),
+            })
+    rows.extend(second_lays())
+    return rows
+
+
+def second_lays() -> list[dict[str, object]]:
+    """Every legal second lay listed after each legal first lay (rule 4.1.7 / 31.5), timed
+    once per first lay on the board that lay makes (its graph not yet built)."""
+    rows: list[dict[str, object]] = []
+    for path in sorted(POSITIONS.glob("late_game_*.json")):
+        position = load_position(path)
+        policy = ConstructionPolicy.of(position.edition)
+        for company in position.companies:
+            ctx = context_from_position(position, company)
+            if lays_allowed(policy, ctx) < 2:
+                continue
+            firsts = [m.move for m in legal_lays(position.board, ctx)]
+            times: list[float] = []
+            counts: list[int] = []
+            for first in firsts:
+                assert isinstance(first, Lay)
+                after, _ = apply_lay(position.board, ctx, first)
+                second = replace(ctx, lays_done=(first,))
+                start = time.process_time()
+                counts.append(len(legal_lays(after, second)))
+                times.append((time.process_time() - start) * 1000)
+            if not times:
+                continue
+            rows.append({
+                "position": path.stem,
+                "company": company,
+                "first_lays": len(firsts),
+                "second_lays_each": f"{min(counts)}-{max(counts)}",
+                "second_cpu_median_ms": statistics.median(times),
+                "second_cpu_max_ms": max(times),
             })
     return rows
 
@@ -90,7 +142,7 @@ def build_late_game(edition: str, seed: int, rounds: int = 16) -> dict[str, Any]
     for round_no in range(rounds):
         phase = phases[min(len(phases) - 1, round_no * len(phases) // rounds)]
         for spec in companies:
-            kind = "minor" if spec.type == "minor" else "major"
+            kind: Literal["major", "minor"] = "minor" if spec.type == "minor" else "major"
             ctx = CompanyContext(spec.initials, kind, phase, 10_000, ("6",), running, "paid",
                                  bases_placed=placed[spec.initials])
             promos = legal_promotions(board, ctx)

@@ -83,12 +83,25 @@ def test_passing_instead_of_running_is_refused(
     assert game.moderator_view() == before and len(game.log) == 2090
 
 
+# random-4p-seed12 as recorded before the construction rules measured the Phase 5 reach by the
+# company's trains (4.2.3): the NWR promoted C15, which no run of its '5' can include.  Checked
+# play now refuses that promotion, so the position is rebuilt as a trusted log (check=False),
+# which applies a move without that check (docs/rulings.md).
+NWR_PROMOTES_C15 = [
+    {"type": "promote_tile", "entity": "NWR", "entity_type": "company", "id": 1215,
+     "created_at": 0, "hex": "C15", "tile": "234", "rotation": 5},
+    {"type": "pass", "entity": "NWR", "entity_type": "company", "id": 1216, "created_at": 0},
+]
+
+
 def test_without_a_duty_the_company_may_pass_its_run() -> None:
-    """The NWR's run step in random-4p-seed12 after a duty no run can cover (action 1216):
-    4.2.3 cannot be met, so the turn's run may be passed (docs/rulings.md)."""
-    game, actions = _before("random-4p-seed12", 1216)
-    assert game.state.turn.duties and game.state.turn.step == "run"
-    assert actions[1216]["type"] == "pass"
+    """The NWR's run step after a duty no run can cover: 4.2.3 cannot be met, so the turn's
+    run may be passed (docs/rulings.md)."""
+    data = json.loads((GAMES / "random-4p-seed12.json").read_text())
+    settings = Settings.from_json(data["settings"])
+    actions = [*data["actions"][:1214], *NWR_PROMOTES_C15]
+    game = Game.replay(settings, actions, check=False)
+    assert game.state.turn.duties == ["C15"] and game.state.turn.step == "run"
     assert "pass" in [a["type"] for a in game.legal_actions("NWR")]
     game.process(game.action("pass", "NWR"))
     assert game.state.turn.step != "run"
