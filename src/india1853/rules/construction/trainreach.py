@@ -32,7 +32,7 @@ can refuse a reachable target but never accept an unreachable one.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from india1853.board.graph import Node, StationNode, Track, TrackGraph
@@ -43,6 +43,9 @@ from india1853.rules.routes import Route, Train, TrainGauge, check_routes
 State = tuple[Node, int]
 # What a run must include: ("hex", coord) uses a track of the hex; ("station", node) visits it.
 Target = tuple[str, object]
+# One step of the exhaustive search: the track, the node it leads to, the Large Stations on the
+# path so far, and whether the path already includes the target.
+_Step = tuple[Track, Node, int, bool]
 
 _NO_TRACK = -1
 
@@ -200,10 +203,8 @@ class _Search:
     def _entries(self, target: Target) -> Iterable[tuple[Track, Node, Node]]:
         """The steps (track, from, to) that include ``target`` in a run."""
         if target[0] == "hex":
-            gauge_ok = {t.id for t in self.graph.tracks_in(str(target[1]))
-                        if t.gauge in (self.mode.gauge, "dual")}
             for t in self.graph.tracks_in(str(target[1])):
-                if t.id in gauge_ok:
+                if t.gauge in (self.mode.gauge, "dual"):
                     yield t, t.a, t.b
                     yield t, t.b, t.a
             return
@@ -314,13 +315,33 @@ class _Path:
         return None
 
     def search(self, touched: bool = False) -> Route | None:
+        """Depth first, with an explicit stack (a path may be longer than Python's recursion
+        limit allows on a full board): each frame holds the steps still to try from the
+        path's last node, cheapest continuation first."""
         large = self.s._large(self.start)
-        if self._bound((self.start, _NO_TRACK), large, touched) is None:
+        start: State = (self.start, _NO_TRACK)
+        if self._bound(start, large, touched) is None:
             return None
-        return self._grow((self.start, _NO_TRACK), large, touched)
+        found, options = self._options(start, large, touched)
+        stack: list[Iterator[_Step]] = [iter(options)]
+        while found is None and stack:
+            step = next(stack[-1], None)
+            if step is None:
+                if len(stack) > 1:  # every frame but the first entered a node
+                    self._pop()
+                stack.pop()
+                continue
+            t, w, cost, hit = step
+            self._push(t, w)
+            found, options = self._options((w, t.id), cost, hit)
+            stack.append(iter(options))
+        return found
 
-    def _grow(self, state: State, large: int, touched: bool) -> Route | None:
-        options: list[tuple[int, int, Track, Node, bool]] = []
+    def _options(self, state: State, large: int, touched: bool
+                 ) -> tuple[Route | None, list[_Step]]:
+        """A finished half-run one step from ``state``, else the steps worth trying, ordered
+        by the fewest Large Stations a finished half-run through them could have."""
+        options: list[tuple[int, int, _Step]] = []
         for t, w in self.s.moves(state):
             if w in self.visited:
                 continue
@@ -334,20 +355,15 @@ class _Path:
             if hit and w[0] == "S":
                 route = self.s._route(self.start, [*self.steps, (t, w)])
                 if route is not None:
-                    return route
+                    return route, []
                 continue
             self._push(t, w)
             bound = self._bound((w, t.id), cost, hit)
             self._pop()
             if bound is not None:
-                options.append((cost + bound, t.id, t, w, hit))
-        for _, _, t, w, hit in sorted(options, key=lambda o: (o[0], o[1])):
-            self._push(t, w)
-            found = self._grow((w, t.id), large + self.s._large(w), hit)
-            self._pop()
-            if found is not None:
-                return found
-        return None
+                options.append((cost + bound, t.id, (t, w, cost, hit)))
+        options.sort(key=lambda o: (o[0], o[1]))
+        return None, [o[2] for o in options]
 
     def _push(self, t: Track, w: Node) -> None:
         self.steps.append((t, w))
