@@ -37,6 +37,7 @@ from india1853.rules.construction.promotions import (
     check_promotion,
     legal_promotions,
 )
+from india1853.rules.construction.trainreach import TrainReach
 
 
 def legal_moves(state: BoardState, ctx: CompanyContext) -> list[LegalMove]:
@@ -69,6 +70,7 @@ __all__ = [
     "PlaceBase",
     "Promotion",
     "RuleError",
+    "TrainReach",
     "apply_base",
     "apply_lay",
     "apply_promotion",
