@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from india1853.board.state import Base, BoardState, PlacedTile
+from india1853.board.tiles import promotion_rotations
 from india1853.data.loader import load_edition
 from india1853.errors import InputError
 
@@ -83,3 +84,34 @@ def test_bad_tile_or_rotation_is_refused(state: BoardState) -> None:
         state.with_tile("H24", "999", 0)
     with pytest.raises(InputError, match="rotation"):
         state.with_tile("H24", "5", 6)
+
+
+def test_a_home_station_follows_its_preprinted_city_through_every_promotion() -> None:
+    """3.3.2: TABLE 1 names a station of the printed Calcutta; after Calcutta -> 500 -> 900
+    (any rotations) the home is the station the bases there moved to (4.2.4-4.2.6)."""
+    ed = load_edition("second")
+    start = BoardState.initial(ed)
+    homes = {c.initials: h for c in ed.companies for h in c.homes if h.hex == "J28"}
+    based = {c: start.with_base(Base(c, "J28", h.station)) for c, h in homes.items()}
+    for home in homes.values():
+        assert start.home_station(home) == home.station
+    seen = 0
+    for green, _ in promotion_rotations(ed.tiles["Calcutta"], 0, ed.tiles["500"]):
+        on_green = start.with_tile("J28", "500", green)
+        for grey, _ in promotion_rotations(ed.tiles["500"], green, ed.tiles["900"]):
+            on_grey = on_green.with_tile("J28", "900", grey)
+            for company, home in homes.items():
+                moved = based[company].with_tile("J28", "500", green).with_tile("J28", "900", grey)
+                (base,) = moved.bases_at("J28")
+                assert on_grey.home_station(home) == base.station, (company, green, grey)
+                seen += 1
+            assert len({on_grey.home_station(h) for h in homes.values()}) == len(homes)
+    assert seen == 6 * 6 * len(homes)
+
+
+def test_an_ordinary_home_city_has_no_station_until_a_tile_is_laid() -> None:
+    ed = load_edition("second")
+    state = BoardState.initial(ed)
+    (patna,) = [h for h in ed.company("EIR").homes if h.hex == "H24"]
+    assert state.home_station(patna) is None
+    assert state.with_tile("H24", "5", 0).home_station(patna) == "st1"

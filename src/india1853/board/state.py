@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from india1853.board.hexes import parse_side
 from india1853.board.tiles import map_paths, promotion_station_map
-from india1853.data.model import TileSpec
+from india1853.data.model import HomeBase, TileSpec
 from india1853.errors import InputError
 
 if TYPE_CHECKING:
@@ -132,6 +132,12 @@ class BoardState:
                     return other
         raise InputError(f"hex {hex}: no station of tile {tile.id} has track to side {side!r}")
 
+    def home_station(self, home: HomeBase) -> str | None:
+        """The station of the tile now on ``home.hex`` that is this home (see
+        :func:`home_station_on`); None while the hex has no tile."""
+        found = self.tile_at(home.hex)
+        return None if found is None else home_station_on(self.edition, home, *found)
+
     # --- changes --------------------------------------------------------------------------
 
     def with_tile(self, hex: str, tile: str, rotation: int) -> BoardState:
@@ -180,3 +186,21 @@ def _moved_base(base: Base, mapping: Mapping[str, str], tile: TileSpec) -> Base:
             f"tile {tile.id} has {len(large)}"
         )
     return Base(base.company, base.hex, large[0])
+
+
+def home_station_on(edition: Edition, home: HomeBase, tile: TileSpec, rotation: int) -> str | None:
+    """The station of ``tile`` (at ``rotation`` on ``home.hex``) that is this home (3.3.2 /
+    23.2): an ordinary city's only large station, or a preprinted city's named station followed
+    through its promotions (4.2.4-4.2.6 / 31.14-31.16).  None when the tile does not tell (or
+    is no promotion of the printed city)."""
+    if home.station is None:
+        large = [st.id for st in tile.stations if st.kind == "large"]
+        return large[0] if len(large) == 1 else None
+    printed = edition.board.hexes[home.hex]
+    if printed.preprinted is None or tile.id == printed.preprinted:
+        return home.station
+    # Promotions keep every track (4.2.4), so the printed city maps straight onto whatever
+    # tile covers it now, as the bases on it were moved one promotion at a time.
+    mapping = promotion_station_map(edition.tiles[printed.preprinted],
+                                    printed.preprinted_rotation, tile, rotation)
+    return None if mapping is None else mapping.get(home.station)

@@ -21,12 +21,12 @@ from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from india1853.board.hexes import ROWS, neighbour, parse_coord, split
-from india1853.board.tiles import map_paths, promotion_station_map, small_stations
+from india1853.board.state import home_station_on
+from india1853.board.tiles import map_paths, small_stations
 from india1853.data.model import (
     CompanySpec,
     Edition,
     HexSpec,
-    HomeBase,
     PathEnd,
     PathSpec,
     StationSpec,
@@ -793,7 +793,7 @@ def _draw_homes(
         for home in company.homes:
             center = layout.center(home.hex)
             tile = placed.get(home.hex)
-            station = None if tile is None else _home_station(ed, home, tile)
+            station = None if tile is None else home_station_on(ed, home, *tile)
             if tile is not None and station is None:
                 continue  # the picture cannot tell where the home is on this tile
             here = tokens.get(home.hex, {}).get(station, ())
@@ -806,22 +806,6 @@ def _draw_homes(
             svg.add("circle", cx=at[0], cy=at[1], r=r, fill="white", stroke=company.colour,
                     stroke_width=3, stroke_dasharray=dash)
             svg.text(at, str(company.number), r * 1.1, fill=INK, weight="bold")
-
-
-def _home_station(ed: Edition, home: HomeBase, tile: tuple[TileSpec, int]) -> str | None:
-    """The station of the tile now on a home hex that holds the home (rule 3.3.2): a
-    preprinted city's station followed through its promotion (4.2.4-4.2.6), or an ordinary
-    city's only large station; None when the tile does not say."""
-    spec, rotation = tile
-    if home.station is None:
-        large = [st.id for st in spec.stations if st.kind == "large"]
-        return large[0] if len(large) == 1 else None
-    printed = ed.board.hexes[home.hex].preprinted
-    if printed is None or spec.id == printed:
-        return home.station if home.station in {st.id for st in spec.stations} else None
-    mapping = promotion_station_map(ed.tiles[printed], ed.board.hexes[home.hex]
-                                    .preprinted_rotation, spec, rotation)
-    return None if mapping is None else mapping.get(home.station)
 
 
 def _slots(tile: tuple[TileSpec, int] | None, station: str | None) -> int:

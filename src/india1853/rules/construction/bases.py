@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from india1853.board.graph import station_node
 from india1853.board.state import Base, BoardState
-from india1853.board.tiles import map_paths
-from india1853.data.model import StationSpec
 from india1853.errors import InputError, RuleError
 from india1853.rules.construction.common import (
     check_payment,
@@ -29,40 +27,14 @@ def base_cost(state: BoardState, ctx: CompanyContext) -> int:
 
 
 def home_stations(state: BoardState, company: str) -> set[tuple[str, str | None]]:
-    """The stations (hex, station id on the current tile) that are homes of ``company``.
-
-    A home named by a station of a preprinted city is found on a promoted tile by the side its
-    track reaches.  Conditional homes (the BBCI's north Bombay, 2.6.2) count only for a
-    running company, which has its base there already.
+    """The stations (hex, station id on the current tile) that are homes of ``company``
+    (TABLE 1; a preprinted city's station followed through its promotions).  Conditional
+    homes (the BBCI's north Bombay, 2.6.2) count only for a running company, which has its
+    base there already.
     """
     spec = state.edition.company(company)
-    out: set[tuple[str, str | None]] = set()
-    for home in spec.homes:
-        if home.condition is not None:
-            continue
-        found = state.tile_at(home.hex)
-        if found is None or home.station is None:
-            out.add((home.hex, None if found is None else _only_large(found[0].stations)))
-            continue
-        printed_id = state.edition.board.hexes[home.hex].preprinted
-        if printed_id is None:
-            out.add((home.hex, home.station))
-            continue
-        printed = state.edition.tiles[printed_id]
-        sides = [p.b if p.a == home.station else p.a for p in map_paths(printed, 0)
-                 if home.station in (p.a, p.b)]
-        for side in sides:
-            if isinstance(side, int):
-                try:
-                    out.add((home.hex, state.station_by_side(home.hex, side)))
-                except InputError:
-                    continue
-    return out
-
-
-def _only_large(stations: tuple[StationSpec, ...]) -> str | None:
-    large = [s.id for s in stations if s.kind == "large"]
-    return large[0] if len(large) == 1 else None
+    return {(home.hex, state.home_station(home)) for home in spec.homes
+            if home.condition is None}
 
 
 def check_base(

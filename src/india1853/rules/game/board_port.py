@@ -54,11 +54,9 @@ def place_home_bases(rules: GameRules, st: GameState, co: CompanyState) -> None:
         if home.condition is not None and not (home.condition == "bbci_major"
                                                and co.kind == "major"):
             continue
-        station = home.station
-        found = board.tile_at(home.hex)
-        if station is None and found is not None:
-            large = [s.id for s in found[0].stations if s.kind == "large"]
-            station = large[0] if large else None
+        station = board.home_station(home)
+        if station is None and board.tile_at(home.hex) is not None:
+            raise RuleError("3.3.2", f"{co.initials}: no station of {home.hex} is its home")
         board = board.with_base(Base(co.initials, home.hex, station))
     st.board = board
 
