@@ -1,26 +1,38 @@
 """Home bases placed on a preprinted city that was promoted before the company formed.
 
 Rule 3.3.2 puts a company's home marker on the station of TABLE 1 (BNR: Calcutta's SW station,
-preprinted id ``st3``).  Once Calcutta is promoted (here to tile 500 by EIR) that station is the
-one the promotion's station mapping carried it to (4.2.4-4.2.6, 4.2.9), not the station of the
-new tile that happens to share the printed id (tile 500's ``st3`` is EIR's NW station).
+preprinted id ``st3``).  Once Calcutta is promoted (here to tile 500 by EIR, in the fixture game
+of three greedy bots) that station is the one the promotion's station mapping carried it to
+(4.2.4-4.2.6, 4.2.9), not the station of the new tile that happens to share the printed id
+(tile 500's ``st3`` is EIR's NW station).
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from pathlib import Path
 
 from india1853.board.tiles import promotion_station_map
-from india1853.interfaces.bots import make_bot
-from india1853.interfaces.simulate import play_game
-from india1853.rules.game.settings import Settings
+from india1853.rules.game import Game
 
-PLAYERS = ("Ann", "Bob", "Cat")
+FIXTURE = Path(__file__).resolve().parents[1] / "games" / "greedy-3p-seed3.json"
+
+
+def _formation_of_bnr(data: dict[str, object]) -> Game:
+    """The game just after the stock round in which the BNR formed."""
+    actions = data["actions"]
+    assert isinstance(actions, list)
+    game = Game.replay(Game.from_log(data).settings, [])
+    for action in actions:
+        game.process(dict(action))
+        if game.state.companies["BNR"].formed:
+            return game
+    raise AssertionError("the BNR never forms in the fixture game")
 
 
 def test_home_base_follows_the_promotion_of_its_preprinted_city() -> None:
-    game = play_game(Settings(PLAYERS, seed=3),
-                     {p: make_bot("greedy", p, i) for i, p in enumerate(PLAYERS)})
+    game = _formation_of_bnr(json.loads(FIXTURE.read_text()))
     ed = game.rules.ed
     board = game.state.board
     placed = board.tiles["J28"]
