@@ -52,6 +52,6 @@ def run() -> list[dict[str, object]]:
         with tempfile.TemporaryDirectory() as tmp:
             start = time.perf_counter()
             svg_to_png(svg, Path(tmp) / "board.png")
-            rows.append({"edition": edition, "what": "svg_to_png (cairosvg)", "calls": 1,
+            rows.append({"edition": edition, "what": "svg_to_png (resvg)", "calls": 1,
                          "us_per_call": (time.perf_counter() - start) * 1e6})
     return rows

@@ -112,6 +112,41 @@ WALTAIR_TILE: Json = {
 }
 
 
+# Why each reconstructed tile is what it is (the files' uniform ``derived`` marker, see
+# docs/data-format.md); every tile whose provenance is "derived" must be listed.
+TILE_DERIVED = {
+    "tiles.Waltair": "REF-2nd: green, label W, value 30, one slot, dual track to W, NW, NE; no "
+    "public picture of the 2009 board",
+    "tiles.500": "REF-tiles derived: the 2009 number of the brown CD tile, layout of the first "
+    "edition's 104",
+    "tiles.900": "REF-tiles derived: the 2009 number of the grey CD tile, layout of the first "
+    "edition's 110",
+    "tiles.720": "REF-tiles derived: brown W tile reconstructed from the 2009 chart (Waltair -> "
+    "720); value and slots are guesses",
+}
+DERIVED_TILE_GROUP = (
+    "REF-tiles derived: layout reconstructed from the 2009 promotion chart (every listed "
+    "promotion keeps its track) and the players' guide"
+)
+DERIVED_LARGE_STATION_GROUP = DERIVED_TILE_GROUP + "; values and slots are guesses"
+
+
+def catalogue_derived(tiles: Json) -> Json:
+    """The catalogue's ``derived`` marker: Madras's missing label and every tile whose
+    provenance is "derived"."""
+    out: Json = {"tiles.Madras": "label: none (ps18xx prints none; REF-board conflict 7); it "
+                 "promotes with the BM tiles (R1 31.22, R2 4.2.12)"}
+    for tid, tile in tiles.items():
+        if tile["provenance"] != "derived":
+            continue
+        why = TILE_DERIVED.get(f"tiles.{tid}")
+        if why is None:
+            large = any(st["kind"] == "large" for st in tile["stations"])
+            why = DERIVED_LARGE_STATION_GROUP if large else DERIVED_TILE_GROUP
+        out[f"tiles.{tid}"] = why
+    return out
+
+
 def build_catalogue(tiles_ref: Json, board_ref: Json) -> Json:
     out: Json = {}
     hexes = {h["coord"]: h for h in board_ref["hexes"]}
@@ -163,6 +198,8 @@ HEX_NOTES = {
     "N22": "town: ps18xx shows a town, Krazick none; town per the reference",
     "I1": "grey off-board hex; ps18xx draws a river symbol, ignored",
 }
+# The field each note is about, where the hex states it (a flag left out means false).
+HEX_NOTE_FIELDS = {"G19": "name", "N22": "kind", "I1": "kind"}
 
 
 def build_board(board_ref: Json, edition: str) -> Json:
@@ -197,7 +234,24 @@ def build_board(board_ref: Json, edition: str) -> Json:
             "derived from the first-edition board: columns > 30 dropped (the eastern cut), "
             "Waltair added at O21 (second-edition.md)"
         )
-    return {"about": about, "hexes": hexes}
+    return {"about": about, "derived": board_derived(hexes, edition), "hexes": hexes}
+
+
+def board_derived(hexes: list[Json], edition: str) -> Json:
+    """The board's ``derived`` marker: every hex whose value is a choice between the sources
+    (its note says which), and the second edition's cut and Waltair."""
+    out: Json = {}
+    if edition == "second":
+        out["hexes"] = (
+            "REF-2nd: the first-edition board less every hex east of column 30 (R2 'cut off in "
+            "the East at the River Ganges'); the exact 2009 map is not public"
+        )
+    for h in hexes:
+        if "note" in h:
+            field = HEX_NOTE_FIELDS.get(h["coord"], "")
+            path = f"hexes[coord={h['coord']}]" + (f".{field}" if field else "")
+            out[path] = h["note"]
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -245,7 +299,11 @@ def build_cities(board: Json, edition: str) -> Json:
         "(reproduces Delhi 1, 2, 3, 5); bond values from 2.5.9 / 14.4; Ganges bid cities "
         "2.5.7 / 14.3"
     )
-    return {"about": about, "cities": cities}
+    derived = {
+        "cities[*].companies": "REF-2nd: the companies whose TABLE 2 area holds the city "
+        "(no source prints them; reproduces the one printed set, Delhi 1 2 3 5)",
+    }
+    return {"about": about, "derived": derived, "cities": cities}
 
 
 def check_cities_against_reference(cities: Json, md_text: str, edition: str) -> None:
@@ -273,7 +331,6 @@ def build_companies(board_ref: Json, edition: str) -> Json:
         if ini == "ECR":
             homes: list[Json] = [{"hex": WALTAIR, "station": "st1"}]
             par, tokens = ref["BAR"]["par"], ref["BAR"]["tokens"]
-            entry["provenance"] = "derived: replaces the BAR with its par and tokens"
         else:
             c = ref[ini]
             par, tokens = c["par"], c["tokens"]
@@ -284,9 +341,14 @@ def build_companies(board_ref: Json, edition: str) -> Json:
                     home["station"] = _station_towards(board_ref, hh)
                 homes.append(home)
             if ini == "BBCI":
-                # 2.6.2 (second) / alternative rule 3.0 (first): the north Bombay station.
-                cond = "bbci_major" if edition == "second" else "alternative_rule_3"
-                homes.append({"hex": "M9", "station": "st1", "condition": cond})
+                # 2.6.2 (second) / alternative rule 3.0 (first): the north Bombay station; the
+                # first edition's exists only with that optional rule.
+                if edition == "second":
+                    homes.append({"hex": "M9", "station": "st1", "condition": "bbci_major"})
+                else:
+                    homes.append({"hex": "M9", "station": "st1",
+                                  "condition": "alternative_rule_3",
+                                  "variant": "alternative_rule_3"})
         entry["homes"] = homes
         entry["area"] = {
             "rows": list(area[0]) if area[0] else None,
@@ -302,9 +364,27 @@ def build_companies(board_ref: Json, edition: str) -> Json:
         out.append(entry)
     about = (
         "TABLE 1, TABLE 2 (first-edition map references), TABLE 7; homes and pars from the "
-        "reference; ECR derived (second-edition.md)"
+        "reference" + ("; ECR derived (second-edition.md)" if edition == "second" else "")
     )
-    return {"about": about, "companies": out}
+    return {"about": about, "derived": COMPANIES_DERIVED[edition], "companies": out}
+
+
+COMPANIES_DERIVED: dict[str, Json] = {
+    "first": {
+        "companies[*].type": "R1 names no Majors or Minors: 31.2 gives companies 1-4 two tile "
+        "lays and 5-8 one, recorded as major / minor",
+        "companies[*].text_colour": "ours, for legibility on the R1 TABLE 7 colours",
+    },
+    "second": {
+        "companies[*].area": "R2 TABLE 2 is prose only: companies 1-7 take R1's map references "
+        "(the prose is the same); the ECR's rows J..R, columns 17..36 are REF-2nd's reading of "
+        "'S of Calcutta, N of Madras, E of Nagpur'",
+        "companies[initials=ECR]": "REF-2nd: the ECR replaces the BAR, with its par (70) and "
+        "base tokens (3); home Waltair",
+        "companies[initials=ECR].colour": "ours: R2 prints no colours; the BAR's light blue",
+        "companies[*].text_colour": "ours, for legibility on the company colours",
+    },
+}
 
 
 def _station_towards(board_ref: Json, home: Json) -> str:
@@ -355,7 +435,9 @@ def main() -> None:
     tiles_ref = json.loads((args.reference / "tiles-1853.json").read_text())
     md_text = (args.reference / "second-edition.md").read_text()
     about = "tile catalogue of both editions (tiles-1853.json) plus the preprinted large cities"
-    write(args.out / "tiles.json", {"about": about, "tiles": build_catalogue(tiles_ref, board_ref)})
+    tiles = build_catalogue(tiles_ref, board_ref)
+    write(args.out / "tiles.json",
+          {"about": about, "derived": catalogue_derived(tiles), "tiles": tiles})
     for edition in ("first", "second"):
         board = build_board(board_ref, edition)
         cities = build_cities(board, edition)

@@ -43,7 +43,9 @@ def test_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["data", "--edition", "first"]) == 0
     out = capsys.readouterr().out
     assert "first edition" in out
-    assert "171 playable hexes" in out
+    # The breakdown adds up to the playable count; the grey margin hexes are counted apart.
+    assert ("Board: 171 playable hexes (city 20, double_town 6, large_city 4, plain 86, "
+            "town 55), plus 3 grey off-board hexes") in out
     assert "yellow 112, green 56, brown 16, grey 7" in out
     assert "BAR" in out and "ECR" not in out
 
@@ -82,3 +84,13 @@ def test_a_reader_that_stops_early_is_no_error() -> None:
     assert proc.wait(timeout=60) == 0
     assert first.startswith(b"{")
     assert err == ""
+
+
+@pytest.mark.parametrize("argv", [["data", "--edition", "first", "--json"], ["data"]])
+def test_a_failed_write_to_stdout_is_one_line_and_non_zero(argv: list[str]) -> None:
+    # `india1853 data --json > /dev/full`: the output cannot be written (no space left).
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.run([sys.executable, "-m", "india1853.interfaces.cli", *argv],
+                              stdout=full, stderr=subprocess.PIPE, text=True, check=False)
+    assert proc.returncode != 0
+    assert proc.stderr == "error: cannot write the output: No space left on device\n"

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from india1853.board.hexes import neighbour
-from india1853.data.loader import load_edition
-from india1853.data.model import Edition
+from india1853.data.loader import DATA_DIR, load_edition
+from india1853.data.model import Edition, TileSpec
 from india1853.errors import DataError, InputError
 
 EDITIONS = ("first", "second")
@@ -81,6 +83,76 @@ def test_frontier_posts_and_ganges_valley(ed: Edition) -> None:
     assert len(posts) == (13 if ed.name == "first" else 8)
     ganges = {c for c, h in ed.board.hexes.items() if h.ganges_valley}
     assert ganges == {"G17", "G19", "H18", "H20", "H22", "H24", "H26", "H28", "I29", "J30", "K29"}
+
+
+# The board hex by hex, from board-1853-first-edition.json / .md (its "Counts" and "Frontier
+# posts"): the second edition is the same board less the hexes east of column 30, with O21 a
+# large city (second-edition.md).  Terrain of every playable hex, by combination:
+TERRAIN: dict[tuple[str, ...], str] = {
+    ("mountain",): "B8 B10 C5 C7 D14 F36 H10 I9 J16 J18 J24 J36 M11 M23 N10 N16 N18 O11 O17 P14 "
+                   "Q13 R16 S15",
+    ("himalaya",): "B12 C15 G29 G35 H34 I35",
+    ("hill",): "C13 D4 D6 E3 F34 G11 G33 I11 I13 I17 J12 J20 J22 K13 K15 K19 K25 L14 L22 L24 N14 "
+               "O13 P12 R12 R14 S13 T14 U15",
+    ("river",): "E5 F6 G3 G17 G19 G31 H2 H18 H26 H28 H32 I23 K9 K11 N20 O19 T18",
+    ("multiple_river",): "F4 H20 H22 H24 I3 I29 I31 J28 J30 K29 L26",
+    ("hill", "river"): "L10",
+    ("mountain", "river"): "N22",
+}
+TERRAIN_COUNTS = {("mountain",): 23, ("himalaya",): 6, ("hill",): 28, ("river",): 17,
+                  ("multiple_river",): 11, ("hill", "river"): 1, ("mountain", "river"): 1}
+FRONTIER_POSTS = {
+    "B8": 100, "B10": 40, "C5": 200, "D2": 200, "D14": 40, "F34": 100, "F36": 100, "G29": 100,
+    "G33": 40, "G35": 100, "H2": 40, "H34": 100, "I3": 100,
+}
+TOWNS = (
+    "D2 D6 D8 D14 E13 F6 F18 F36 G3 G9 G15 G23 G29 G31 G33 G35 H2 H8 H18 H28 H30 H34 I9 I23 I27 "
+    "J14 J16 J18 J20 J26 K5 K9 K19 K25 K35 L6 L10 L18 L24 L26 N10 N14 N16 N22 O21 P12 P14 P18 "
+    "R12 S13 S17 T14 T18 U15 V14"
+)
+DOUBLE_TOWNS = "E15 F16 G21 H16 I29 O13"
+EAST_OF_THE_CUT = 30  # second-edition.md: every hex of a column above 30 is dropped
+
+
+def _on_board(ed: Edition, hexes: str) -> set[str]:
+    keep = set(hexes.split())
+    return keep if ed.name == "first" else {h for h in keep if int(h[1:]) <= EAST_OF_THE_CUT}
+
+
+def test_terrain_of_every_playable_hex(ed: Edition) -> None:
+    by_terrain: dict[tuple[str, ...], set[str]] = {}
+    for coord, spec in ed.board.hexes.items():
+        if spec.playable and spec.terrain:
+            by_terrain.setdefault(spec.terrain, set()).add(coord)
+    assert by_terrain == {t: _on_board(ed, hexes) for t, hexes in TERRAIN.items()}
+
+
+def test_terrain_combination_counts_of_the_first_edition() -> None:
+    hexes = load_edition("first").board.hexes.values()
+    counts = Counter(h.terrain for h in hexes if h.playable and h.terrain)
+    assert counts == TERRAIN_COUNTS
+    assert sum(1 for h in hexes if h.playable and not h.terrain) == 84
+
+
+def test_every_frontier_post_with_its_value(ed: Edition) -> None:
+    posts = {c: h.frontier_post for c, h in ed.board.hexes.items() if h.frontier_post is not None}
+    assert posts == {c: v for c, v in FRONTIER_POSTS.items()
+                     if c in _on_board(ed, " ".join(FRONTIER_POSTS))}
+
+
+def test_every_town_and_double_town(ed: Edition) -> None:
+    towns = {c for c, h in ed.board.hexes.items() if h.kind == "town"}
+    doubles = {c for c, h in ed.board.hexes.items() if h.kind == "double_town"}
+    # second-edition.md: Waltair replaces the first edition's town at O21.
+    assert towns == _on_board(ed, TOWNS) - ({"O21"} if ed.name == "second" else set())
+    assert doubles == _on_board(ed, DOUBLE_TOWNS)
+
+
+def test_second_edition_kind_counts() -> None:
+    kinds = Counter(h.kind for h in load_edition("second").board.hexes.values())
+    assert kinds == {
+        "plain": 81, "town": 48, "double_town": 6, "city": 18, "large_city": 5, "offboard": 3,
+    }  # fmt: skip
 
 
 def test_terrain_of_mixed_hexes(ed: Edition) -> None:
@@ -184,6 +256,39 @@ def test_tiles_are_manifest_plus_preprinted(ed: Edition) -> None:
     assert {t for t, spec in ed.tiles.items() if spec.preprinted} == preprinted
 
 
+# The stations of every catalogue tile as tiles-1853.json gives them: "s10" a small station
+# worth 10, "l30/2" a large station worth 30 with two base slots; "" no station.
+STATIONS: dict[str, str] = {
+    "": "7 8 9 77 78 79 80 81 82 83 84 85 86 106 107 108 112 233 234 250",
+    "s10": "3 4 58 72 73 74 87 88 89 116 117",
+    "s10 s10": "1 2 55 56 71",
+    "l20/1": "5 6 69 75 76 96 97 113 115 717 718",
+    "l20/2": "90 91 92 93 94 95 716",
+    "l30/1": "12 13 98 99 100 101 719",
+    "l30/2": "14 15 102",
+    "l40/2": "103",
+    "l50/2": "109 720",
+    "l50/3": "105",
+    "l70/3": "111",
+    " ".join(["l70/1"] * 6): "104 500",
+    " ".join(["l100/1"] * 6): "110 900",
+}
+
+
+def _stations(tile: TileSpec) -> str:
+    return " ".join(f"{s.kind[0]}{s.value}" + (f"/{s.slots}" if s.kind == "large" else "")
+                    for s in tile.stations)
+
+
+def test_stations_values_and_slots_of_every_tile() -> None:
+    expected = {tile: stations for stations, tiles in STATIONS.items() for tile in tiles.split()}
+    got: dict[str, str] = {}
+    for name in EDITIONS:
+        got |= {tid: _stations(t) for tid, t in load_edition(name).tiles.items()
+                if not t.preprinted}
+    assert got == expected
+
+
 @pytest.mark.parametrize(("name", "tile_id"), [("first", "69"), ("second", "115")])
 def test_single_large_station_terminus(name: str, tile_id: str) -> None:
     tile = load_edition(name).tiles[tile_id]
@@ -281,6 +386,8 @@ def test_bbci_second_home_is_conditional(ed: Edition) -> None:
     homes = ed.company("BBCI").homes
     assert [h.condition is None for h in homes] == [True, False]
     assert homes[1].condition == ("bbci_major" if ed.name == "second" else "alternative_rule_3")
+    # 2.6.2 puts it on the 2009 board; the first edition's only with Alternative Rules 3.0.
+    assert homes[1].variant == (None if ed.name == "second" else "alternative_rule_3")
 
 
 def test_company_lookup(ed: Edition) -> None:
@@ -465,3 +572,45 @@ def test_board_edges_are_consistent(ed: Edition) -> None:
         if spec.playable:
             ns = [neighbour(coord, s) for s in range(6)]
             assert any(n is not None and ed.board.playable(n) for n in ns), coord
+
+
+# --- reconstructed values ------------------------------------------------------------------------
+
+# docs/data-provenance.md: the values no source prints, each marked in its file's "derived".
+MARKED = {
+    "first": {
+        ("first/rules.json", "rules.route_min_stations"),
+        ("first/cities.json", "cities[*].companies"),
+        ("first/board.json", "hexes[coord=G19].name"),
+        ("tiles.json", "tiles.716"),
+    },
+    "second": {
+        ("second/companies.json", "companies[*].area"),
+        ("second/companies.json", "companies[initials=ECR].colour"),
+        ("second/trains.json", "trains[name=1M].min_small_stations"),
+        ("second/rules.json", "tables.players[*].minimum_bond"),
+        ("second/board.json", "hexes[coord=O21]"),
+        ("tiles.json", "tiles.Waltair"),
+    },
+}
+
+
+def test_reconstructed_values_are_marked(ed: Edition) -> None:
+    marked = {(d.file, d.path) for d in ed.derived}
+    assert MARKED[ed.name] <= marked
+    assert all(d.why.strip() for d in ed.derived)
+    # Every tile the reference calls derived is marked.
+    derived_tiles = {t.id for t in ed.tiles.values() if t.provenance == "derived"}
+    assert {f"tiles.{t}" for t in derived_tiles} <= {p for _, p in marked}
+
+
+def test_provenance_doc_lists_every_marked_value(ed: Edition) -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "data-provenance.md").read_text(
+        encoding="utf-8")
+    for d in ed.derived:
+        assert f"`{d.path}`" in doc, (d.file, d.path)
+
+
+def test_first_edition_companies_say_nothing_of_the_ecr() -> None:
+    about = json.loads((DATA_DIR / "first" / "companies.json").read_text(encoding="utf-8"))["about"]
+    assert "ECR" not in about

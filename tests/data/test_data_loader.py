@@ -86,6 +86,23 @@ CORRUPTIONS: list[tuple[str, Callable[[Json], None], str]] = [
         _set(["tables", "players", 0, "starting_notes", "100"], 5),
         r"starting_notes.*add up",
     ),
+    # The "derived" marker: every path selects a value and gives a reason; reconstructed tiles
+    # and hexes noted as a choice between the sources must be marked.
+    (
+        "second/companies.json",
+        _set(["derived", "companies[initials=XYZ].colour"], "a guess"),
+        r"derived\.companies\[initials=XYZ\]\.colour: the path selects no value",
+    ),
+    ("first/rules.json", _set(["derived", "rules.nonesuch"], "why"), r"rules\.nonesuch: the path"),
+    ("first/rules.json", _set(["derived", "rules[x]"], "why"), r"rules\[x\]: bad path"),
+    ("second/trains.json", _set(["derived", "trains[name=1M].min_small_stations"], " "),
+     r"min_small_stations: expected a reason"),
+    ("tiles.json", _delete(["derived", "tiles.716"]), r"^tiles\.json: derived: tiles\.716 is "
+     r"reconstructed but not marked$"),
+    ("first/board.json", _delete(["derived", "hexes[coord=G19].name"]),
+     r"hexes\[coord=G19\] is reconstructed but not marked"),
+    ("first/companies.json", _set(["companies", 4, "homes", 1, "variant"], 3),
+     r"homes\[1\]\.variant: expected a string"),
 ]
 
 

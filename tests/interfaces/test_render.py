@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -11,10 +12,12 @@ from india1853.data.loader import load_edition
 from india1853.errors import InputError
 from india1853.interfaces.cli import main
 from india1853.interfaces.render import (
+    FONT,
     Layout,
     render_board_svg,
     render_tiles_svg,
     station_positions,
+    svg_to_png_bytes,
 )
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
@@ -40,20 +43,60 @@ def test_board_names_every_city_hex_and_frontier_post(board: tuple[str, str]) ->
     assert frontier and frontier <= texts
 
 
+def _texts_at(svg: str) -> list[tuple[str, tuple[float, float]]]:
+    root = ET.fromstring(svg.encode("utf-8"))
+    return [(el.text or "", (float(el.get("x", 0)), float(el.get("y", 0))))
+            for el in root.iter(f"{SVG_NS}text")]
+
+
+def _assert_every_city_note(edition: str, svg: str, layout: Layout) -> None:
+    """Each city's company numbers and bond value are printed on its own hex (2.5.5, 2.5.9)."""
+    texts = _texts_at(svg)
+    for city in load_edition(edition).cities:
+        cx, cy = layout.center(city.hex)
+        here = {t for t, (x, y) in texts if abs(x - cx) < layout.radius
+                and abs(y - cy) < layout.radius}
+        assert " ".join(map(str, city.companies)) in here, city.name
+        assert f"£{city.bond_value}" in here, city.name
+
+
 def test_board_shows_bid_companies_bond_values_and_terrain_costs(board: tuple[str, str]) -> None:
     edition, svg = board
     ed = load_edition(edition)
+    # Every city, the preprinted large cities included (Delhi's 1 2 3 5, £40).
+    assert ed.board.hexes[ed.city("Delhi").hex].preprinted
+    _assert_every_city_note(edition, svg, Layout(columns=36 if edition == "first" else 30))
     texts = set(_texts(svg))
-    delhi = ed.city("Delhi")
-    bombay_hex = ed.city("Bombay").hex
-    # Large cities are covered by their preprinted tile; ordinary cities print their numbers.
-    assert delhi.hex == "F14" and ed.board.hexes[bombay_hex].preprinted
-    for city in ed.cities:
-        if ed.board.hexes[city.hex].preprinted is None:
-            assert " ".join(map(str, city.companies)) in texts
-            assert f"£{city.bond_value}" in texts
     for terrain, cost in ed.costs.terrain.items():
         assert any(f"£{cost.broad}/{cost.metre}" in t for t in texts), terrain
+
+
+@pytest.mark.parametrize("edition", ["first", "second"])
+def test_cities_under_laid_tiles_keep_their_numbers_and_bond_value(edition: str) -> None:
+    ed = load_edition(edition)
+    layout = Layout(columns=36 if edition == "first" else 30)
+    cd = ed.promotions["Calcutta"][0]  # 104 (first) / 500 (second) on Calcutta
+    tiles = {"K17": ("14", 1), "H24": ("5", 0), "J28": (cd, 0), "M9": ("105", 1)}
+    svg = render_board_svg(ed, tiles=tiles, bases=[("BNR", "K17", None)], layout=layout)
+    _assert_every_city_note(edition, svg, layout)
+
+
+def _ring_numbers_near(svg: str, coord: str, layout: Layout) -> list[str]:
+    cx, cy = layout.center(coord)
+    return [n for n, (x, y) in _home_rings_all(svg)
+            if abs(x - cx) < layout.radius and abs(y - cy) < layout.radius]
+
+
+def test_a_home_of_an_optional_rule_is_not_on_the_standard_board() -> None:
+    # The first edition's BBCI home in Bombay exists only with Alternative Rules 3.0.
+    first, layout = load_edition("first"), Layout(columns=36)
+    assert "5" not in _ring_numbers_near(render_board_svg(first, layout=layout), "M9", layout)
+    chosen = render_board_svg(first, layout=layout, variants=("alternative_rule_3",))
+    assert "5" in _ring_numbers_near(chosen, "M9", layout)
+    # The 2009 board shows it as a conditional home (2.6.2), dashed.
+    second = render_board_svg(load_edition("second"), layout=Layout(columns=30))
+    assert "5" in _ring_numbers_near(second, "M9", Layout(columns=30))
+    assert second.count('stroke-dasharray="4,3"') == 1
 
 
 def test_board_shades_ganges_valley_and_greys_the_margin() -> None:
@@ -165,6 +208,26 @@ def test_render_tiles_command_writes_svg(tmp_path: Path) -> None:
         (["render", "--out", "{tmp}/a.svg", "--tile", "K17:999:0"], "unknown tile '999'"),
         (["render", "--out", "{tmp}/a.svg", "--tile", "K17-14"], "expected HEX:TILE:ROTATION"),
         (["render", "--out", "{tmp}/a.svg", "--base", "BNR"], "expected COMPANY:HEX"),
+        (["render", "--out", "{tmp}/a.svg", "--tile", "K17:14:1", "--tile", "k17:5:0"],
+         "--tile 'k17:5:0': a second tile for K17"),
+        (["render", "--out", "{tmp}/a.svg", "--tile", "K17:3:0"],
+         "--tile 'K17:3:0': tile 3 (1 town) does not fit K17 (city)"),
+        (["render", "--out", "{tmp}/a.svg", "--tile", "K11:14:0"],
+         "--tile 'K11:14:0': tile 14 (1 large station) does not fit K11 (plain)"),
+        (["render", "--out", "{tmp}/a.svg", "--tile", "E15:3:0"], "does not fit E15 (double town)"),
+        (["render", "--out", "{tmp}/a.svg", "--tile", "F14:7:0"],
+         "--tile 'F14:7:0': F14 (large city) takes only the tiles reserved for it"),
+        (["render", "--out", "{tmp}/a.svg", "--tile", "M9:500:1"], "takes only the tiles reserved"),
+        (["render", "--out", "{tmp}/a.svg", "--tile", "K17:105:0"],
+         "--tile 'K17:105:0': tile 105 (BM) is reserved for the large cities"),
+        (["render", "--out", "{tmp}/a.svg", "--tile", "F14:Delhi:0"], "printed on the board"),
+        (["render", "--out", "{tmp}/a.svg", "--tile", "I1:9:0"],
+         "--tile 'I1:9:0': I1 is a grey margin hex"),
+        (["render", "--out", "{tmp}/a.svg", "--tile", "A1:9:0"], "bad coordinate 'A1'"),
+        (["render", "--out", "{tmp}/a.svg", "--tile", "M9:105:0"],
+         "--tile 'M9:105:0': track runs off the board at rotation 0 (4.1.10 / 31.8); "
+         "it fits at rotation 1"),
+        (["render", "--out", "{tmp}/a.svg", "--tile", "K17:14:7"], "bad rotation 7"),
         (["render-tiles", "--out", "{tmp}/a.svg", "--only", "999"], "unknown tile '999'"),
         (["render-tiles", "--edition", "x", "--out", "{tmp}/a.svg"], "unknown edition 'x'"),
     ],
@@ -237,3 +300,41 @@ def test_an_unwritable_png_names_the_cause(tmp_path: Path,
     assert main(["render", "--out", str(tmp_path / "file" / "a.png")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: cannot write") and "directory" in err.lower()
+
+
+def test_png_text_is_drawn_with_the_bundled_fonts() -> None:
+    # Without a usable font resvg draws no text at all: the two pictures would be the same.
+    frame = ('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40">'
+             '<rect width="120" height="40" fill="white"/>{}</svg>')
+    text = f'<text x="5" y="28" font-family="{FONT}" font-size="20">Delhi</text>'
+    blank, written = svg_to_png_bytes(frame.format("")), svg_to_png_bytes(frame.format(text))
+    assert blank[:8] == written[:8] == b"\x89PNG\r\n\x1a\n"
+    assert blank != written
+    bold = svg_to_png_bytes(frame.format(text.replace("<text ", '<text font-weight="bold" ')))
+    assert bold != written
+
+
+def test_a_missing_rasteriser_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "resvg_py", None)  # import resvg_py now fails
+    assert main(["render", "--out", str(tmp_path / "a.png")]) == 2
+    err = capsys.readouterr().err
+    assert err == ("error: PNG output needs the resvg-py package (pip install resvg-py); "
+                   "write .svg instead\n")
+    assert not (tmp_path / "a.png").exists()
+
+
+def test_a_failing_rasteriser_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import resvg_py
+
+    def broken(**_: object) -> bytes:
+        raise ValueError("the document does not have a root node\nmore detail")
+
+    monkeypatch.setattr(resvg_py, "svg_to_bytes", broken)
+    assert main(["render-tiles", "--out", str(tmp_path / "a.png")]) == 2
+    err = capsys.readouterr().err
+    assert err == ("error: PNG output: the rasteriser failed: the document does not have a "
+                   "root node\n")

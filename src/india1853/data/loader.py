@@ -10,6 +10,7 @@ tables, rule values).  Every error names the file and the field, e.g.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache
@@ -24,6 +25,7 @@ from india1853.data.model import (
     CitySpec,
     CompanySpec,
     Costs,
+    DerivedValue,
     DualOption,
     Edition,
     EditionName,
@@ -175,6 +177,7 @@ def _top(
     ctx, raw = _read_json(directory, rel)
     obj = _Obj(ctx, raw)
     obj.opt("about", str)
+    obj.opt("derived", dict)  # checked by _derived_values
     out = {k: obj.req(k, t) for k, t in keys.items()}
     obj.done()
     return ctx, out
@@ -356,7 +359,6 @@ def _area(ctx: _Ctx, raw: Any) -> Area:
 
 def _company(ctx: _Ctx, raw: Any, board: Board, catalogue: dict[str, TileSpec]) -> CompanySpec:
     o = _Obj(ctx, raw)
-    o.opt("provenance", str)
     homes: list[HomeBase] = []
     with ctx.at("homes"):
         for i, h in enumerate(o.req("homes", list)):
@@ -383,7 +385,10 @@ def _company(ctx: _Ctx, raw: Any, board: Board, catalogue: dict[str, TileSpec]) 
 def _home(ctx: _Ctx, raw: Any, board: Board, catalogue: dict[str, TileSpec]) -> HomeBase:
     o = _Obj(ctx, raw)
     home = HomeBase(
-        hex=o.req("hex", str), station=o.opt("station", str), condition=o.opt("condition", str)
+        hex=o.req("hex", str),
+        station=o.opt("station", str),
+        condition=o.opt("condition", str),
+        variant=o.opt("variant", str),
     )
     o.done()
     spec = board.hexes.get(home.hex)
@@ -755,6 +760,101 @@ def _rules_file(
 
 
 # ---------------------------------------------------------------------------------------------
+# The "derived" marker: every reconstructed value, by path (docs/data-format.md)
+# ---------------------------------------------------------------------------------------------
+
+_SEGMENT = re.compile(r"([^.\[\]]+)?((?:\[[^\[\]]+\])*)$")
+_SELECTOR = re.compile(r"\[([^\[\]]+)\]")
+
+
+def select(raw: Any, path: str) -> list[Any]:
+    """The values ``path`` selects in a file's JSON: dotted keys, each optionally followed by
+    list selectors ``[3]`` (an index), ``[*]`` (every item) or ``[key=value]`` (the items whose
+    field ``key`` reads ``value``), e.g. ``hexes[coord=G19].name`` or ``tiles.716``.
+    Raises ValueError for a malformed path."""
+    found = [raw]
+    for segment in path.split("."):
+        m = _SEGMENT.match(segment)
+        if not segment or m is None or (m.group(1) is None and not m.group(2)):
+            raise ValueError(f"bad segment {segment!r}")
+        if m.group(1) is not None:
+            found = [v[m.group(1)] for v in found if isinstance(v, dict) and m.group(1) in v]
+        for sel in _SELECTOR.findall(m.group(2)):
+            if sel != "*" and not sel.isdigit() and "=" not in sel:
+                raise ValueError(f"bad selector [{sel}]: expected *, an index or key=value")
+            found = [item for v in found if isinstance(v, list) for item in _pick(v, sel)]
+    return found
+
+
+def _pick(items: list[Any], selector: str) -> list[Any]:
+    if selector == "*":
+        return list(items)
+    if selector.isdigit():
+        return [items[int(selector)]] if int(selector) < len(items) else []
+    key, _, value = selector.partition("=")
+    return [item for item in items if isinstance(item, dict) and key in item
+            and str(item[key]) == value]
+
+
+def _derived_values(directory: Path, rel: str) -> tuple[DerivedValue, ...]:
+    """The file's ``derived`` marker: each path must select at least one value and give a
+    reason.  A catalogue tile of provenance "derived" and a hex carrying a ``note`` (a choice
+    between the sources) must be marked too, so that the marker lists every reconstruction."""
+    ctx, raw = _read_json(directory, rel)
+    marker = raw.get("derived", {}) if isinstance(raw, dict) else {}
+    out: list[DerivedValue] = []
+    with ctx.at("derived"):
+        if not isinstance(marker, dict):
+            raise ctx.error("expected an object of path -> reason")
+        for path, why in marker.items():
+            with ctx.at(path):
+                if not isinstance(why, str) or not why.strip():
+                    raise ctx.error("expected a reason (a non-empty string)")
+                try:
+                    selected = select(raw, path)
+                except ValueError as exc:
+                    raise ctx.error(f"bad path: {exc}") from None
+                if path.split(".")[0].split("[")[0] in ("about", "derived") or not selected:
+                    raise ctx.error("the path selects no value of this file")
+            out.append(DerivedValue(file=rel, path=path, why=why))
+        for owner in _unmarked(raw, set(marker)):
+            raise ctx.error(f"{owner} is reconstructed but not marked")
+    return tuple(out)
+
+
+def _unmarked(raw: Any, paths: set[str]) -> list[str]:
+    """Paths of the tiles of provenance "derived" and the hexes with a note that no marker
+    path covers (the path itself or one inside it)."""
+    if not isinstance(raw, dict):
+        return []
+    owners: list[str] = []
+    tiles = raw.get("tiles")
+    if isinstance(tiles, dict):
+        owners += [f"tiles.{tid}" for tid, t in tiles.items()
+                   if isinstance(t, dict) and t.get("provenance") == "derived"]
+    hexes = raw.get("hexes")
+    if isinstance(hexes, list):
+        owners += [f"hexes[coord={h.get('coord')}]" for h in hexes
+                   if isinstance(h, dict) and h.get("note")]
+    return [o for o in owners
+            if not any(p == o or p.startswith(o + ".") for p in paths)]
+
+
+EDITION_FILES: tuple[str, ...] = (
+    "board.json", "cities.json", "companies.json", "tiles.json", "trains.json", "market.json",
+    "rules.json",
+)
+
+
+def load_derived(directory: Path, edition: str) -> tuple[DerivedValue, ...]:
+    """Every marked reconstruction of an edition: the shared catalogue's and its own files'."""
+    out = list(_derived_values(directory, "tiles.json"))
+    for name in EDITION_FILES:
+        out += _derived_values(directory, f"{edition}/{name}")
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
 # Cross-file checks and the entry points
 # ---------------------------------------------------------------------------------------------
 
@@ -802,6 +902,7 @@ def load_edition_from(directory: Path, name: str) -> Edition:
         costs=costs,
         tables=tables,
         rules=params,
+        derived=load_derived(directory, name),
     )
     _check_edition(ed)
     return ed

@@ -102,17 +102,32 @@ class HexSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class DerivedValue:
+    """A value no source prints: reconstructed from the reference, or a ruling between texts
+    that disagree.  ``path`` selects it in ``file`` (see docs/data-format.md, "derived"), e.g.
+    ``companies[initials=ECR].colour``; ``why`` says where it comes from."""
+
+    file: str
+    path: str
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
 class HomeBase:
     """A company's home base: a hex and, where the hex has several stations, which one.
 
     ``station`` is a station id of the hex's preprinted tile (``None`` on an ordinary city,
     whose single station does not exist until a tile is laid).  ``condition`` is ``None`` for
     an unconditional home, or a named condition such as ``"bbci_major"`` (rule 2.6.2).
+    ``variant`` names the optional rule without which the home does not exist at all (the
+    first edition's Alternative Rules 3.0: ``"alternative_rule_3"``); such a home is not on the
+    standard board.
     """
 
     hex: str
     station: str | None = None
     condition: str | None = None
+    variant: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -479,6 +494,8 @@ class Edition:
     costs: Costs
     tables: Tables
     rules: RuleParams
+    # Every reconstructed value of the edition's files (and of the shared tile catalogue).
+    derived: tuple[DerivedValue, ...] = ()
 
     def company(self, key: str | int) -> CompanySpec:
         """A company by TABLE 1 number or initials (case-insensitive)."""

@@ -8,6 +8,7 @@ arguments and returning the exit status.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -47,14 +48,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         return status
     except BrokenPipeError:
         # The reader stopped early (``| head``): not an error; silence the final flush too.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _silence_stdout()
         return 0
+    except OSError as exc:
+        # Any other failure to write (a full disk: ``data --json > /dev/full``); a file the
+        # command itself could not use names that file.
+        if exc.filename is None:
+            _silence_stdout()
+            print(f"error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        else:
+            print(f"error: {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     except India1853Error as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so that the interpreter's last flush of what is still
+    buffered cannot fail a second time (and print a traceback) on the way out."""
+    # When stdout is no real file (a test's capture) nothing will be flushed to it.
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 if __name__ == "__main__":

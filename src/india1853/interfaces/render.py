@@ -9,13 +9,14 @@ a contract bid may claim for them and their bond value, frontier posts with thei
 dashed line (rule 4.1.5 / 31.3); dual gauge (4.2.8) is drawn as a pair of rails.
 
 Everything here is a pure function of the edition data and what lies on the board; only
-:func:`write_picture` and :func:`svg_to_png` touch the file system.
+:func:`write_picture` and :func:`svg_to_png` touch the file system; PNG comes from resvg (a
+self-contained wheel) with the DejaVu fonts bundled in matplotlib.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
@@ -55,6 +56,7 @@ INK = "#1b1b1b"
 HEX_LABEL = "#b0302a"
 CITY_NAME = "#10226b"
 RIVER = "#2a6fd0"
+BOND_INK = "#6b3d00"
 ROUTE_COLOURS: tuple[str, ...] = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4")
 
 TERRAIN_NAMES: dict[Terrain, str] = {
@@ -65,7 +67,10 @@ TERRAIN_NAMES: dict[Terrain, str] = {
     "himalaya": "Himalaya",
 }
 
-FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+# The PNG is drawn with the DejaVu Sans faces bundled in matplotlib (see svg_to_png_bytes); an
+# SVG viewer without them falls back to the next names.
+FONT_FAMILY = "DejaVu Sans"
+FONT = f"{FONT_FAMILY}, Verdana, Arial, sans-serif"
 
 
 @dataclass(frozen=True)
@@ -167,7 +172,7 @@ class _Svg:
         }
         if halo:
             # A white outline under the text keeps it legible over track and symbols
-            # (drawn separately: cairosvg ignores paint-order).
+            # (drawn separately: not every renderer honours paint-order).
             self.add("text", content, fill="white", stroke="white", stroke_width=size / 4,
                      stroke_linejoin="round", **common)
         self.add("text", content, fill=fill, **common)
@@ -326,9 +331,29 @@ def draw_tile(
     if tile.label:
         svg.text(label_at, tile.label, radius * 0.2, weight="bold")
     if show_number and not tile.preprinted:
-        svg.text((center[0] + 0.46 * radius, center[1] + 0.52 * radius), tile.id,
-                 radius * 0.14)
+        number_at = (center[0] + 0.46 * radius, center[1] + 0.52 * radius)
+        used.append(number_at)
+        svg.text(number_at, tile.id, radius * 0.14)
     return used
+
+
+def track_samples(tile: TileSpec, rotation: int, center: Point, radius: float) -> list[Point]:
+    """Points every tenth of the way along each track of a laid tile, so that marks placed
+    later can keep off the track."""
+    stations = station_positions(tile, rotation, center, radius)
+    out: list[Point] = []
+    paths = map_paths(tile, rotation)
+    for p in paths:
+        a = _end_point(p.a, center, stations, radius)
+        b = _end_point(p.b, center, stations, radius)
+        # Side to side the track is a quadratic curve through the centre (see _track_d).
+        via = center if isinstance(p.a, int) and isinstance(p.b, int) else (
+            (a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        for k in range(11):
+            t, u = k / 10, 1 - k / 10
+            out.append((u * u * a[0] + 2 * u * t * via[0] + t * t * b[0],
+                        u * u * a[1] + 2 * u * t * via[1] + t * t * b[1]))
+    return out
 
 
 def _draw_station(
@@ -465,37 +490,130 @@ def _draw_printed_features(svg: _Svg, ed: Edition, spec: HexSpec, layout: Layout
 
 
 def _draw_covered_terrain(
-    svg: _Svg, ed: Edition, spec: HexSpec, layout: Layout, used: Sequence[Point]
+    svg: _Svg, ed: Edition, spec: HexSpec, layout: Layout, used: list[Point]
 ) -> None:
     """Terrain of a hex under a tile (the preprinted Calcutta): its cost still applies to the
-    first promotion (rule 4.2.13)."""
+    first promotion (rule 4.2.13).  Adds the spot it drew on to ``used``."""
     if not spec.terrain:
         return
     center = layout.center(spec.coord)
     spot = _badge_spot(center, used, layout.radius * 0.85)
+    used.append(spot)
     _draw_terrain(svg, ed, spec.terrain, spot, layout.radius * 0.6, layout.radius * 0.13)
 
 
-def _draw_city_notes(svg: _Svg, ed: Edition, spec: HexSpec, layout: Layout, covered: bool) -> None:
-    """Names, company numbers and bond values of cities; frontier post values."""
+def _draw_city_notes(
+    svg: _Svg, ed: Edition, spec: HexSpec, layout: Layout, covered: Covered | None
+) -> None:
+    """Names, company numbers and bond values of cities (2.5.5, 2.5.9 / 14.2, 14.4); frontier
+    post values (4.1.14 / 31.11).
+
+    Every city shows its numbers and bond value whatever lies on it: a contract bid needs
+    them all game long.  On a hex covered by a tile (``covered``: what the tile drew) they go
+    into a small white box in the tile's emptiest place."""
     x, y = layout.center(spec.coord)
     r = layout.radius
     city = next((c for c in ed.cities if c.hex == spec.coord), None)
     name = city.name if city else spec.name
     if name:
-        svg.text((x, y - (0.72 if covered else 0.52) * r), name, r * 0.19, fill=CITY_NAME,
-                 weight="bold", halo=True)
-    if city and not covered:
-        numbers = " ".join(str(n) for n in city.companies)
-        svg.text((x, y + 0.43 * r), numbers, r * 0.17, weight="bold", halo=True)
+        svg.text((x, y - (0.72 if covered is not None else 0.52) * r), name, r * 0.19,
+                 fill=CITY_NAME, weight="bold", halo=True)
+    if city and covered is None:
+        svg.text((x, y + 0.43 * r), city_numbers(city.companies), r * 0.17, weight="bold",
+                 halo=True)
         svg.text((x + 0.5 * r, y + 0.18 * r), f"£{city.bond_value}", r * 0.14,
-                 fill="#6b3d00", halo=True)
+                 fill=BOND_INK, halo=True)
+    elif city and covered is not None:
+        _city_note_box(svg, city.companies, city.bond_value, (x, y), r, covered)
     if spec.frontier_post is not None:
         at = (x + 0.55 * r, y - 0.25 * r) if spec.kind in ("city", "large_city") else (
             x, y - 0.62 * r)
         svg.add("rect", x=at[0] - 0.22 * r, y=at[1] - 0.11 * r, width=0.44 * r, height=0.22 * r,
                 rx=0.1 * r, fill="#fff6c8", stroke="#8a1c1c", stroke_width=1.2)
         svg.text(at, f"({spec.frontier_post})", r * 0.15, fill="#8a1c1c", weight="bold")
+
+
+def city_numbers(companies: Sequence[int]) -> str:
+    """The company numbers printed beside a city, e.g. ``1 2 3 5``."""
+    return " ".join(str(n) for n in companies)
+
+
+@dataclass(frozen=True)
+class Covered:
+    """What a tile drew on a hex: its marks (stations, tokens, badges, labels: about
+    MARK_RADIUS across) and points along its track."""
+
+    marks: Sequence[Point]
+    track: Sequence[Point]
+
+
+MARK_RADIUS = 0.2  # of the hex radius: a base slot, a value badge, a home ring
+TRACK_RADIUS = 0.06
+
+
+# Text sizes of a covered city's note, in hex radii: the largest that finds a free place.
+NOTE_SIZES = (0.15, 0.14, 0.13)
+
+
+def _city_note_box(
+    svg: _Svg, companies: Sequence[int], bond: int, center: Point, r: float, covered: Covered
+) -> None:
+    """The numbers and bond value of a city under a tile, in a white box: in a free place
+    inside the hex between the name and the hex label (the one that keeps farthest from the
+    tile's marks and track, in the largest of NOTE_SIZES that has one), else small and just
+    under the name, where it hides least."""
+    numbers, value = city_numbers(companies), f"£{bond}"
+
+    def box(size: float) -> tuple[float, float, float, float]:
+        # DejaVu Sans digits are about 0.64 em wide; the box is sized to fit both texts.
+        numbers_w, value_w, gap = 0.64 * size * len(numbers), 0.64 * size * len(value), 0.35 * size
+        return numbers_w, gap, numbers_w + gap + value_w + 0.5 * size, 1.4 * size
+
+    def clearance(spot: Point, width: float, height: float) -> float:
+        def gap_to(points: Sequence[Point]) -> float:
+            left, top = spot[0] - width / 2, spot[1] - height / 2
+            return min((math.hypot(max(left - u[0], 0.0, u[0] - left - width),
+                                   max(top - u[1], 0.0, u[1] - top - height)) for u in points),
+                       default=r)
+
+        return min(gap_to(covered.marks) - MARK_RADIUS * r,
+                   gap_to(covered.track) - TRACK_RADIUS * r)
+
+    for factor in NOTE_SIZES:
+        size = factor * r
+        numbers_w, gap, width, height = box(size)
+        spots = _note_spots(center, r, width, height)
+        at = max(spots, key=lambda p: clearance(p, width, height))
+        if clearance(at, width, height) >= 0:
+            break
+    else:
+        at = (center[0], center[1] - 0.5 * r)
+    left = at[0] - width / 2
+    svg.add("rect", x=left, y=at[1] - height / 2, width=width, height=height, rx=0.3 * size,
+            fill="white", fill_opacity=0.92, stroke=INK, stroke_width=0.8)
+    svg.text((left + 0.25 * size, at[1]), numbers, size, weight="bold", anchor="start")
+    svg.text((left + 0.25 * size + numbers_w + gap, at[1]), value, size, fill=BOND_INK,
+             anchor="start")
+
+
+def _note_spots(center: Point, r: float, width: float, height: float) -> list[Point]:
+    """Centres for a ``width`` x ``height`` box that keep it inside the hex, below the name
+    (0.72 r above the centre) and above the hex label (0.72 r below), nearest the upper
+    right first (the order breaks ties)."""
+    spots: list[Point] = []
+    for j in range(23):
+        dy = (-0.55 + 0.05 * j) * r
+        # The box's edge farthest from the centre, and half the hex's width there (pointy
+        # top: the hex narrows above r/2).
+        edge = abs(dy) + height / 2
+        if edge > 0.62 * r:
+            continue
+        half = SQRT3 / 2 * r if edge <= r / 2 else SQRT3 * (r - edge)
+        for i in range(21):
+            dx = (0.5 - 0.05 * i) * r
+            if abs(dx) + width / 2 <= half - 0.04 * r:
+                spots.append((center[0] + dx, center[1] + dy))
+    return spots or [center]
 
 
 def _draw_hex_label(svg: _Svg, spec: HexSpec, layout: Layout) -> None:
@@ -736,6 +854,7 @@ def render_board_svg(
     highlight_routes: Sequence[Sequence[RouteNode]] = (),
     layout: Layout | None = None,
     check_slots: bool = True,
+    variants: Collection[str] = (),
 ) -> str:
     """The board of ``edition`` as an SVG document.
 
@@ -745,7 +864,9 @@ def render_board_svg(
     circle; ``highlight_routes`` are sequences of track-graph nodes (("S", hex, station) or
     ("E", hex, side)), each drawn as a coloured line.  Bad input raises InputError;
     ``check_slots=False`` draws tokens beyond a station's slots beside it instead (for a game's
-    state, which the engine vouches for).
+    state, which the engine vouches for).  ``variants`` are the optional rules in play: a home
+    that only an optional rule creates (the first edition's Alternative Rules 3.0 BBCI home)
+    is drawn only when its variant is named.
     """
     ed = edition
     lay = layout or Layout(columns=max(split(c)[1] for c in ed.board.hexes))
@@ -757,13 +878,17 @@ def render_board_svg(
                                                            int(h.coord[1:])))
     for spec in hexes:
         _draw_printed_hex(svg, spec, lay)
+    covered: dict[str, Covered] = {}
     for spec in hexes:
         if spec.coord in placed:
             tile, rotation = placed[spec.coord]
             here = {k: v for k, v in tokens.get(spec.coord, {}).items() if k is not None}
-            used = draw_tile(svg, tile, rotation, lay.center(spec.coord), lay.radius, here)
+            center = lay.center(spec.coord)
+            used = draw_tile(svg, tile, rotation, center, lay.radius, here)
             if tile.preprinted:
                 _draw_covered_terrain(svg, ed, spec, lay, used)
+            covered[spec.coord] = Covered(
+                marks=used, track=track_samples(tile, rotation, center, lay.radius))
         elif spec.playable:
             _draw_printed_features(svg, ed, spec, lay)
             loose = tokens.get(spec.coord, {}).get(None, [])
@@ -771,9 +896,9 @@ def render_board_svg(
             for j, company in enumerate(loose):
                 draw_token(svg, (cx + j * lay.radius * 0.3, cy - j * lay.radius * 0.3),
                            lay.radius * (0.23 if j == 0 else 0.18), company)
-    _draw_homes(svg, ed, placed, tokens, lay)
+    _draw_homes(svg, ed, placed, tokens, lay, variants)
     for spec in hexes:
-        _draw_city_notes(svg, ed, spec, lay, covered=spec.coord in placed)
+        _draw_city_notes(svg, ed, spec, lay, covered.get(spec.coord))
         _draw_hex_label(svg, spec, lay)
     _draw_legend(svg, ed, lay)
     _draw_routes(svg, highlight_routes, placed, lay, ed)
@@ -786,11 +911,15 @@ def _draw_homes(
     placed: Mapping[str, tuple[TileSpec, int]],
     tokens: Mapping[str, Mapping[str | None, Sequence[CompanySpec]]],
     layout: Layout,
+    variants: Collection[str],
 ) -> None:
     """Home bases (TABLE 1) printed on the board: the company's number in a ring of its colour,
-    until its base token is laid there (dashed for a conditional home such as rule 2.6.2's)."""
+    until its base token is laid there (dashed for a conditional home such as rule 2.6.2's).
+    A home that exists only under an optional rule not in ``variants`` is not on the board."""
     for company in ed.companies:
         for home in company.homes:
+            if home.variant is not None and home.variant not in variants:
+                continue
             center = layout.center(home.hex)
             tile = placed.get(home.hex)
             station = None if tile is None else home_station_on(ed, home, *tile)
@@ -852,22 +981,62 @@ def render_tiles_svg(
     return svg.document(width, height, "white")
 
 
-def svg_to_png(svg: str, path: str | Path) -> None:
-    """Rasterise with cairosvg (libcairo); an unwritable path raises InputError."""
-    import cairosvg
+# The fonts the PNG is drawn with: the DejaVu faces that ship inside matplotlib (a dependency),
+# never the system's, so that the picture is the same on every machine.
+PNG_FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
 
-    target = Path(path)
-    png: bytes = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
+
+def png_font_files() -> list[str]:
+    """Paths of the DejaVu Sans faces inside matplotlib's data; InputError if missing."""
     try:
-        # Written by Python, not cairo, so that a failure names its cause (cairo's errors
-        # carry only a status number).
+        import matplotlib
+    except ImportError:
+        raise InputError("PNG output needs matplotlib's DejaVu fonts (pip install matplotlib); "
+                         "write .svg instead") from None
+    folder = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
+    files = [folder / name for name in PNG_FONT_FILES]
+    missing = [f.name for f in files if not f.is_file()]
+    if missing:
+        raise InputError(f"PNG output: font {missing[0]} not found in {str(folder)!r}; "
+                         "write .svg instead")
+    return [str(f) for f in files]
+
+
+def svg_to_png_bytes(svg: str) -> bytes:
+    """Rasterise ``svg`` with resvg (a self-contained wheel: no system library) using only the
+    bundled DejaVu fonts; a missing or failing rasteriser raises a one-line InputError."""
+    try:
+        import resvg_py
+    except ImportError:
+        raise InputError("PNG output needs the resvg-py package (pip install resvg-py); "
+                         "write .svg instead") from None
+    fonts = png_font_files()
+    try:
+        return resvg_py.svg_to_bytes(
+            svg_string=svg, font_files=fonts, skip_system_fonts=True,
+            font_family=FONT_FAMILY, sans_serif_family=FONT_FAMILY,
+        )
+    except Exception as exc:  # the binding reports any failure as some exception
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise InputError(f"PNG output: the rasteriser failed: {first}") from None
+
+
+def svg_to_png(svg: str, path: str | Path) -> None:
+    """Rasterise ``svg`` (:func:`svg_to_png_bytes`) and write it to ``path``; an unwritable
+    path raises InputError."""
+    target = Path(path)
+    png = svg_to_png_bytes(svg)
+    try:
         target.write_bytes(png)
     except OSError as exc:
         raise InputError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from None
 
 
 def write_picture(svg: str, path: str | Path) -> Path:
-    """Write ``svg`` to ``path`` as SVG or PNG according to its suffix; return the path."""
+    """Write ``svg`` to ``path`` as SVG or PNG according to its suffix; return the path.
+
+    A missing parent directory is created (``make run`` and ``--out out/board.png`` in a fresh
+    checkout); a path that cannot be written raises a one-line InputError."""
     target = Path(path)
     suffix = target.suffix.lower()
     if suffix not in (".svg", ".png"):

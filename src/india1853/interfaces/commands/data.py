@@ -75,10 +75,14 @@ def edition_document(ed: Edition) -> dict[str, Any]:
 
 
 def _board_lines(ed: Edition) -> list[str]:
-    kinds = Counter(h.kind for h in ed.board.hexes.values())
-    playable = sum(1 for h in ed.board.hexes.values() if h.playable)
+    """The playable hexes by kind (the breakdown adds up to the count), then the grey margin
+    hexes, which are on the grid but take no tile."""
+    hexes = ed.board.hexes.values()
+    kinds = Counter(h.kind for h in hexes if h.playable)
+    grey = sum(1 for h in hexes if not h.playable)
     by_kind = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
-    return [f"Board: {playable} playable hexes ({by_kind})"]
+    return [f"Board: {sum(kinds.values())} playable hexes ({by_kind}), "
+            f"plus {grey} grey off-board hexes"]
 
 
 def _tile_lines(ed: Edition) -> list[str]:

@@ -2,15 +2,26 @@
 
 ``--tile HEX:TILE:ROTATION`` (repeatable) lays a tile on the printed board and
 ``--base COMPANY:HEX[:STATION]`` (repeatable) draws a base token, so that a position can be
-sketched by hand.  Prints the path written.
+sketched by hand; a tile must suit its hex and stay on the board (see :func:`sketch_tiles`).
+Prints the path written; a missing directory of ``--out`` is created.
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from typing import Any
 
+from india1853.board.hexes import parse_coord
+from india1853.board.tiles import (
+    fitting_rotations,
+    is_reserved,
+    labels_allow,
+    large_stations,
+    small_stations,
+)
 from india1853.data.loader import load_edition
+from india1853.data.model import Edition, HexSpec, TileSpec
 from india1853.errors import InputError
 from india1853.interfaces.render import render_board_svg, write_picture
 
@@ -40,6 +51,78 @@ def parse_tile(text: str) -> tuple[str, str, int]:
     return parts[0].strip(), parts[1].strip(), int(parts[2])
 
 
+def sketch_tiles(ed: Edition, texts: Sequence[str]) -> dict[str, tuple[str, int]]:
+    """The ``--tile`` options as hex -> (tile, rotation), each checked as a position a game
+    could reach: one tile per hex, a tile of the kind the hex takes (4.1.9 / 31.7, 4.2.5 /
+    31.15, 4.2.12 / 31.22) and a rotation whose track stays on the board (4.1.10 / 31.8).
+    A bad option raises InputError naming it."""
+    tiles: dict[str, tuple[str, int]] = {}
+    for text in texts:
+        hex_text, tile_id, rotation = parse_tile(text)
+        where = f"--tile {text!r}"
+        try:
+            coord = parse_coord(hex_text)
+        except InputError as exc:
+            raise InputError(f"{where}: {exc}") from None
+        if coord in tiles:
+            raise InputError(f"{where}: a second tile for {coord} (one tile per hex)")
+        spec = ed.board.hexes.get(coord)
+        if spec is None:
+            raise InputError(f"{where}: hex {coord} is not on the {ed.name} edition board")
+        if tile_id not in ed.tiles:
+            raise InputError(f"{where}: unknown tile {tile_id!r} in the {ed.name} edition")
+        if rotation not in range(6):
+            raise InputError(f"{where}: bad rotation {rotation}: expected 0..5")
+        tile = ed.tiles[tile_id]
+        _check_kind(ed, spec, tile, where)
+        fits = fitting_rotations(tile, coord, ed.board)
+        if rotation not in fits:
+            others = (f"it fits at rotation{'s' if len(fits) > 1 else ''} "
+                      f"{', '.join(map(str, fits))}" if fits else "it fits at no rotation")
+            raise InputError(f"{where}: track runs off the board at rotation {rotation} "
+                             f"(4.1.10 / 31.8); {others}")
+        tiles[coord] = (tile_id, rotation)
+    return tiles
+
+
+def _check_kind(ed: Edition, spec: HexSpec, tile: TileSpec, where: str) -> None:
+    """The tile's stations must suit the hex: none on open country, one town (or, from green
+    on, the large station a town may become) on a town, two towns on a double town, large
+    stations on a city (4.1.9 / 31.7, 4.2.5 / 31.15); a large city takes only the tiles reserved
+    for it (4.2.12 / 31.22), and those tiles nothing else."""
+    place = f"{spec.coord} ({spec.kind.replace('_', ' ')})"
+    if tile.preprinted:
+        raise InputError(f"{where}: tile {tile.id} is printed on the board, not laid")
+    if not spec.playable:
+        raise InputError(f"{where}: {spec.coord} is a grey margin hex: no tile "
+                         "(4.1.10 / 31.8)")
+    if spec.kind == "large_city":
+        printed = ed.tiles[spec.preprinted or ""]
+        if not labels_allow(printed, tile):
+            raise InputError(f"{where}: {place} takes only the tiles reserved for it "
+                             f"(4.2.12 / 31.22), not tile {tile.id}")
+        return
+    if is_reserved(tile):
+        raise InputError(f"{where}: tile {tile.id} ({tile.label}) is reserved for the large "
+                         f"cities (4.2.12 / 31.22), not {place}")
+    small, large = len(small_stations(tile)), len(large_stations(tile))
+    fits = {
+        "plain": small == large == 0,
+        "town": (small, large) == (1, 0) or ((small, large) == (0, 1) and tile.colour != "yellow"),
+        "double_town": (small, large) == (2, 0),
+        "city": small == 0 and large >= 1,
+    }.get(spec.kind, False)
+    if not fits:
+        raise InputError(f"{where}: tile {tile.id} ({_stations_text(small, large)}) does not "
+                         f"fit {place} (4.1.9 / 31.7, 4.2.5 / 31.15)")
+
+
+def _stations_text(small: int, large: int) -> str:
+    parts = [f"{n} {what}{'s' if n != 1 else ''}"
+             for n, what in ((small, "town"), (large, "large station")) if n]
+    return " and ".join(parts) or "no station"
+
+
 def parse_base(text: str) -> tuple[str, str, str | None]:
     """``"BNR:K17:st1"`` -> ``("BNR", "K17", "st1")``; the station may be left out."""
     parts = [p.strip() for p in text.split(":")]
@@ -56,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
     if args.to is not None or args.routes is not None:
         raise InputError("--to/--routes: need a game log, e.g. render game.json --out b.svg")
     ed = load_edition(args.edition)
-    tiles = {hex_: (tile, rotation) for hex_, tile, rotation in map(parse_tile, args.tile)}
+    tiles = sketch_tiles(ed, args.tile)
     bases = [parse_base(b) for b in args.base]
     svg = render_board_svg(ed, tiles=tiles, bases=bases)
     print(write_picture(svg, args.out))
