@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from india1853.board.state import Base, BoardState, PlacedTile
@@ -34,6 +36,22 @@ def test_promotion_returns_the_old_tile_to_the_supply() -> None:
     promoted = state.with_tile("H24", "12", 5)
     assert promoted.supply()["6"] == state.edition.manifest["6"]
     assert promoted.supply()["12"] == state.edition.manifest["12"] - 1
+
+
+def test_a_state_made_by_dataclasses_replace_counts_its_own_supply(state: BoardState) -> None:
+    # The supply cache is not an __init__ field, so replace() cannot carry a stale count.
+    assert state.supply()["5"] == state.edition.manifest["5"]
+    laid = dataclasses.replace(state, tiles={**state.tiles, "H24": PlacedTile("5", 0)})
+    assert laid.supply()["5"] == state.edition.manifest["5"] - 1
+    assert state.supply()["5"] == state.edition.manifest["5"]
+
+
+def test_a_new_base_keeps_the_supply_and_a_new_tile_recounts_it(state: BoardState) -> None:
+    laid = state.with_tile("H24", "5", 0)
+    assert laid.supply()["5"] == state.edition.manifest["5"] - 1
+    based = laid.with_base(Base("EIR", "H24", "st1"))
+    assert based.supply() == laid.supply()
+    assert based.with_tile("H22", "5", 0).supply()["5"] == state.edition.manifest["5"] - 2
 
 
 def test_states_are_immutable_and_changes_return_new_states(state: BoardState) -> None:

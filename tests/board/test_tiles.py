@@ -47,6 +47,29 @@ def test_distinct_rotations_count_symmetry() -> None:
     assert tiles.distinct_rotations(SIX_WAY) == [0]
 
 
+def test_identical_stations_are_interchangeable_in_a_picture() -> None:
+    # Six one-slot stations, one per side (Calcutta's tile 500): one picture at every rotation.
+    ring = TileSpec("r", "brown", tuple(StationSpec(f"st{i}", "large", 70, 1) for i in range(6)),
+                    tuple(PathSpec(f"st{i}", i, "dual") for i in range(6)))
+    assert tiles.distinct_rotations(ring) == [0]
+    # Stations of different values are not interchangeable: every rotation differs.
+    mixed = TileSpec("m", "brown", tuple(StationSpec(f"st{i}", "large", 10 * i, 1)
+                                         for i in range(6)),
+                     tuple(PathSpec(f"st{i}", i, "dual") for i in range(6)))
+    assert tiles.distinct_rotations(mixed) == [0, 1, 2, 3, 4, 5]
+    # Two equal towns on opposite curves look the same turned half round.
+    towns = TileSpec("t1", "yellow",
+                     (StationSpec("a", "small", 10, 0), StationSpec("b", "small", 10, 0)),
+                     (PathSpec("a", 0, "broad"), PathSpec("a", 1, "broad"),
+                      PathSpec("b", 3, "broad"), PathSpec("b", 4, "broad")))
+    assert tiles.distinct_rotations(towns) == [0, 1, 2]
+    assert tiles.picture(towns, 0) == tiles.picture(towns, 3)
+    # A different gauge on one track is a different picture.
+    gauged = TileSpec("t2", "yellow", towns.stations,
+                      (*towns.paths[:3], PathSpec("b", 4, "metre")))
+    assert tiles.distinct_rotations(gauged) == [0, 1, 2, 3, 4, 5]
+
+
 def test_station_kind_helpers() -> None:
     two_town = TileSpec(
         "t1",

@@ -82,6 +82,52 @@ def test_the_station_must_be_connected_without_a_break_of_gauge() -> None:
         check_base(blocked, ctx(), PATNA)
 
 
+def _beyond_patna(edition: str) -> BoardState:
+    """EIR at Calcutta NW; broad track on to Patna (tile 6, one slot) and beyond it through
+    the town on I23 to Benares (tile 5)."""
+    return (
+        board(edition).with_base(Base("EIR", "J28", "st1"))
+        .with_tile("I27", "4", 5).with_tile("H26", "8", 2).with_tile("H24", "6", 4)
+        .with_tile("I23", "3", 5).with_tile("H22", "5", 3)
+    )
+
+
+@pytest.mark.parametrize("edition", ["first", "second"])
+def test_no_base_beyond_a_station_full_of_other_companies_bases(edition: str) -> None:
+    # 4.4.6 / 32.5: the way to Benares passes Patna, whose only slot holds the BNR's base.
+    benares = PlaceBase("H22", "st1")
+    assert check_base(_beyond_patna(edition), ctx("EIR"), benares) == Outcome(40)
+    blocked = _beyond_patna(edition).with_base(Base("BNR", "H24", "st1"))
+    with pytest.raises(RuleError, match=r"4\.4\.6 / 32\.5: H22 is not connected"):
+        check_base(blocked, ctx("EIR"), benares)
+    assert benares not in {m.move for m in legal_bases(blocked, ctx("EIR"))}
+
+
+def _ecr_line_to_calcutta(calcutta: tuple[str, int] | None) -> BoardState:
+    """The ECR at Patna; broad track south-east to Calcutta's SW side (the BNR's home)."""
+    state = (
+        board().with_tile("H24", "5", 3).with_tile("I25", "9", 2).with_tile("J26", "4", 2)
+        .with_tile("K27", "7", 5).with_base(Base("ECR", "H24", "st1"))
+    )
+    return state if calcutta is None else state.with_tile("J28", *calcutta)
+
+
+@pytest.mark.parametrize("rotation", [None, 0, 1, 2, 3, 4, 5])
+def test_a_promoted_calcutta_keeps_the_home_of_a_company_not_yet_running(
+    rotation: int | None
+) -> None:
+    # 4.4.7 / 32.6: the BNR's home is Calcutta's SW station, also after tile 500 replaces the
+    # printed city at any rotation (the station reaching the SW side, 4.2.4).
+    state = _ecr_line_to_calcutta(None if rotation is None else ("500", rotation))
+    home = PlaceBase("J28", state.station_by_side("J28", "SW"))
+    minor = {"type": "minor", "phase": 4}
+    with pytest.raises(RuleError, match=r"4\.4\.7 / 32\.6: J28 st\d is the home of BNR"):
+        check_base(state, ctx("ECR", running=ALL - {"BNR"}, **minor), home)
+    assert home not in {m.move for m in legal_bases(state, ctx("ECR", running=ALL - {"BNR"},
+                                                               **minor))}
+    assert check_base(state, ctx("ECR", **minor), home) == Outcome(40)
+
+
 def test_not_on_the_home_of_a_company_not_yet_running() -> None:
     waiting = ctx(running=ALL - {"EIR"})
     with pytest.raises(RuleError, match=r"4\.4\.7 / 32\.6: H24 st1 is the home of EIR"):
@@ -93,6 +139,9 @@ def test_outside_the_area_only_in_phase_5_with_a_5_or_6_train() -> None:
     with pytest.raises(RuleError, match=r"4\.4\.1-4\.4\.2 / 32\.1"):
         check_base(state, ctx("GIP", phase=4), PATNA)
     assert check_base(state, ctx("GIP", phase=5, trains=("5",)), PATNA) == Outcome(40, "H24")
+    # 4.4.2: only a company owning a '5' or '6' may go outside its area, even in Phase 5.
+    with pytest.raises(RuleError, match="owns no 5 or 6 train"):
+        check_base(state, ctx("GIP", phase=5, trains=("4", "3M")), PATNA)
     first = line_to_patna("GIP", "first")
     with pytest.raises(RuleError, match="lies outside"):
         check_base(first, ctx("GIP", phase=4, trains=("5",)), PATNA)
@@ -148,6 +197,31 @@ def test_gauge_changes_only_at_a_station() -> None:
     assert contract_connected(mixed, ["Lahore", "Jaipur"])
     broken = delhi_lines(d12="9", lahore="5", e13=("74", 0))
     assert not contract_connected(broken, ["Lahore", "Jaipur"])
+
+
+def _cawnpore_allahabad(h16: tuple[str, int]) -> BoardState:
+    """Cawnpore (G17) and Allahabad (H20) joined through the two-town hex H16 and H18."""
+    return (
+        board().with_tile("G17", "5", 4).with_tile("H16", *h16).with_tile("H18", "4", 1)
+        .with_tile("H20", "5", 0)
+    )
+
+
+def test_the_two_towns_of_one_tile_are_not_joined() -> None:
+    # Tile 2 at rotation 2: one town with track to G17 (side 3) and H18 (side 4): a through
+    # line.  Tile 55 at rotation 1: one town to G17, the other to H18 - two stations that no
+    # track joins, so no connection (4.3.1 / 31.24: changes of train, not walks between towns).
+    assert contract_connected(_cawnpore_allahabad(("2", 2)), ["Cawnpore", "Allahabad"])
+    assert not contract_connected(_cawnpore_allahabad(("55", 1)), ["Cawnpore", "Allahabad"])
+
+
+@pytest.mark.parametrize("edition", ["first", "second"])
+def test_no_change_of_gauge_at_a_junction_tile_on_a_contract(edition: str) -> None:
+    # Ajmer (broad) to Jaipur through the dual junction 106 on G11: a broad Jaipur is joined;
+    # a metre Jaipur would need a change of gauge at the junction, which is no station.
+    state = board(edition).with_tile("H10", "5", 1).with_tile("G11", "106", 1)
+    assert contract_connected(state.with_tile("G13", "5", 0), ["Ajmer", "Jaipur"])
+    assert not contract_connected(state.with_tile("G13", "75", 0), ["Ajmer", "Jaipur"])
 
 
 # --- frontier posts (4.1.14 / 31.11) --------------------------------------------------------

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from india1853.board.tiles import layout
+from india1853.board.tiles import picture
 from india1853.errors import RuleError
 from india1853.rules.construction import (
     Lay,
@@ -38,7 +38,7 @@ def test_every_listed_move_checks_legal_with_the_same_cost(name: str) -> None:
 
 def _picture(board_tiles: dict[str, object], hex: str, tile: str, rotation: int) -> object:
     spec = board_tiles[tile]
-    return (hex, tile, layout(spec, rotation))  # type: ignore[arg-type]
+    return (hex, tile, picture(spec, rotation))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("name", ["late_game_first.json", "late_game_second.json"])
@@ -49,8 +49,10 @@ def test_legal_lays_and_promotions_are_complete(name: str) -> None:
     for company in ("BNR", "BBCI"):
         ctx = context_from_position(position, company)
         net = Network(board, ctx.company)
+        lays = legal_lays(board, ctx)
         listed = {_picture(tiles, m.move.hex, m.move.tile, m.move.rotation)  # type: ignore[union-attr]
-                  for m in legal_lays(board, ctx)}
+                  for m in lays}
+        assert len(listed) == len(lays)  # each distinct result once
         brute: set[object] = set()
         for hex in board.edition.board.hexes:
             if hex in board.tiles:
@@ -63,8 +65,10 @@ def test_legal_lays_and_promotions_are_complete(name: str) -> None:
                         continue
                     brute.add(_picture(tiles, hex, tile.id, rotation))
         assert listed == brute
+        promotions = legal_promotions(board, ctx)
         listed = {_picture(tiles, m.move.hex, m.move.tile, m.move.rotation)  # type: ignore[union-attr]
-                  for m in legal_promotions(board, ctx)}
+                  for m in promotions}
+        assert len(listed) == len(promotions)
         brute = set()
         for hex, old, _ in board.tiles_on_board():
             for new in board.edition.promotions.get(old.id, ()):

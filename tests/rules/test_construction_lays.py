@@ -11,9 +11,11 @@ from india1853.data.loader import load_edition
 from india1853.errors import InputError, RuleError
 from india1853.rules.construction import (
     CompanyContext,
+    ConstructionPolicy,
     Lay,
     apply_lay,
     check_lay,
+    lays_allowed,
     legal_lays,
 )
 
@@ -250,3 +252,96 @@ def test_a_line_changes_gauge_only_at_one_of_the_companys_bases() -> None:
         check_lay(state, ctx(phase=2), metre_lay)
     based = state.with_base(Base("EIR", "H24", "st1"))
     assert check_lay(based, ctx(phase=2), metre_lay) == 0
+
+
+# --- TABLE 6, TABLE 4 by edition, the supply (audit of issue 3) ------------------------------
+
+
+def test_second_edition_phase_1_lays_no_tile() -> None:
+    # TABLE 6: Phase 1 (the contract bids) has no tiles; yellow comes with Phase 2.
+    with pytest.raises(RuleError, match=r"TABLE 6: no yellow tiles in Phase 1"):
+        check_lay(eir_at_calcutta(), ctx(phase=1), FIRST)
+    assert legal_lays(eir_at_calcutta(), ctx(phase=1)) == []
+    assert check_lay(eir_at_calcutta(), ctx(phase=2), FIRST) == 0
+
+
+def test_first_edition_lays_yellow_from_phase_1_and_never_green() -> None:
+    # First edition TABLE 6: yellow in every phase; other colours only by promotion (31.3).
+    assert check_lay(eir_at_calcutta("first"), ctx(phase=1), FIRST) == 0
+    assert legal_lays(eir_at_calcutta("first"), ctx(phase=1))
+    with pytest.raises(RuleError, match=r"4\.1\.4 / 31\.3: tile 87 is green"):
+        check_lay(eir_at_calcutta("first"), ctx(phase=4), Lay("I27", "87", 5))
+
+
+@pytest.mark.parametrize(("edition", "metre_multiple_river"), [("first", 50), ("second", 40)])
+def test_table_4_of_each_edition(edition: str, metre_multiple_river: int) -> None:
+    # I29: two towns, multiple river.  Metre tile 71 continues the metre town tile on I27.
+    state = eir_at_calcutta(edition).with_tile("I27", "72", 2)
+    assert check_lay(state, ctx(), Lay("I29", "71", 3)) == metre_multiple_river
+    with pytest.raises(RuleError, match=r"4\.1\.12"):
+        check_lay(state, ctx(cash=metre_multiple_river - 1), Lay("I29", "71", 3))
+    # A broad river hex costs £40 in both editions.
+    broad = eir_at_calcutta(edition).with_tile("I27", "4", 5)
+    assert check_lay(broad, ctx(), Lay("H26", "8", 2)) == 40
+
+
+def test_first_edition_ajmer_costs_its_table_4_price() -> None:
+    # The £70 Ajmer of 2.6.2 / 4.1.13 is second-edition data only: mountain, broad, £140.
+    state = board("first").with_base(Base("BBCI", "H10", None))
+    assert check_lay(state, ctx("BBCI", type="minor"), Lay("H10", "5", 0)) == 140
+    assert check_lay(state, ctx("BBCI", type="major"), Lay("H10", "5", 0)) == 140
+
+
+def _use_up(state: BoardState, tile: str, keep: int) -> BoardState:
+    """Lay copies of ``tile`` on far-away cities until ``keep`` are left in the supply."""
+    cities = [h.coord for h in state.edition.board.hexes.values()
+              if h.kind == "city" and h.coord not in ("H24", "H22", "H20")]
+    while state.supply()[tile] > keep:
+        state = state.with_tile(cities.pop(), tile, 0)
+    return state
+
+
+@pytest.mark.parametrize("edition", ["first", "second"])
+def test_no_lay_of_a_tile_the_supply_has_run_out_of(edition: str) -> None:
+    home = board(edition).with_base(Base("EIR", "H24", None))
+    last = _use_up(home, "5", 1)
+    assert check_lay(last, ctx(), Lay("H24", "5", 0)) == 60
+    gone = _use_up(home, "5", 0)
+    with pytest.raises(RuleError, match=r"4\.2\.10 / 31\.20: no tile 5 left"):
+        check_lay(gone, ctx(), Lay("H24", "5", 0))
+    assert all(m.move.tile != "5" for m in legal_lays(gone, ctx()))  # type: ignore[union-attr]
+
+
+# --- a major that has not chosen its 4.1.3 option --------------------------------------------
+
+
+@pytest.mark.parametrize("phase", [2, 3, 5])
+def test_a_second_edition_major_without_a_choice_lays_one_tile(phase: int) -> None:
+    # 4.1.2: the second lay "depends on the option chosen" in the first operating round
+    # (4.1.3); until a choice is recorded, one tile - also from Phase 3 on.
+    policy = ConstructionPolicy.of(load_edition("second"))
+    assert lays_allowed(policy, ctx(phase=phase)) == 1
+    assert lays_allowed(policy, ctx(phase=phase, double_lay="paid")) == 2
+    assert lays_allowed(policy, ctx(phase=phase, double_lay="later")) == (2 if phase >= 3 else 1)
+    after, _ = apply_lay(two_bases(), ctx(phase=phase), FIRST)
+    with pytest.raises(RuleError, match=r"4\.1\.2-4\.1\.3 / 31\.2: EIR has not chosen"):
+        check_lay(after, ctx(phase=phase, lays_done=(FIRST,)), Lay("I25", "7", 5))
+
+
+def test_first_edition_majors_need_no_choice() -> None:
+    policy = ConstructionPolicy.of(load_edition("first"))
+    assert lays_allowed(policy, ctx(phase=1)) == 2
+    assert lays_allowed(policy, ctx(phase=1, type="minor")) == 1
+
+
+@pytest.mark.parametrize("edition", ["first", "second"])
+def test_a_line_does_not_change_gauge_at_a_junction_tile(edition: str) -> None:
+    # BBCI at Ajmer (broad tile 5); brown junction 106 on G11 (dual) towards Jaipur, G13.  A
+    # junction runs "as if" a station (4.2.5) but holds no base, so the broad line leaves it
+    # broad (4.2.6 / 31.16): a broad city tile continues it, a metre one does not.
+    state = (board(edition).with_tile("H10", "5", 1).with_tile("G11", "106", 1)
+             .with_base(Base("BBCI", "H10", "st1")))
+    bbci = ctx("BBCI", type="minor", phase=4)
+    assert check_lay(state, bbci, Lay("G13", "5", 0)) == 0
+    with pytest.raises(RuleError, match=r"4\.1\.6 / 31\.4"):
+        check_lay(state, bbci, Lay("G13", "75", 0))

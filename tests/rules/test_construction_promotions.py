@@ -192,3 +192,35 @@ def test_legal_promotions_lists_each_legal_promotion() -> None:
         assert isinstance(m.move, Promotion)
         assert check_promotion(patna_line(), ctx(), m.move).cost == m.cost
     assert legal_promotions(patna_line(), ctx(promoted=True)) == []
+
+
+@pytest.mark.parametrize(("edition", "brown", "grey", "phase"),
+                         [("first", "104", "110", 4), ("second", "500", "900", 5)])
+def test_no_promotion_to_a_tile_the_supply_has_run_out_of(
+    edition: str, brown: str, grey: str, phase: int
+) -> None:
+    # One grey CD tile (4.2.12): once Delhi has it, Calcutta cannot (4.2.10 / 31.20).
+    state = board(edition).with_base(Base("EIR", "J28", "st1")).with_tile("J28", brown, 0)
+    assert check_promotion(state, ctx(phase=phase), Promotion("J28", grey, 0)) == Outcome(0)
+    gone = state.with_tile("F14", brown, 0).with_tile("F14", grey, 0)
+    with pytest.raises(RuleError, match=rf"4\.2\.10 / 31\.20: no tile {grey} left"):
+        check_promotion(gone, ctx(phase=phase), Promotion("J28", grey, 0))
+    assert [m for m in legal_promotions(gone, ctx(phase=phase)) if m.move.hex == "J28"] == []
+
+
+@pytest.mark.parametrize(("edition", "tile", "phase"), [("first", "104", 3), ("second", "500", 4)])
+def test_a_promotion_is_listed_once_per_distinct_result(
+    edition: str, tile: str, phase: int
+) -> None:
+    # The CD tile's six identical one-slot stations look the same at every rotation.
+    state = board(edition).with_base(Base("EIR", "J28", "st1"))
+    listed = [m.move for m in legal_promotions(state, ctx(phase=phase)) if m.move.hex == "J28"]
+    assert listed == [Promotion("J28", tile, 0)]
+    # Every rotation stays legal when asked for one by one.
+    for r in range(6):
+        assert check_promotion(state, ctx(phase=phase), Promotion("J28", tile, r)) == Outcome(60)
+    # Rotations that give different tiles stay apart: the town on I27 (tile 4, a straight
+    # track) becomes green 14 (an X) with the new track on either side of the old.
+    greens = [m.move.rotation for m in legal_promotions(patna_line(edition), ctx(phase=phase))
+              if m.move.hex == "I27" and m.move.tile == "14"]
+    assert greens == [1, 2]

@@ -56,7 +56,11 @@ class BoardState:
     edition: Edition
     tiles: Mapping[str, PlacedTile]
     bases: tuple[Base, ...] = ()
-    _supply: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+    # The supply (manifest less the tiles on the board), counted once on first use.  It
+    # depends on the tiles only, so :meth:`with_base` hands the same dict on; anything else
+    # (``with_tile``, ``dataclasses.replace``) starts empty, as it is not an __init__ argument.
+    _supply: dict[str, int] = field(default_factory=dict, init=False, repr=False,
+                                    compare=False)
     # Data derived from this (immutable) state once and shared by every reader, such as the
     # track graph (see ``TrackGraph.build``).  Never copied into a changed state (not an
     # __init__ argument, so ``dataclasses.replace`` starts a new one too).
@@ -172,7 +176,10 @@ class BoardState:
 
     def with_base(self, base: Base) -> BoardState:
         """A new state with one more base token (legality is checked by the rules layer)."""
-        return BoardState(self.edition, self.tiles, (*self.bases, base), self._supply)
+        state = BoardState(self.edition, self.tiles, (*self.bases, base))
+        # Same tiles, same supply: share the (possibly still empty) cache.
+        object.__setattr__(state, "_supply", self._supply)
+        return state
 
 
 def _moved_base(base: Base, mapping: Mapping[str, str], tile: TileSpec) -> Base:

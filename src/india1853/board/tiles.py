@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from functools import cache
-from itertools import product
+from itertools import permutations, product
 
 from india1853.board.hexes import CoordinateError, neighbour, rotate_side
 from india1853.data.model import (
@@ -88,19 +88,66 @@ def layout(tile: TileSpec, rotation: int) -> frozenset[tuple[tuple[_EndKey, _End
     return frozenset((_path_key(p.a, p.b), p.gauge) for p in map_paths(tile, rotation))
 
 
+# A station as the map shows it: kind, value, slots and the (side, gauge) of its direct track.
+_StationLook = tuple[str, int, int, tuple[tuple[int, Gauge], ...]]
+Picture = tuple[tuple[_StationLook, ...], tuple[tuple[tuple[_EndKey, _EndKey], Gauge], ...]]
+
+
+def picture(tile: TileSpec, rotation: int) -> Picture:
+    """What the tile shows on the map at ``rotation``, whatever its stations are called.
+
+    Two rotations with the same picture are the same move: the same track in the same places
+    and the same stations (kind, value, slots) where the track meets them.  Station ids are
+    only names in the catalogue, so identical stations are interchangeable: the six one-slot
+    stations of Calcutta's tile 500 give one picture at every rotation.  The picture is the
+    smallest description over every renaming of identical stations, so it is canonical.
+    """
+    paths = map_paths(tile, rotation)
+    looks = {
+        st.id: (st.kind, st.value, st.slots, tuple(sorted(
+            (end, p.gauge) for p in paths for end, other in ((p.a, p.b), (p.b, p.a))
+            if other == st.id and isinstance(end, int)
+        )))
+        for st in tile.stations
+    }
+    order = sorted(looks, key=lambda sid: looks[sid])
+    groups = [[sid for sid in order if looks[sid] == look]
+              for look in sorted(set(looks.values()))]
+    best: tuple[tuple[tuple[_EndKey, _EndKey], Gauge], ...] | None = None
+    for names in product(*(permutations(group) for group in groups)):
+        rename = {sid: f"s{i}" for i, sid in enumerate(sid for group in names for sid in group)}
+        key = tuple(sorted(
+            (_path_key(_renamed(p.a, rename), _renamed(p.b, rename)), p.gauge) for p in paths
+        ))
+        if best is None or key < best:
+            best = key
+    assert best is not None
+    return tuple(sorted(looks.values())), best
+
+
+def _renamed(end: PathEnd, rename: dict[str, str]) -> PathEnd:
+    return rename[end] if isinstance(end, str) else end
+
+
 def distinct_rotations(tile: TileSpec) -> list[int]:
     """The rotations that give different pictures on the map (the smallest of each kind).
 
-    A straight track has 3, a tile with all six sides joined to one station has 1.
+    A straight track has 3, a tile with all six sides joined to one station has 1, and so has
+    a tile of six identical stations each with one track (:func:`picture`).
     """
-    seen: set[frozenset[tuple[tuple[_EndKey, _EndKey], Gauge]]] = set()
+    return list(_distinct_rotations(tile))
+
+
+@cache
+def _distinct_rotations(tile: TileSpec) -> tuple[int, ...]:
+    seen: set[Picture] = set()
     out: list[int] = []
     for rotation in ROTATIONS:
-        key = layout(tile, rotation)
+        key = picture(tile, rotation)
         if key not in seen:
             seen.add(key)
             out.append(rotation)
-    return out
+    return tuple(out)
 
 
 def fitting_rotations(

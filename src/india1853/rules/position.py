@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from india1853.board.hexes import CoordinateError, parse_coord, side_name
+from india1853.board.hexes import CoordinateError, neighbour, parse_coord, side_name
 from india1853.board.state import Base, BoardState
+from india1853.board.tiles import exits
 from india1853.data.loader import load_edition
-from india1853.data.model import CompanySpec, Edition
+from india1853.data.model import CompanySpec, Edition, HomeBase, TileSpec
 from india1853.errors import India1853Error, InputError
 
 
@@ -51,6 +52,12 @@ class Position:
     companies: Mapping[str, CompanyState]
     frontier_paid: frozenset[tuple[str, str]] = frozenset()
     extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def running(self) -> frozenset[str]:
+        """The companies running (4.4.7 / 32.6): those listed as running, and every company
+        with a base on the board (bases come only with floating, 3.3.2), listed or not."""
+        listed = {c.company for c in self.companies.values() if c.running}
+        return frozenset(listed | {b.company for b in self.board.bases})
 
     def company(self, key: str) -> CompanyState:
         initials = self.edition.company(key).initials
@@ -146,6 +153,7 @@ def _int(value: Any, name: str, low: int, high: int | None = None) -> int:
 def _tiles(raw: Any, board: BoardState) -> BoardState:
     edition = board.edition
     seen: set[str] = set()
+    fits: dict[tuple[str, str | None], frozenset[str]] = {}  # per kind of hex, for this file
     for i, item in enumerate(_list(raw, "tiles")):
         where = f"tiles[{i}]"
         entry = _obj(item, where)
@@ -162,7 +170,11 @@ def _tiles(raw: Any, board: BoardState) -> BoardState:
         if edition.tiles[tile].preprinted:
             raise PositionError(f"{where}.tile: {tile} is preprinted; leave it out")
         rotation = _int(entry.get("rotation"), f"{where}.rotation", 0, 5)
-        _check_kind(edition, coord, edition.tiles[tile].stations, f"{where}.tile")
+        _check_kind(edition, coord, tile, f"{where}.tile", fits)
+        if not _stays_on_grid(edition, edition.tiles[tile], rotation, coord):
+            raise PositionError(f"{where}.rotation: tile {tile} at rotation {rotation} on {coord} "
+                                "runs off the grid into the sea or the grey margin "
+                                "(rule 4.1.10 / 31.8)")
         try:
             board = board.with_tile(coord, tile, rotation)
         except India1853Error as exc:
@@ -173,19 +185,67 @@ def _tiles(raw: Any, board: BoardState) -> BoardState:
     return board
 
 
-def _check_kind(edition: Edition, coord: str, stations: tuple[Any, ...], name: str) -> None:
-    kind = edition.board.hexes[coord].kind
-    small = sum(1 for s in stations if s.kind == "small")
-    large = sum(1 for s in stations if s.kind == "large")
-    ok = {
-        "plain": small == 0 and large == 0,
-        "town": (small == 1 and large == 0) or (small == 0 and large == 1),
-        "double_town": small == 2 and large == 0,
-        "city": large == 1 and small == 0,
-        "large_city": large >= 1,
-    }.get(kind, False)
-    if not ok:
-        raise PositionError(f"{name}: does not fit {coord}, a {kind} hex (rule 4.1.9 / 31.7)")
+def _stays_on_grid(edition: Edition, tile: TileSpec, rotation: int, coord: str) -> bool:
+    """Rule 4.1.10 / 31.8 for one rotation (``tiles.fitting_rotations`` tries all six): every
+    track end leads to a playable hex."""
+    for side in exits(tile, rotation):
+        across = neighbour(coord, side)
+        if across is None or not edition.board.playable(across):
+            return False
+    return True
+
+
+# Rules 4.1.9 / 31.7: the stations (small, large) of the yellow tile laid on each kind of hex.
+_YELLOW_FOR_KIND: dict[str, tuple[int, int]] = {
+    "plain": (0, 0),
+    "town": (1, 0),
+    "double_town": (2, 0),
+    "city": (0, 1),
+}
+
+
+def _check_kind(
+    edition: Edition, coord: str, tile: str, name: str,
+    fits: dict[tuple[str, str | None], frozenset[str]],
+) -> None:
+    """Rules 4.1.9 / 31.7 with 4.2.5, 4.2.12 / 31.15, 31.22: a tile fits its hex when it is a
+    yellow tile of the hex's kind or follows from one (or from the preprinted city) on the
+    edition's promotion chart; a town may so carry a large station, a yellow tile never.
+    ``fits`` remembers the answer per kind of hex."""
+    spec = edition.board.hexes[coord]
+    key = (spec.kind, spec.preprinted)
+    if key not in fits:
+        fits[key] = _tiles_for_hex(edition, spec.kind, spec.preprinted)
+    if tile not in fits[key]:
+        raise PositionError(f"{name}: tile {tile} does not fit {coord}, a {spec.kind} hex "
+                            "(rule 4.1.9 / 31.7)")
+
+
+def _tiles_for_hex(edition: Edition, kind: str, preprinted: str | None) -> frozenset[str]:
+    """Every tile that can lie on a hex of ``kind``: its yellow tiles (or its preprinted
+    tile) and all they promote to on the chart."""
+    wanted = _YELLOW_FOR_KIND.get(kind)
+    if preprinted is not None:
+        start = [preprinted]
+    elif wanted is None:
+        return frozenset()
+    else:
+        start = [t.id for t in edition.tiles.values() if t.colour == "yellow"
+                 and not t.preprinted and _station_count(t) == wanted]
+    found: set[str] = set()
+    todo = list(start)
+    while todo:
+        tile = todo.pop()
+        if tile in found:
+            continue
+        found.add(tile)
+        todo.extend(edition.promotions.get(tile, ()))
+    return frozenset(found)
+
+
+def _station_count(tile: TileSpec) -> tuple[int, int]:
+    return (sum(1 for s in tile.stations if s.kind == "small"),
+            sum(1 for s in tile.stations if s.kind == "large"))
 
 
 def _bases(raw: Any, board: BoardState) -> BoardState:
@@ -206,6 +266,9 @@ def _bases(raw: Any, board: BoardState) -> BoardState:
             slots = found[0].station(station).slots
             if len(board.bases_at(coord, station)) >= slots:
                 raise PositionError(f"{where}: station {station} on {coord} has no free slot")
+        if len(board.company_bases(spec.initials)) >= spec.base_tokens:
+            raise PositionError(f"{where}.company: {spec.initials} has only {spec.base_tokens} "
+                                "base tokens (TABLE 7)")
         board = board.with_base(Base(spec.initials, coord, station))
     return board
 
@@ -260,26 +323,24 @@ def _companies(raw: Any, edition: Edition, board: BoardState) -> dict[str, Compa
             if not isinstance(t, str) or t not in names:
                 raise PositionError(f"{where}.trains[{j}]: {t!r} is not a train of the "
                                     f"{edition.name} edition")
-        default_type: CompanyKind = "minor" if spec.type == "minor" else "major"
-        if spec.type == "either":
-            default_type = "major" if any(
-                b.company == spec.initials and h.condition is not None and b.hex == h.hex
-                for b in board.bases for h in spec.homes) else "minor"
-        kind = entry.get("type", default_type)
+        kind = entry.get("type", _default_type(board, spec))
         if kind not in ("major", "minor") or (spec.type != "either" and kind != spec.type):
             allowed = "major or minor" if spec.type == "either" else spec.type
             raise PositionError(f"{where}.type: {spec.initials} is {allowed}, got {kind!r}")
         double = entry.get("double_lay")
         if double not in (None, "later", "paid"):
             raise PositionError(f"{where}.double_lay: expected \"later\", \"paid\" or null")
-        homes = {h.hex for h in spec.homes}
-        extra_bases = sum(1 for b in board.bases
-                          if b.company == spec.initials and b.hex not in homes)
+        extra_bases = sum(1 for b in board.company_bases(spec.initials)
+                          if not _on_home(board, b, spec, kind))
+        running = _bool(entry.get("running", True), f"{where}.running")
+        if not running and board.company_bases(spec.initials):
+            raise PositionError(f"{where}.running: {spec.initials} has bases on the board, so it "
+                                "is running (3.3.2, 4.4.7 / 32.6)")
         out[spec.initials] = CompanyState(
             company=spec.initials,
             trains=tuple(trains),
             cash=_int(entry.get("cash", 0), f"{where}.cash", 0),
-            running=_bool(entry.get("running", True), f"{where}.running"),
+            running=running,
             type=kind,
             double_lay=double,
             owes_credit_train=_bool(entry.get("owes_credit_train", False),
@@ -288,6 +349,32 @@ def _companies(raw: Any, edition: Edition, board: BoardState) -> dict[str, Compa
             extra={k: v for k, v in entry.items() if k not in _COMPANY_FIELDS},
         )
     return out
+
+
+def _default_type(board: BoardState, spec: CompanySpec) -> CompanyKind:
+    """TABLE 1 and 2.6.2: a company that may be either (the BBCI) is a major when it has a
+    base on its conditional home's station (north Bombay), else a minor."""
+    if spec.type != "either":
+        return "minor" if spec.type == "minor" else "major"
+    conditional = [h for h in spec.homes if h.condition is not None]
+    return "major" if any(_is_home(board, b, h) for b in board.company_bases(spec.initials)
+                          for h in conditional) else "minor"
+
+
+def _on_home(board: BoardState, base: Base, spec: CompanySpec, kind: CompanyKind) -> bool:
+    """Whether ``base`` is one of the free TABLE 1 home bases (4.4.4 / 32.3): an unconditional
+    home, or the BBCI major's north Bombay (2.6.2); anything else is an additional base."""
+    return any(_is_home(board, base, h) for h in spec.homes
+               if h.condition is None or (h.condition == "bbci_major" and kind == "major"))
+
+
+def _is_home(board: BoardState, base: Base, home: HomeBase) -> bool:
+    """The base stands on this home: on its hex and, where the home names a station of a
+    large city (3.3.2), on that very station as the city's tiles now show it."""
+    if base.hex != home.hex:
+        return False
+    station = board.home_station(home)
+    return station is None or base.station == station
 
 
 def _bool(value: Any, name: str) -> bool:

@@ -6,17 +6,21 @@ with ``--check`` says whether one move is legal and, if not, which rule it break
 
 A move for ``--check`` is JSON: ``{"lay": {"hex": "H24", "tile": "5", "rotation": 1}}``,
 ``{"promote": {...the same...}}`` or ``{"base": {"hex": "J28", "station": "NW"}}`` (a station
-by the side its track reaches, or by its id).  ``--lays-done`` gives the lays already made this
-turn (a JSON list of lays) to check a second lay; ``--promoted`` says a promotion was made.
+by the side its track reaches, or by its id).  Hexes are written ``J28`` or ``Jab``.
+``--lays-done`` gives the lays already made this turn (a JSON list of lays, in order) to list or
+check a second lay: each lay not yet on the position's board is checked and laid, its cost
+taken from the company's cash; a lay the board already shows (same tile and rotation) is taken
+as made.  ``--promoted`` says a promotion was made.  Bad input gets one line naming the field.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from typing import Any
 
-from india1853.board.hexes import side_name
+from india1853.board.hexes import CoordinateError, parse_coord, side_name
 from india1853.board.state import BoardState
 from india1853.errors import India1853Error, InputError, RuleError
 from india1853.rules.construction import (
@@ -26,6 +30,7 @@ from india1853.rules.construction import (
     Move,
     PlaceBase,
     Promotion,
+    apply_lay,
     check_move,
     context_from_position,
     legal_moves,
@@ -41,25 +46,51 @@ def register(sub: Any) -> None:
     parser.add_argument("--check", metavar="MOVE", help='e.g. \'{"lay": {"hex": "H24", '
                         '"tile": "5", "rotation": 1}}\'')
     parser.add_argument("--lays-done", metavar="LAYS", default="[]",
-                        help="JSON list of this turn's lays so far")
+                        help="JSON list of this turn's lays so far, e.g. '[{\"hex\": \"I27\", "
+                        "\"tile\": \"4\", \"rotation\": 5}]'; a lay not on the position's "
+                        "board is checked, laid and paid for first")
     parser.add_argument("--promoted", action="store_true", help="a tile was promoted this turn")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     position = load_position(args.position)
-    lays_done = tuple(_lay(item, f"--lays-done[{i}]")
-                      for i, item in enumerate(_json_list(args.lays_done, "--lays-done")))
-    ctx = context_from_position(position, args.company, lays_done=lays_done,
-                                promoted=args.promoted)
+    board = position.board
+    lays = tuple(_lay(board, item, f"--lays-done[{i}]")
+                 for i, item in enumerate(_json_list(args.lays_done, "--lays-done")))
+    ctx = context_from_position(position, args.company, promoted=args.promoted)
+    board, ctx = _made(board, ctx, lays)
     if args.check is not None:
-        return _check(position.board, ctx, args.check, args.json)
-    moves = legal_moves(position.board, ctx)
+        return _check(board, ctx, args.check, args.json)
+    moves = legal_moves(board, ctx)
     if args.json:
-        print(json.dumps(_document(position.board, ctx, moves), indent=1))
+        print(json.dumps(_document(board, ctx, moves), indent=1))
     else:
-        print(_text(position.board, ctx, moves))
+        print(_text(board, ctx, moves))
     return 0
+
+
+def _made(
+    board: BoardState, ctx: CompanyContext, lays: tuple[Lay, ...]
+) -> tuple[BoardState, CompanyContext]:
+    """The board and company after this turn's lays so far (``--lays-done``): a lay already on
+    the board is taken as made (and paid); any other is checked as the turn's next lay, laid
+    and paid for (4.1.12 / 31.10: paid before laying)."""
+    for i, lay in enumerate(lays):
+        name = f"--lays-done[{i}]"
+        placed = board.tiles.get(lay.hex)
+        if placed is not None and (placed.tile, placed.rotation) == (lay.tile, lay.rotation):
+            ctx = replace(ctx, lays_done=(*ctx.lays_done, lay))
+            continue
+        if placed is not None:
+            raise InputError(f"{name}: {lay.hex} holds tile {placed.tile} at rotation "
+                             f"{placed.rotation}, not this lay")
+        try:
+            board, cost = apply_lay(board, ctx, lay)
+        except RuleError as exc:
+            raise InputError(f"{name}: not a legal lay: {exc}") from None
+        ctx = replace(ctx, cash=ctx.cash - cost, lays_done=(*ctx.lays_done, lay))
+    return board, ctx
 
 
 def _json(text: str, name: str) -> Any:
@@ -85,16 +116,50 @@ def _fields(value: Any, name: str, keys: tuple[str, ...]) -> dict[str, Any]:
     return value
 
 
-def _tile_fields(value: Any, name: str) -> tuple[str, str, int]:
+def _hex(board: BoardState, value: Any, name: str) -> str:
+    """A hex of the board, written ``J28`` or as the rulebook's ``Jab``."""
+    if not isinstance(value, str):
+        raise InputError(f"{name}: expected a hex such as \"J28\"")
+    try:
+        coord = parse_coord(value)
+    except CoordinateError as exc:
+        raise InputError(f"{name}: {exc}") from None
+    if coord not in board.edition.board.hexes:
+        raise InputError(f"{name}: {coord} is not on the {board.edition.name} edition's board")
+    return coord
+
+
+def _tile_fields(board: BoardState, value: Any, name: str) -> tuple[str, str, int]:
     fields = _fields(value, name, ("hex", "tile", "rotation"))
+    hex = _hex(board, fields["hex"], f"{name}.hex")
+    tile = fields["tile"]
+    if isinstance(tile, int) and not isinstance(tile, bool):
+        tile = str(tile)
+    if not isinstance(tile, str) or tile not in board.edition.tiles:
+        raise InputError(f"{name}.tile: {tile!r} is not a tile of the {board.edition.name} "
+                         "edition")
     rotation = fields["rotation"]
-    if not isinstance(rotation, int) or isinstance(rotation, bool):
-        raise InputError(f"{name}.rotation: must be 0..5")
-    return str(fields["hex"]), str(fields["tile"]), rotation
+    if not isinstance(rotation, int) or isinstance(rotation, bool) or rotation not in range(6):
+        raise InputError(f"{name}.rotation: must be 0..5, got {rotation!r}")
+    return hex, tile, rotation
 
 
-def _lay(value: Any, name: str) -> Lay:
-    return Lay(*_tile_fields(value, name))
+def _lay(board: BoardState, value: Any, name: str) -> Lay:
+    return Lay(*_tile_fields(board, value, name))
+
+
+def _station(board: BoardState, hex: str, value: Any, name: str) -> str:
+    """A station of the tile on ``hex``: its id, or the side its track reaches (``NW``, 2)."""
+    found = board.tile_at(hex)
+    ids = {s.id for s in found[0].stations} if found is not None else set()
+    if isinstance(value, str) and value in ids:
+        return value
+    if not isinstance(value, str | int) or isinstance(value, bool):
+        raise InputError(f"{name}: expected a side such as \"NW\" or a station id")
+    try:
+        return board.station_by_side(hex, value)
+    except India1853Error as exc:
+        raise InputError(f"{name}: {exc}") from None
 
 
 def parse_move(board: BoardState, text: str) -> Move:
@@ -104,17 +169,13 @@ def parse_move(board: BoardState, text: str) -> Move:
         raise InputError('--check: expected one of {"lay": ...}, {"promote": ...}, {"base": ...}')
     kind, body = next(iter(value.items()))
     if kind == "lay":
-        return _lay(body, "--check.lay")
+        return _lay(board, body, "--check.lay")
     if kind in ("promote", "promotion"):
-        return Promotion(*_tile_fields(body, f"--check.{kind}"))
+        return Promotion(*_tile_fields(board, body, f"--check.{kind}"))
     if kind == "base":
         fields = _fields(body, "--check.base", ("hex", "station"))
-        hex, station = str(fields["hex"]).upper(), fields["station"]
-        found = board.tile_at(hex)
-        ids = {s.id for s in found[0].stations} if found is not None else set()
-        if station not in ids:
-            station = board.station_by_side(hex, station)
-        return PlaceBase(hex, station)
+        hex = _hex(board, fields["hex"], "--check.base.hex")
+        return PlaceBase(hex, _station(board, hex, fields["station"], "--check.base.station"))
     raise InputError(f"--check: unknown move {kind!r}: expected lay, promote or base")
 
 
@@ -157,7 +218,10 @@ def _move_doc(board: BoardState, move: Move) -> dict[str, Any]:
 
 def _describe(board: BoardState, move: Move) -> str:
     if isinstance(move, PlaceBase):
-        side = _station_side(board, move.hex, move.station)
+        # Name the station by a side only where the hex has several to choose from.
+        found = board.tile_at(move.hex)
+        several = found is not None and sum(s.kind == "large" for s in found[0].stations) > 1
+        side = _station_side(board, move.hex, move.station) if several else None
         where = f" ({side} station)" if side else ""
         return f"base on {move.hex} {move.station}{where}"
     verb = "lay" if isinstance(move, Lay) else "promote to"

@@ -141,8 +141,9 @@ class ConstructionPolicy:
 def context_from_position(
     position: Position, company: str, *, lays_done: tuple[Lay, ...] = (), promoted: bool = False
 ) -> CompanyContext:
-    """The context of ``company`` in a position file: the companies listed there and running
-    are the running ones (4.4.7 / 32.6)."""
+    """The context of ``company`` in a position file: the running companies are those listed
+    as running and every company with a base on the board (:meth:`Position.running`,
+    4.4.7 / 32.6)."""
     state = position.company(company)
     return CompanyContext(
         company=state.company,
@@ -150,7 +151,7 @@ def context_from_position(
         phase=position.phase,
         cash=state.cash,
         trains=state.trains,
-        running=frozenset(c.company for c in position.companies.values() if c.running),
+        running=position.running(),
         double_lay=state.double_lay,
         owes_credit_train=state.owes_credit_train,
         lays_done=lays_done,

@@ -36,11 +36,18 @@ _STATIONS_FOR_KIND: dict[str, tuple[int, int]] = {
 
 
 def lays_allowed(policy: ConstructionPolicy, ctx: CompanyContext) -> int:
-    """Rules 4.1.2-4.1.3 / 31.2: how many tiles the company may lay this turn."""
+    """Rules 4.1.2-4.1.3 / 31.2: how many tiles the company may lay this turn.
+
+    Second edition: a major's second lay "depends on the option chosen" in its first operating
+    round (4.1.2), so until a choice is recorded it lays one tile, whatever the phase; option
+    1 ("later") gives two from ``double_lay_free_from_phase``, option 2 ("paid") at once.
+    """
     allowed = policy.tile_lays[ctx.type]
     if allowed < 2 or not policy.double_lay_is_a_choice:
         return allowed
-    if ctx.double_lay == "paid" or ctx.phase >= policy.double_lay_free_from_phase:
+    if ctx.double_lay == "paid":
+        return allowed
+    if ctx.double_lay == "later" and ctx.phase >= policy.double_lay_free_from_phase:
         return allowed
     return 1
 
