@@ -8,6 +8,7 @@ from oracle import board, oracle_best, train
 from india1853.board.graph import TrackGraph
 from india1853.errors import RuleError
 from india1853.rules.router import best_run
+from india1853.rules.routes import route_to_json
 
 # Row H: Ajmer large 30 - town 10 - plain - large 30 - plain - large 30 (Allahabad).
 LINE = {"H10": ("14", 0), "H12": ("4", 1), "H14": ("9", 1), "H16": ("14", 0),
@@ -57,3 +58,15 @@ def test_same_answer_every_time() -> None:
     g = graph(LINE, [("EIR", "H16", "st1"), ("EIR", "H10", "st1")])
     answers = {repr(best_run(g, "EIR", [train("2"), train("2")]).run) for _ in range(3)}
     assert len(answers) == 1
+
+
+def test_route_hexes_are_those_of_the_route_file() -> None:
+    # Route.hexes (what the terminal's "optimal run" note and `render --routes` print and
+    # compare with a run option) is the route-file list of hexes, plain hexes included.
+    g = graph(LINE, [("EIR", "H16", "st1")])
+    best = best_run(g, "EIR", [train("2"), train("2")])
+    for rv in best.run.routes:
+        listed = tuple(h.split(":")[0] for h in route_to_json(rv.route, g)["hexes"])
+        assert rv.route.hexes == listed
+    assert sorted(rv.route.hexes for rv in best.run.routes) == [
+        ("H16", "H14", "H12", "H10"), ("H16", "H18", "H20")]

@@ -45,6 +45,7 @@ def solve(edition: str, layout: Layout, bases: list[tuple[str, str, str | None]]
     assert best.optimal and best.upper_bound == best.run.total
     expected = oracle_best(g, company, ts)
     assert expected is not None and expected.total == best.run.total
+    assert best.stats.root_bound >= expected.total  # the bound before the search
     return g, best
 
 
@@ -164,6 +165,28 @@ def test_junction_rule_decides_the_optimum() -> None:
     assert [as_set(r) for r in stations_of(best)] == [(("I11", "st1"), ("I13", "st1"))]
 
 
+def test_one_run_passes_a_junction_once() -> None:
+    # Brown junction 106 at H16 joins its W, NW, NE and SE edges in every pair.  H14 (large
+    # 20, 115, EIR base) - W of H16; H16's NW - G15 (town 10) - G17 (town 10) - H16's NE; H16's
+    # SE - I17 (large 20).  One '2': the loop H14-H16-G15-G17-H16-I17 (60 + mail 40 = 100)
+    # passes the junction twice on different lines, which 4.2.5 with 4.5.5 forbids
+    # (docs/rulings.md).  H14-H16-I17 = 40 + mail 40 = 80; H14-H16-G15-G17 = 40 + mail 30.
+    # Optimum 80.
+    e = "second"
+    layout = {"H16": ("106", 0), "H14": fit(e, "115", "H14", "H16"),
+              "G15": fit(e, "3", "G15", "H16", "G17"), "G17": fit(e, "3", "G17", "G15", "H16"),
+              "I17": fit(e, "115", "I17", "H16")}
+    _, best = solve(e, layout, [("EIR", "H14", "st1")], ["2"])
+    assert best.run.total == 80
+    assert best.run.routes[0].route.hexes == ("H14", "H16", "I17")
+    # Two trains, bases at H14 and I17: the runs may meet at the junction on different lines
+    # (4.5.10): H14-H16-G15-G17 (40) and I17-H16-G17 (30), + mail 30 = 100 (H14-H16-I17
+    # takes the W and SE edges and leaves the other train no run from a base: 80).
+    _, pair = solve(e, layout, [("EIR", "H14", "st1"), ("EIR", "I17", "st1")], ["2", "2"])
+    assert pair.run.total == 100
+    assert sorted(rv.route.hexes.count("H16") for rv in pair.run.routes) == [1, 1]
+
+
 # ---------------------------------------------------------------------------------------------
 # Blocked stations (4.5.6-4.5.7 / 33.6-33.7).
 
@@ -239,6 +262,65 @@ def test_a_run_may_pass_a_two_town_tile_twice() -> None:
     assert hexes.count("H16") == 2
     assert check(g, ["2"], [{"train": "2", "mail": True, "hexes": [
         "H14", "H16:st2", "G17", "H18", "H16:st1", "I15"]}]) == 100
+
+
+# ---------------------------------------------------------------------------------------------
+# The '1M' train (4.5.4, 4.8.18 b).
+
+
+def one_m_layout() -> Layout:
+    """Metre gauge: F16 (large 20, 113) - G15 (town 10, 74) - H14 (large 20, 76, EIR base) -
+    I15 (tile 71: towns st1 and st2, 10 each) - I17 (large 20, 113)."""
+    e = "second"
+    return {"H14": fit(e, "76", "H14", "I15", "G15"), "I15": ("71", 0),
+            "I17": fit(e, "113", "I17", "I15"), "G15": fit(e, "74", "G15", "H14", "F16"),
+            "F16": fit(e, "113", "F16", "G15")}
+
+
+def test_one_m_train_runs_through_one_large_station() -> None:
+    # A '1M' runs through exactly one Large Station, holding a base, and at least one Small
+    # Station: G15-H14-I15/st1-I15/st2 = 50 + mail 20 = 70, or H14-I15-I15 = 40 + mail 30 =
+    # 70.  A '2M' may go on to I17: G15-H14-I15-I15-I17 = 70 + mail 30 = 100.
+    g, best = solve("second", one_m_layout(), [("EIR", "H14", "st1")], ["1M"])
+    assert best.run.total == 70
+    stations = best.run.routes[0].route.stations
+    assert [s[1] for s in stations if g.stations[s].kind == "large"] == ["H14"]
+    _, two_m = solve("second", one_m_layout(), [("EIR", "H14", "st1")], ["2M"])
+    assert two_m.run.total == 100
+    with pytest.raises(RuleError, match=r"rule 4\.8\.18"):
+        check(g, ["1M"], [{"train": "1M", "hexes": ["F16", "G15", "H14"]}])
+
+
+def test_one_m_beside_a_two_m() -> None:
+    # '1M' + '2M': the '2M' takes H14-I15-I15-I17 (60, mail 40) and the '1M' H14-G15 (30):
+    # 90 + 40 = 130; the other way round, F16-G15-H14 (50) + H14-I15-I15 (40) + mail 40 is
+    # 130 too.  Two '1M's: H14-I15-I15 (40) + H14-G15 (30) + mail 30 = 100.
+    _, best = solve("second", one_m_layout(), [("EIR", "H14", "st1")], ["1M", "2M"])
+    assert best.run.total == 130
+    _, ones = solve("second", one_m_layout(), [("EIR", "H14", "st1")], ["1M", "1M"])
+    assert ones.run.total == 100
+
+
+# ---------------------------------------------------------------------------------------------
+# Run duties (4.2.3 / 4.4.2).
+
+
+def test_a_duty_can_cost_revenue() -> None:
+    # LINE with a spur from H16 north-east: G17 (plain 9) - F18 (large 20, 6).  EIR base H16,
+    # two '2's.  Free: H16-H14-H12-H10 (70) + H16-H18-H20 (60) + mail 60 = 190 (the spur run
+    # H16-G17-F18 is worth 50, and a '2' cannot take F18 beyond H16 and H10 or H20).  With a
+    # duty on G17 (a tile promoted or a base placed out of the area in Phase 5) one run must
+    # use the spur: H16-...-H10 (70, mail 60) + H16-G17-F18 (50) = 180.
+    e = "second"
+    layout = {**LINE, "G17": fit(e, "9", "G17", "H16", "F18"), "F18": fit(e, "6", "F18", "G17")}
+    g = TrackGraph.build(board(e, layout, [("EIR", "H16", "st1")]))
+    ts = [train("2"), train("2")]
+    free = best_run(g, "EIR", ts)
+    bound = best_run(g, "EIR", ts, duties=["G17"])
+    assert (free.run.total, bound.run.total) == (190, 180)
+    assert bound.optimal and bound.upper_bound == 180
+    assert oracle_best(g, "EIR", ts, ["G17"]).total == 180  # type: ignore[union-attr]
+    assert any("G17" in rv.route.hexes for rv in bound.run.routes)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -3,8 +3,8 @@
 Run by ``make soak`` (``pytest -m soak``); the figures of the last run are in
 docs/performance.md.  Networks are grown at several places on the map (around Delhi, in the
 Ganges valley next to Calcutta, in the metre-gauge south near Madras, around Bombay), in both
-editions, with up to four trains of mixed gauge; every example is derandomized, so a failure
-is reproducible.
+editions, with up to four trains of mixed gauge, '1M' trains and run duties (the generator of
+``test_router_oracle.py``); every example is derandomized, so a failure is reproducible.
 """
 
 from __future__ import annotations

@@ -188,3 +188,43 @@ def test_bad_route_file() -> None:
     with pytest.raises(InputError, match="coordinate"):
         parse_route_file({"company": "EIR", "routes": [{"train": "2", "hexes": ["Z99"]}]}, g,
                          [train("2")])
+
+
+def test_hexes_lists_every_hex_the_run_passes() -> None:
+    # H14 is a plain tile: the run passes it without a station (Route.hexes, which the
+    # terminal's "optimal run" note and the render command print, used to skip it).
+    g = line()
+    r = [{"train": "3", "hexes": ["H10", "H12", "H14", "H16"]}]
+    _, parsed = parse_route_file({"company": "EIR", "routes": r}, g, [train("3")])
+    assert parsed[0].hexes == ("H10", "H12", "H14", "H16")
+    assert parsed[0].hexes == tuple(h.split(":")[0] for h in route_to_json(parsed[0], g)["hexes"])
+
+
+def test_a_run_back_into_its_own_station_visits_the_city_twice() -> None:
+    # H14 (green city 14: track W, NE, E, SW) - W to H12 (curve to SE) - I13 (curve to NE) -
+    # back into H14 from the SW and on E to the H16 town: no piece of track twice, but the
+    # H14 station twice, which is 4.5.5 (one visit per city), not 4.5.8.
+    g = graph_of({"H14": ("14", 0), "H12": ("7", 1), "I13": ("7", 5), "H16": ("3", 3)},
+                 [("EIR", "H14", "st1")])
+    with pytest.raises(RuleError, match=r"rule 4\.5\.5: .*visits the city at H14 twice"):
+        run(g, [{"train": "4", "hexes": ["H14", "H12", "I13", "H14", "H16"]}], ["4"])
+
+
+# Brown junction 106 at H16 (track between its W, NW, NE and SE edges, every pair joined);
+# H14 and I17 large 20 (115), G15 and G17 towns 10 (3) joining H16's NW to its NE.
+JUNCTION_LOOP = {"H16": ("106", 0), "H14": ("115", 2), "G15": ("3", 1), "G17": ("3", 3),
+                 "I17": ("115", 0)}
+
+
+def test_a_run_passes_a_junction_once() -> None:
+    # 4.2.5: a brown or grey junction is run through "as if it were a Station"; one run
+    # visits a station once (4.5.5), so it may not pass the junction twice, even on
+    # different lines (docs/rulings.md).
+    g = graph_of(JUNCTION_LOOP, [("EIR", "H14", "st1"), ("EIR", "I17", "st1")])
+    loop = [{"train": "2", "hexes": ["H14", "H16", "G15", "G17", "H16", "I17"]}]
+    with pytest.raises(RuleError, match=r"rule 4\.5\.5: .*junction at H16 twice"):
+        run(g, loop, ["2"])
+    # Two runs may meet there on different lines (4.5.10).
+    two = [{"train": "2", "hexes": ["H14", "H16", "G15", "G17"]},
+           {"train": "2", "hexes": ["I17", "H16", "G17"]}]
+    assert run(g, two, ["2", "2"]) == 40 + 30

@@ -43,6 +43,7 @@ from india1853.rules.routes import (
     Train,
     TrainGauge,
     check_routes,
+    junction_hexes,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -55,7 +56,8 @@ class Link:
 
     ``mask`` holds the resource bits it consumes; ``leave_hex``/``arrive_hex`` are the hexes of
     its first and last track (a line may not turn back into the tile it came from at a junction
-    edge); ``duty`` the duty-hex bits of the hexes it crosses.
+    edge); ``duty`` the duty-hex bits of the hexes it crosses; ``hub`` the bits of the junction
+    tiles it passes (4.2.5: one run passes each at most once, like a station).
     """
 
     id: int
@@ -67,18 +69,21 @@ class Link:
     leave_hex: str
     arrive_hex: str
     duty: int
+    hub: int
     nodes: tuple[Node, ...]
     tracks: tuple[int, ...]
 
 
 @dataclass(frozen=True)
 class ReducedGraph:
-    """Key nodes (stations and junction edges) of one gauge, joined by links."""
+    """Key nodes (stations and junction edges) of one gauge, joined by links.  ``hub_bits``
+    is how many low bits of a run's city mask stand for junction tiles."""
 
     gauge: TrainGauge
     nodes: tuple[Node, ...]
     links: tuple[Link, ...]
     adjacency: tuple[tuple[Link, ...], ...]
+    hub_bits: int = 0
 
 
 class _Resources:
@@ -108,8 +113,9 @@ def _edge_role(tracks: Sequence[TrackLike]) -> str:
 
 
 def reduce_graph(graph: RouteGraph, gauge: TrainGauge, resources: _Resources,
-                 duty_bits: dict[str, int]) -> ReducedGraph:
-    """Stage 1 for one gauge (4.5.3 / 33.3: the train's gauge or dual)."""
+                 duty_bits: dict[str, int], hub_bits: dict[str, int]) -> ReducedGraph:
+    """Stage 1 for one gauge (4.5.3 / 33.3: the train's gauge or dual).  ``hub_bits``: a bit
+    per junction tile (:func:`india1853.rules.routes.junction_hexes`, 4.2.5)."""
     incident: dict[Node, list[TrackLike]] = {}
     for t in graph.tracks:
         if _usable(t, gauge) and t.a != t.b:
@@ -120,7 +126,7 @@ def reduce_graph(graph: RouteGraph, gauge: TrainGauge, resources: _Resources,
     }
     keys = sorted(n for n in incident if n[0] == "S" or roles[n] == "junction")
     index = {n: i for i, n in enumerate(keys)}
-    raw: list[tuple[int, int, int, str, str, int, tuple[Node, ...], tuple[int, ...]]] = []
+    raw: list[tuple[int, int, int, str, str, int, int, tuple[Node, ...], tuple[int, ...]]] = []
     for start in keys:
         for first in sorted(incident[start], key=lambda t: t.id):
             walked = _walk_chain(start, first, incident, roles, index)
@@ -141,20 +147,39 @@ def reduce_graph(graph: RouteGraph, gauge: TrainGauge, resources: _Resources,
             duty = 0
             for tr in tracks:
                 duty |= duty_bits.get(tr.hex, 0)
+            hub = _hubs_passed(tracks, hub_bits)
+            if hub < 0:
+                continue  # 4.2.5: a junction tile passed twice
             raw.append((index[start], index[end], mask, tracks[0].hex, tracks[-1].hex, duty,
-                        nodes, tuple(tr.id for tr in tracks)))
+                        hub, nodes, tuple(tr.id for tr in tracks)))
     # Pair each directed link with its reverse (the same chain walked from the other end).
     by_tracks: dict[tuple[int, tuple[int, ...]], int] = {}
     for i, item in enumerate(raw):
-        by_tracks[item[0], item[7]] = i
+        by_tracks[item[0], item[8]] = i
     links: list[Link] = []
-    for i, (s, e, mask, lh, ah, duty, nodes, tids) in enumerate(raw):
+    for i, (s, e, mask, lh, ah, duty, hub, nodes, tids) in enumerate(raw):
         rev = by_tracks[e, tids[::-1]]
-        links.append(Link(i, rev, min(tids), s, e, mask, lh, ah, duty, nodes, tids))
+        links.append(Link(i, rev, min(tids), s, e, mask, lh, ah, duty, hub, nodes, tids))
     adjacency: list[list[Link]] = [[] for _ in keys]
     for link in links:
         adjacency[link.start].append(link)
-    return ReducedGraph(gauge, tuple(keys), tuple(links), tuple(tuple(a) for a in adjacency))
+    return ReducedGraph(gauge, tuple(keys), tuple(links), tuple(tuple(a) for a in adjacency),
+                        len(hub_bits))
+
+
+def _hubs_passed(tracks: Sequence[TrackLike], hub_bits: dict[str, int]) -> int:
+    """The bits of the junction tiles a chain of track passes, or -1 if it passes one twice
+    (4.2.5 with 4.5.5: a junction is run through once, like a station)."""
+    hub = 0
+    previous = ""
+    for tr in tracks:
+        bit = hub_bits.get(tr.hex, 0)
+        if bit and tr.hex != previous:
+            if hub & bit:
+                return -1
+            hub |= bit
+        previous = tr.hex
+    return hub
 
 
 def _walk_chain(start: Node, first: TrackLike, incident: dict[Node, list[TrackLike]],
@@ -205,7 +230,7 @@ class _Stations:
     station: list[bool]
     value: list[int]
     large: list[int]
-    city: list[int]  # one bit per city (Delhi's stations share one, 4.5.5)
+    city: list[int]  # one bit per city (Delhi's stations share one, 4.5.5), above the hub bits
     blocked: list[bool]  # 4.5.6: fully occupied by other companies
     rank: list[int]  # position among the company's bases, -1 if none here
     large_base: list[int]
@@ -217,6 +242,7 @@ def _stations(reduced: ReducedGraph, graph: RouteGraph, company: str,
     out = _Stations([False] * n, [0] * n, [0] * n, [0] * n, [False] * n, [-1] * n, [0] * n)
     rank = {node: i for i, node in enumerate(bases)}
     cities: dict[str, int] = {}
+    first = reduced.hub_bits  # the low bits of a city mask are the junction tiles' (4.2.5)
     for i, node in enumerate(reduced.nodes):
         if node[0] != "S":
             continue
@@ -224,7 +250,7 @@ def _stations(reduced: ReducedGraph, graph: RouteGraph, company: str,
         out.station[i] = True
         out.value[i] = st.value
         out.large[i] = 1 if st.kind == "large" else 0
-        out.city[i] = 1 << cities.setdefault(st.city, len(cities))
+        out.city[i] = 1 << (first + cities.setdefault(st.city, len(cities)))
         out.blocked[i] = graph.blocked_for(node, company)
         out.rank[i] = rank.get(node, -1)
         out.large_base[i] = out.large[i] if out.rank[i] >= 0 else 0
@@ -233,14 +259,15 @@ def _stations(reduced: ReducedGraph, graph: RouteGraph, company: str,
 
 # A hop from one station to the next through any junction edges between them:
 # (link ids, the same hop's link ids walked backwards, end station, resource mask, chain of
-#  its first link, duty mask).
-Hop = tuple[tuple[int, ...], tuple[int, ...], int, int, int, int]
+#  its first link, duty mask, junction tiles passed).
+Hop = tuple[tuple[int, ...], tuple[int, ...], int, int, int, int, int]
 
 
 def station_hops(reduced: ReducedGraph) -> list[tuple[Hop, ...]]:
     """Per key node, every way to the next station: a link to a station, or links chained
     through junction edges, passing from a track of one tile to a track of the next at each
-    (4.5.5: no reversing) and never crossing an edge twice (4.5.10)."""
+    (4.5.5: no reversing), never crossing an edge twice (4.5.10) and never passing one junction
+    tile twice (4.2.5)."""
     links = reduced.links
     is_station = [n[0] == "S" for n in reduced.nodes]
     hops: list[tuple[Hop, ...]] = []
@@ -248,24 +275,24 @@ def station_hops(reduced: ReducedGraph) -> list[tuple[Hop, ...]]:
         found: list[Hop] = []
         if is_station[node]:
             for first in first_links:
-                _extend_hop(first, (first.id,), first.mask, first.duty, first.chain, links,
-                            reduced.adjacency, is_station, found)
+                _extend_hop(first, (first.id,), first.mask, first.duty, first.hub, first.chain,
+                            links, reduced.adjacency, is_station, found)
         hops.append(tuple(found))
     return hops
 
 
-def _extend_hop(link: Link, ids: tuple[int, ...], mask: int, duty: int, chain: int,
+def _extend_hop(link: Link, ids: tuple[int, ...], mask: int, duty: int, hub: int, chain: int,
                 links: tuple[Link, ...], adjacency: tuple[tuple[Link, ...], ...],
                 is_station: list[bool], found: list[Hop]) -> None:
     if is_station[link.end]:
         back = tuple(links[i].reverse for i in reversed(ids))
-        found.append((ids, back, link.end, mask, chain, duty))
+        found.append((ids, back, link.end, mask, chain, duty, hub))
         return
     for nxt in adjacency[link.end]:
-        if nxt.leave_hex == link.arrive_hex or nxt.mask & mask:
+        if nxt.leave_hex == link.arrive_hex or nxt.mask & mask or nxt.hub & hub:
             continue
-        _extend_hop(nxt, (*ids, nxt.id), mask | nxt.mask, duty | nxt.duty, chain, links,
-                    adjacency, is_station, found)
+        _extend_hop(nxt, (*ids, nxt.id), mask | nxt.mask, duty | nxt.duty, hub | nxt.hub,
+                    chain, links, adjacency, is_station, found)
 
 
 def enumerate_runs(reduced: ReducedGraph, graph: RouteGraph, company: str, cap: int,
@@ -296,7 +323,8 @@ def all_arms(reduced: ReducedGraph, graph: RouteGraph, company: str, cap: int) -
     info = _stations(reduced, graph, company, bases)
     hops = station_hops(reduced)
     index = {n: i for i, n in enumerate(reduced.nodes)}
-    return GaugeArms(info, tuple(_grow_arms(index[b], hops, info, cap) for b in bases), cap)
+    return GaugeArms(info, tuple(_grow_arms(index[b], hops, info, cap, reduced.hub_bits)
+                                 for b in bases), cap)
 
 
 def runs_at_least(gauge_arms: GaugeArms, threshold: int) -> list[Candidate]:
@@ -360,11 +388,12 @@ class _Arms:
         return tuple(out)
 
 
-def _grow_arms(b: int, hops: list[tuple[Hop, ...]], info: _Stations, cap: int) -> _Arms:
+def _grow_arms(b: int, hops: list[tuple[Hop, ...]], info: _Stations, cap: int,
+               hub_count: int) -> _Arms:
     value, large, large_base = info.value, info.large, info.large_base
     # Stations of lower-ranked bases carry a bit set from the start: the city test turns them
     # away with the cities already visited.
-    forbid = 1 << max(info.city).bit_length()
+    forbid = 1 << max(max(info.city), (1 << hub_count) - 1).bit_length()
     city = [c | forbid if 0 <= r < info.rank[b] else c
             for c, r in zip(info.city, info.rank, strict=True)]
     # 4.5.6: an arm goes on past a station only if it is not blocked; a station whose only hop
@@ -382,10 +411,11 @@ def _grow_arms(b: int, hops: list[tuple[Hop, ...]], info: _Stations, cap: int) -
     def grow(options: tuple[Hop, ...], parent: int, chain: int, used: int, cities: int,
              n_large: int, val: int, lbase: int, duty: int) -> None:
         for hop in options:
-            _ids, _back, to, mask, hop_chain, hop_duty = hop
-            c = city[to]
+            _ids, _back, to, mask, hop_chain, hop_duty, hop_hub = hop
+            c = city[to] | hop_hub
             if mask & used or c & cities:
-                continue  # 4.5.8 / 4.5.10 track or edge twice; 4.5.5 a city twice
+                # 4.5.8 / 4.5.10 track or edge twice; 4.5.5 a city, 4.2.5 a junction, twice
+                continue
             nl = n_large + large[to]
             if nl > room:
                 continue  # 4.5.4: more Large Stations than the company's biggest train runs to
@@ -639,9 +669,14 @@ class SearchStats:
 class BestRun:
     """The router's answer: the best legal run (with the mail choice) and its certificate.
 
-    ``upper_bound`` is the largest bound of any subtree the exhaustive search discarded, or the
-    value itself; it equals ``run.total`` (``optimal``) because every subtree whose bound could
-    beat the value found was searched.
+    ``upper_bound`` is the search's upper bound on every run set: the largest bound of any
+    subtree the last pass discarded (including every bound with a run below its threshold),
+    or the value found if larger.  ``stats.root_bound`` is the bound of the whole search
+    before it started.  The certificate (``optimal``) is ``upper_bound == run.total`` (nothing
+    discarded could beat the value found) and ``root_bound >= run.total`` (the bound is not
+    below a legal value, as a valid bound never is).  It proves the optimum given that the
+    bound never undercuts what a subtree holds; docs/routes.md says why it does not, and the
+    tests check ``upper_bound`` and ``root_bound`` against the brute-force oracle's optimum.
     """
 
     run: RunValue
@@ -650,7 +685,7 @@ class BestRun:
 
     @property
     def optimal(self) -> bool:
-        return self.upper_bound == self.run.total
+        return self.upper_bound == self.run.total <= self.stats.root_bound
 
 
 def _expand(cand: Candidate, reduced: ReducedGraph, train: Train, mail: bool) -> Route:
@@ -688,7 +723,8 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
     resources = _Resources()
     t0 = time.perf_counter()
     gauges: list[TrainGauge] = sorted({t.gauge for t in trains})
-    reduced = {g: reduce_graph(graph, g, resources, duty_bits) for g in gauges}
+    hub_bits = {h: 1 << i for i, h in enumerate(sorted(junction_hexes(graph)))}
+    reduced = {g: reduce_graph(graph, g, resources, duty_bits, hub_bits) for g in gauges}
     t1 = time.perf_counter()
     caps = {g: max((1 if t.one_m else t.large) for t in trains if t.gauge == g) for g in gauges}
     arms = {g: all_arms(reduced[g], graph, company, caps[g]) for g in gauges}

@@ -106,6 +106,25 @@ class Train:
             raise InputError(str(exc)) from None
 
 
+def _node_hexes(node: Node) -> tuple[str, ...]:
+    """The hexes a node lies in: a station's hex; both hexes of a tile edge."""
+    if node[0] == "S":
+        return (node[1],)
+    across = neighbour(node[1], node[2])
+    return (node[1],) if across is None else (node[1], across)
+
+
+def track_hex(a: Node, b: Node) -> str:
+    """The hex of the piece of track joining nodes ``a`` and ``b`` (the one hex both lie in;
+    a track's two ends are always on its own tile)."""
+    here = _node_hexes(a)
+    there = set(_node_hexes(b))
+    for hex_ in here:
+        if hex_ in there:
+            return hex_
+    return here[0]
+
+
 @dataclass(frozen=True, slots=True)
 class Route:
     """One train's run: ``nodes`` from end to end, ``tracks`` the track ids between them."""
@@ -121,11 +140,15 @@ class Route:
 
     @property
     def hexes(self) -> tuple[str, ...]:
-        """The hexes the run passes, in order, each once per visit."""
+        """The hexes the run passes, in order, each once per visit: the hex of every piece of
+        track (a hex with no station visited included), as the route-file form lists them."""
         out: list[str] = []
-        for node in self.nodes:
-            if node[0] == "S" and (not out or out[-1] != node[1]):
-                out.append(node[1])
+        for k in range(len(self.tracks)):
+            hex_ = track_hex(self.nodes[k], self.nodes[k + 1])
+            if not out or out[-1] != hex_:
+                out.append(hex_)
+        if not out and self.nodes:
+            out.append(self.nodes[0][1])
         return tuple(out)
 
 
@@ -216,18 +239,49 @@ def check_no_repeats(i: int, route: Route, graph: RouteGraph) -> None:
     seen_nodes: set[Node] = set()
     seen_cities: set[str] = set()
     for node in route.nodes:
-        if node in seen_nodes:
-            raise RuleError("4.5.8", f"{_label(i, route)}: uses the same track twice at "
-                            f"{_where(node)}")
-        seen_nodes.add(node)
+        # A station met again is a second visit to its city (4.5.5), whatever track led
+        # back to it; only a tile edge met again means track used twice (4.5.8).
         if node[0] == "S":
             city = graph.stations[node].city
             if city in seen_cities:
                 raise RuleError("4.5.5", f"{_label(i, route)}: visits the city at "
                                 f"{_where(node)} twice")
             seen_cities.add(city)
+        elif node in seen_nodes:
+            raise RuleError("4.5.8", f"{_label(i, route)}: uses the same track twice at "
+                            f"{_where(node)}")
+        seen_nodes.add(node)
+    check_junction_once(i, route, graph)
     if len(set(route.tracks)) != len(route.tracks):
         raise RuleError("4.5.8", f"{_label(i, route)}: uses the same track twice")
+
+
+def junction_hexes(graph: RouteGraph) -> frozenset[str]:
+    """The hexes of junction tiles: tiles without a station on which two lines meet at a tile
+    edge (green 80-86, brown 106-108, grey 112).  4.2.5 / 31.15: trains run through the brown
+    and grey ones "as if they were Stations but without scoring" (docs/rulings.md)."""
+    with_station = {info.hex for info in graph.stations.values()}
+    ends: Counter[tuple[str, Node]] = Counter()
+    for t in graph.tracks:
+        if t.hex not in with_station:
+            ends.update({(t.hex, t.a), (t.hex, t.b)})
+    return frozenset(hex_ for (hex_, _), count in ends.items() if count > 1)
+
+
+def check_junction_once(i: int, route: Route, graph: RouteGraph) -> None:
+    """4.2.5 / 31.15 with 4.5.5 / 33.5: a junction tile is run through as if it were a
+    Station, so one run passes it at most once, even on different lines (two runs may meet
+    there on different lines, 4.5.10)."""
+    visits = Counter(route.hexes)
+    again = sorted(h for h, n in visits.items() if n > 1)
+    if not again:
+        return
+    junctions = junction_hexes(graph)
+    for hex_ in again:
+        if hex_ in junctions:
+            raise RuleError("4.5.5", f"{_label(i, route)}: passes the junction at {hex_} "
+                            "twice (4.2.5: a junction is run through as a station, and a "
+                            "run visits a station once)")
 
 
 def check_no_reversing(i: int, route: Route, tracks: Mapping[int, TrackLike]) -> None:
