@@ -31,22 +31,87 @@ def check_invariants(game: Game) -> None:
             assert st.player(co.director).shares[initials] >= rules.director_shares
     supply = st.board.supply()
     assert all(n >= 0 for n in supply.values()), "a tile count exceeds the manifest"
-    cards = Counter(t.runs_as for t in st.trains if t.where != "bank")
-    extras = sum(1 for t in st.trains if t.extra)
+    check_trains(game)
+    check_base_tokens(game)
+
+
+TRAIN_PLACES = frozenset({"bank", "company", "pool", "removed"})
+
+
+def check_trains(game: Game) -> None:
+    """Every train card is in exactly one place (the bank, a company, the pool of returned
+    trains, out of the game) and, counting every place, each type has exactly its TABLE 5
+    cards, plus the 2.8.4 extras once a minor formed in the first stock round, plus the extra
+    '2/1M' cards made under 4.8.17.  Obsolete trains are out of the game (4.8.4); a company
+    holds more than the phase's limit only while it has excess trains to return (4.8.5-4.8.6).
+    """
+    st, rules = game.state, game.rules
+    ids = [t.id for t in st.trains]
+    assert len(ids) == len(set(ids)), "a train card is in two places"
+    for t in st.trains:
+        assert t.where in TRAIN_PLACES, (t.id, t.where)
+        if t.where == "company":
+            assert t.owner in st.companies and st.companies[t.owner].formed, t.id
+        else:
+            assert t.owner is None, t.id
+    added = st.minor_trains_added
+    names = Counter(t.name for t in st.trains)
+    extras = Counter(t.name for t in st.trains if t.extra)
+    expected: dict[str, int] = {}
+    expected_extras: dict[str, int] = {}
     for spec in rules.ed.trains:
-        if spec.name in ("2", "1M"):
-            continue
-        assert cards[spec.name] <= spec.total(True), spec.name
-    dual = sum(1 for t in st.trains if t.runs_as in ("2", "1M") and t.where != "bank")
-    assert dual <= rules.ed.trains.get("2").total(True) + extras
-    places = [(b.company, b.hex) for b in st.board.bases]
-    assert len(places) == len(set(places)), "a base token is in two places"
+        expected[spec.name] = spec.total(added)
+        expected_extras[spec.name] = spec.total(added) - spec.count
+    for dual in rules.ed.trains.dual_options:
+        first, second = dual.trains
+        assert expected.pop(second) == (dual.count if added else 0)  # '1M': the dual cards
+        expected_extras.pop(second)
+        if added:
+            # The first type's cards all became dual cards (2.8.4, 4.8.16); 4.8.17 adds more.
+            assert expected[first] == dual.count
+            made = names[dual.card] - dual.count
+            assert made >= 0, f"a '{dual.card}' card is missing"
+            assert made == 0 or (dual.first_or_unlimited and st.operating_round >= 1)
+            expected[dual.card] = dual.count + made
+            expected_extras[dual.card] = expected_extras[first] + made
+            expected[first] = expected_extras[first] = 0
+    for name in set(names) | set(expected):
+        assert names[name] == expected.get(name, 0), f"'{name}' cards: {names[name]}"
+        assert extras[name] == expected_extras.get(name, 0), f"extra '{name}' cards"
+    obsolete = {n for p in rules.ed.phases if p.number <= st.phase for n in p.trains_obsolete}
+    for t in st.trains:
+        assert t.runs_as not in obsolete or t.where == "removed", f"{t.id} is obsolete (4.8.4)"
+    limit = rules.phase(st.phase).train_limit
+    discarding = {p.entity for p in st.pending if p.kind == "discard_train"}
+    for initials in st.companies:
+        if limit is not None and initials not in discarding:
+            assert len(st.company_trains(initials)) <= limit, f"{initials} exceeds the limit"
+
+
+def check_base_tokens(game: Game) -> None:
+    """Each company's base tokens (TABLE 1's count) are on its charter or on the board: on the
+    board, one on each home the company formed with (3.3.2) and one for each base it placed
+    (4.4), each on a different tile (4.4.5), no station holding more than its spaces; never
+    more than the count.  Its market token is on the stock market once it formed (3.3.1)."""
+    st, rules = game.state, game.rules
+    board = st.board
     for spec in rules.companies:
-        assert len(st.board.company_bases(spec.initials)) <= spec.base_tokens
-    owned = Counter(t.owner for t in st.trains if t.where == "company")
-    for initials, n in owned.items():
-        assert initials in st.companies and st.companies[initials].formed
-        del n
+        co = st.companies[spec.initials]
+        on_board = board.company_bases(spec.initials)
+        hexes = [b.hex for b in on_board]
+        assert len(hexes) == len(set(hexes)), f"{spec.initials} has two bases on one tile"
+        homes = [h for h in spec.homes
+                 if h.condition is None or (h.condition == "bbci_major" and co.kind == "major")]
+        placed = len(homes) + co.extra_bases if co.formed else 0
+        assert len(on_board) == placed, f"{spec.initials}: {len(on_board)} bases on the board"
+        assert len(on_board) <= spec.base_tokens, f"{spec.initials} has too many bases"
+        assert (co.price_index is not None) == co.formed, f"{spec.initials}'s market token"
+    occupied = Counter((b.hex, b.station) for b in board.bases if b.station is not None)
+    for (hex, station), n in occupied.items():
+        found = board.tile_at(hex)
+        assert found is not None, f"a base on {hex}, which has no station"
+        slots = {s.id: s.slots for s in found[0].stations}
+        assert n <= slots.get(station, 0), f"{n} bases on {hex} {station}"
 
 
 def dick_jeff_lou() -> Game:
@@ -94,3 +159,15 @@ def finish_first_stock_round(game: Game) -> None:
     while game.state.round == "stock":
         act(game, "pass", game.active_entities()[0][0])
     act(game, "pass", game.state.elephant or "")
+
+
+def check_replay(game: Game) -> None:
+    """The issue's replay test for a scripted game: the game rebuilt from its JSON log file,
+    with and without the legality checks, equals the played game (state, views, log)."""
+    import json
+
+    data = json.loads(json.dumps(game.to_log()))
+    for rebuilt in (Game.from_log(data), Game.from_log(data, check=False)):
+        assert rebuilt.state == game.state
+        assert rebuilt.moderator_view() == game.moderator_view()
+        assert rebuilt.log == game.log and rebuilt.next_id() == game.next_id()

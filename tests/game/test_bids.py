@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from itertools import combinations
+
 import pytest
-from helpers import act, check_invariants, dick_jeff_lou, dick_jeff_lou_bids
+from helpers import act, check_invariants, check_replay, dick_jeff_lou, dick_jeff_lou_bids
 
 from india1853.errors import RuleError
 from india1853.rules.game import Game, Settings
+from india1853.rules.game.rules_data import game_rules
 
 
 def refused(game: Game, rule: str, type_: str, entity: str, **fields: object) -> None:
@@ -26,6 +29,7 @@ def test_seating_by_bond_largest_first_and_elephant() -> None:
     assert game.state.elephant == "Dick"
     assert game.active_entities() == [("Dick", "player")]
     assert game.player("Dick").cash == 730 - 130
+    check_replay(game)
 
 
 def test_ties_are_resolved_by_lot_from_the_seed() -> None:
@@ -88,6 +92,7 @@ def test_rulebook_example_dick_jeff_lou() -> None:
     assert jeffs["Dick"]["cities"] is None and jeffs["Jeff"]["cities"] == ["Bombay", "Ajmer"]
     assert {p["name"]: p for p in game.view("Dick")["players"]}["Dick"]["cities"] == [
         "Calcutta", "Patna", "Delhi"]
+    check_replay(game)
 
 
 def test_bid_value_may_not_exceed_the_bond() -> None:
@@ -105,6 +110,7 @@ def test_bid_value_may_not_exceed_the_bond() -> None:
     act(game, "claim_city", "Dick", city="Delhi", company="EIR")
     # Jeff (£100) has Bombay and Ajmer (£60): Calcutta (£50) exceeds what is left.
     refused(game, "2.5.9", "claim_city", "Jeff", city="Calcutta", company="EIR")
+    check_replay(game)
 
 
 def test_dick_uses_every_pound_and_payment_in_company_order() -> None:
@@ -118,6 +124,7 @@ def test_dick_uses_every_pound_and_payment_in_company_order() -> None:
     assert game.player("Lou").cash == 730 - 90 - 4 * 92
     assert game.company("NWR").ipo == 5
     assert not game.company("NWR").floated  # 5 issued, 6 needed with 3 players
+    check_replay(game)
 
 
 def test_no_pass_below_maximum_with_40_unaccounted() -> None:
@@ -137,6 +144,7 @@ def test_no_pass_below_maximum_with_40_unaccounted() -> None:
     act(game, "claim_city", "A", city="Bombay", company="BBCI")
     act(game, "pass", "B")  # £10 unaccounted
     act(game, "pass", "C")
+    check_replay(game)
 
 
 def test_three_city_bid_holds_one_ganges_city_besides_calcutta() -> None:
@@ -158,6 +166,7 @@ def test_three_city_bid_holds_one_ganges_city_besides_calcutta() -> None:
     act(game, "pass", "A")  # Calcutta, Patna, Jaipur: legal
     refused(game, "2.5.7", "pass", "B")  # Patna and Benares in a three-city bid
     refused(game, "2.5.7", "claim_city", "B", city="Lucknow", company="EIR")  # a third
+    check_replay(game)
 
 
 def test_unaffordable_shares_stay_unredeemed_cheapest_first() -> None:
@@ -190,8 +199,103 @@ def test_unaffordable_shares_stay_unredeemed_cheapest_first() -> None:
     assert game.player("A").unredeemed == {"GIP": 1, "NWR": 1}
     assert game.player("A").cash == 0
     assert game.active_entities() == [("A", "player")]
+    check_replay(game)
 
 
 def test_not_your_turn() -> None:
     game = dick_jeff_lou()
     refused(game, "turn", "claim_city", "Jeff", city="Bombay", company="BBCI")
+
+
+def _claim_in_turn(game: Game, claims: dict[str, list[tuple[str, str]]]) -> None:
+    """Each player in turn claims his next listed city, or passes when his list is done."""
+    while game.state.round == "claims" and any(claims.values()):
+        name = game.active_entities()[0][0]
+        if claims[name]:
+            city, company = claims[name].pop(0)
+            act(game, "claim_city", name, city=city, company=company)
+        else:
+            act(game, "pass", name)
+
+
+def test_pass_at_exactly_40_unaccounted_is_refused_and_at_39_allowed() -> None:
+    """2.5.4: "at least £40 of your Bond money not yet accounted for" (docs/rulings.md: the
+    rulebook's "at least", not the guide's "more than")."""
+    game = Game(Settings(("A", "B", "C", "D"), seed=0))
+    for name, amount in zip("ABCD", (100, 99, 80, 60), strict=True):
+        act(game, "place_bond", name, amount=amount)
+    assert [p.name for p in game.state.players] == ["A", "B", "C", "D"]
+    _claim_in_turn(game, {"A": [("Multan", "NWR"), ("Mysore", "SIR"), ("Jaipur", "GIP")],
+                          "B": [("Lahore", "NWR"), ("Bangalore", "SIR"), ("Ajmer", "GIP")],
+                          "C": [("Peshawar", "NWR"), ("Trichinopoly", "SIR"),
+                                ("Nagpur", "GIP")],
+                          "D": [("Rawalpindi", "NWR"), ("Hyderabad", "GIP"),
+                                ("Karachi", "NWR")]})
+    assert game.active_entities() == [("A", "player")]
+    refused(game, "2.5.4", "pass", "A")  # £100 - 3 x £20 = £40 unaccounted, 3 of 6 cities
+    act(game, "claim_city", "A", city="Ahmadabad", company="BBCI")
+    act(game, "pass", "B")  # £99 - £60 = £39
+    act(game, "pass", "C")
+    act(game, "pass", "D")
+    act(game, "pass", "A")  # £20 left
+    assert game.state.round == "stock"
+    check_replay(game)
+
+
+def test_a_bid_may_not_name_more_than_the_maximum_of_cities() -> None:
+    """2.5.6: at most four cities with six players; a bid at the maximum may end with any
+    amount unaccounted for (2.5.4)."""
+    game = Game(Settings(("A", "B", "C", "D", "E", "F"), seed=0))
+    for name, amount in zip("ABCDEF", (200, 60, 60, 60, 60, 60), strict=True):
+        act(game, "place_bond", name, amount=amount)
+    assert game.active_entities() == [("A", "player")]
+    others = [("Lahore", "NWR"), ("Trichinopoly", "SIR"), ("Hyderabad", "GIP")]
+    _claim_in_turn(game, {"A": [("Multan", "NWR"), ("Mysore", "SIR"), ("Jaipur", "GIP"),
+                                ("Nagpur", "BNR")],
+                          **{name: list(others) for name in "BCDEF"}})
+    while game.active_entities() != [("A", "player")]:
+        act(game, "pass", game.active_entities()[0][0])
+    assert len(game.player("A").cities) == 4
+    refused(game, "2.5.6", "claim_city", "A", city="Ajmer", company="GIP")
+    assert all(a["type"] == "pass" for a in game.legal_actions("A"))
+    act(game, "pass", "A")  # £200 - £80 = £120 unaccounted, but the bid is at its maximum
+    check_replay(game)
+
+
+def test_a_claim_whose_only_completions_break_the_ganges_limit_names_2_5_7() -> None:
+    """2.5.7 (the guide's reading): with a £60 bond, Hyderabad and Cawnpore, adding Allahabad
+    leaves a three-city bid (no money for a fourth) with two valley cities besides Calcutta."""
+    game = Game(Settings(("A", "B", "C", "D"), seed=0))
+    for name, amount in zip("ABCD", (90, 80, 70, 60), strict=True):
+        act(game, "place_bond", name, amount=amount)
+    _claim_in_turn(game, {"A": [("Multan", "NWR"), ("Rawalpindi", "NWR")],
+                          "B": [("Lahore", "NWR"), ("Karachi", "NWR")],
+                          "C": [("Peshawar", "NWR"), ("Jaipur", "NWR")],
+                          "D": [("Hyderabad", "GIP"), ("Cawnpore", "EIR")]})
+    assert game.active_entities() == [("A", "player")]
+    for name in "ABC":
+        act(game, "claim_city", name, city=("Mysore", "Bangalore", "Trichinopoly")[
+            "ABC".index(name)], company="SIR")
+    refused(game, "2.5.7", "claim_city", "D", city="Allahabad", company="EIR")
+    refused(game, "2.5.9", "claim_city", "D", city="Delhi", company="EIR")
+    act(game, "claim_city", "D", city="Nagpur", company="GIP")
+    check_replay(game)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_a_bid_below_the_minimum_always_has_a_legal_claim(players: int) -> None:
+    """Why the pass allowed when no claim is legal (docs/rulings.md) never ends a bid below the
+    minimum: the lookahead keeps enough bond for £20 cities outside the valley, and the bids
+    cannot use up the claimable shares of enough companies to close them all.  Every claim of
+    every bid at its maximum exhausts at most this many companies; whichever they are, enough
+    £20 cities outside the valley still offer a share of another company."""
+    rules = game_rules("second", players)
+    t = rules.table
+    claimable = rules.shares_per_company - rules.director_shares
+    exhaustible = players * t.bid_cities_max // claimable
+    cheapest = min(c.bond_value for c in rules.cities)
+    cheap = [c for c in rules.cities if c.bond_value == cheapest and not c.ganges_valley]
+    assert t.bid_cities_min - 1 < t.share_limit  # nor can his own share limit stop him
+    for gone in combinations([c.number for c in rules.companies], exhaustible):
+        still_open = [c.name for c in cheap if set(c.companies) - set(gone)]
+        assert len(still_open) >= t.bid_cities_min, gone

@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import jsonschema
 import pytest
-from helpers import act, dick_jeff_lou, dick_jeff_lou_bids, four_player_start
+from helpers import act, check_replay, dick_jeff_lou, dick_jeff_lou_bids, four_player_start
 from test_bids import refused
 
 from india1853.errors import InputError, RuleError
 from india1853.rules.game import Game, Settings
-from india1853.rules.game.actions import ACTION_TYPES, schema_text
+from india1853.rules.game.actions import ACTION_TYPES, check_action, schema_text
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,6 +38,45 @@ def test_every_action_type_is_documented() -> None:
 def test_settings_errors_name_the_field(players: tuple[str, ...], field: str) -> None:
     with pytest.raises(InputError, match=f"settings.{field}"):
         Settings(players)
+
+
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [(("EIR", "Bob", "Cat"), "company's initials"), (("Ann", "bbci", "Cat"), "company's initials"),
+     (("Ann", "Bob", "Ecr"), "company's initials"), (("Ann", "ann", "Cat"), "upper and lower")],
+)
+def test_player_names_that_would_be_ambiguous_entities_are_refused(
+        players: tuple[str, ...], message: str) -> None:
+    """An action names its entity by a player's name or a company's initials (any case)."""
+    with pytest.raises(InputError, match=f"settings.players: .*{message}"):
+        Settings(players)
+    game = Game(Settings(("Eira", "Bob", "Cat")))  # only an exact clash is refused
+    assert game.action("place_bond", "Eira", amount=80)["entity_type"] == "player"
+
+
+def test_fixture_actions_validate_against_the_published_schema() -> None:
+    """Every action of every fixture game, run_routes' route objects included, matches exactly
+    one branch of docs/action.schema.json; a malformed route fails it and is refused."""
+    schema = json.loads((ROOT / "docs" / "action.schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    runs = 0
+    for path in sorted((ROOT / "tests" / "games").glob("*.json")):
+        for action in json.loads(path.read_text())["actions"]:
+            validator.validate(action)
+            runs += action["type"] == "run_routes" and bool(action["routes"])
+    assert runs > 100
+    route = {"train": "3", "hexes": ["J28", "I27"], "mail": False}
+    base = {"type": "run_routes", "entity": "EIR", "entity_type": "company", "id": 1,
+            "created_at": 0}
+    assert validator.is_valid({**base, "routes": [route]})
+    for bad, field in [({**route, "revenue": 50}, "revenue"), ({**route, "train": 3}, "train"),
+                       ({**route, "hexes": []}, "hexes"), ({"hexes": ["J28"]}, "train"),
+                       ({**route, "mail": "yes"}, "mail")]:
+        action = {**base, "routes": [bad]}
+        assert not validator.is_valid(action), bad
+        with pytest.raises(InputError, match=rf"routes\[0\]\.{field}"):
+            check_action(action)
 
 
 def test_unknown_variant_and_edition() -> None:
@@ -79,6 +119,7 @@ def test_undo_and_redo_are_actions() -> None:
     assert [a["type"] for a in game.log][-3:] == ["redo", "undo", "claim_city"]
     replayed = Game.from_log(json.loads(json.dumps(game.to_log())))
     assert replayed.moderator_view() == game.moderator_view()
+    check_replay(game)
 
 
 def test_log_round_trip_and_version() -> None:

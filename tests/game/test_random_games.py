@@ -2,52 +2,220 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
 import warnings
+from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import check_invariants
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from india1853.rules.game import Game, Settings
+from india1853.board.graph import TrackGraph
+from india1853.errors import RuleError
+from india1853.rules import construction as con
+from india1853.rules.game import Game, Settings, board_port
+from india1853.rules.game.legal import legal_actions
 from india1853.rules.game.random_play import random_action
+from india1853.rules.game.shares import price
+from india1853.rules.game.state import CompanyState, TrainState
+from india1853.rules.router import best_run
+from india1853.rules.routes import Train
 
 MAX_ACTIONS = 8000
 # Random moves can kill a game's economy: players sell everything, the running companies can
 # neither afford a tile nor find a run, no new company can float, and the bank never breaks
-# (soak game 72: stuck in Phase 2 for over 7,000 actions).  The rules have no end for that,
-# so a game that reaches MAX_ACTIONS passes only as such a stall: nothing built, bought or
-# earned for the last STALL_WINDOW actions (docs/rulings.md, "The soak").
+# (soak game 72: stuck in Phase 2 for ever).  The rules have no end for that.  Once nothing
+# has been built, bought from the bank or earned for DEADLOCK_PROBE actions, the game is
+# tested for that deadlock (``assert_deadlock``, proved from the state) and stops if it is
+# in one; after STALL_WINDOW such actions it must be in one (docs/rulings.md, "Random games
+# that never end").  So an engine bug that blocks play fails the soak, as does any game
+# reaching MAX_ACTIONS.
+DEADLOCK_PROBE = 500
 STALL_WINDOW = 4000
-PROGRESS = frozenset({"lay_tile", "promote_tile", "place_base", "buy_train"})
+PROGRESS = frozenset({"lay_tile", "promote_tile", "place_base"})
 
 
-def play_checked(seed: int, players: int) -> Game:
-    """A complete game (or a stalled one, see STALL_WINDOW) with the invariants asserted after
-    every action and the views checked for secrets every 97 actions."""
+def progress(game: Game, action: dict[str, Any]) -> bool:
+    """Whether the action built, bought a train from the bank, or earned.  A train sold between
+    companies is no progress: it moves money between treasuries, and random companies can
+    trade trains back and forth for ever."""
+    kind: str = action["type"]
+    if kind in PROGRESS:
+        return True
+    if kind == "buy_train":
+        return bool(action.get("source", "bank") == "bank")
+    return kind == "run_routes" and game.state.turn.revenue > 0
+
+
+def play_checked(seed: int, players: int, *, stall_window: int = STALL_WINDOW) -> Game:
+    """A complete game, or one stopped in a proven deadlock, with the invariants asserted
+    after every action and the views checked for secrets every 97 actions."""
     game = Game(Settings(tuple("ABCDEF"[:players]), seed=seed))
     rng = random.Random(f"bot:{seed}")
     last_progress = 0
     while not game.finished:
-        if len(game.log) >= MAX_ACTIONS:
-            idle = len(game.log) - last_progress
-            assert idle >= STALL_WINDOW, f"the game did not end (progress {idle} actions ago)"
-            warnings.warn(f"seed {seed}, {players} players: stalled, nothing built, bought or "
-                          f"earned in the last {idle} actions", stacklevel=2)
+        idle = len(game.log) - last_progress
+        if idle >= stall_window:
+            assert_deadlock(game)  # fails the test when play is blocked for another reason
+        if idle >= stall_window or (idle and idle % DEADLOCK_PROBE == 0 and deadlocked(game)):
+            warnings.warn(f"seed {seed}, {players} players: economic deadlock at action "
+                          f"{len(game.log)}, nothing built, bought or earned in the last "
+                          f"{idle} actions", stacklevel=2)
             break
+        assert len(game.log) < MAX_ACTIONS, f"the game did not end (progress {idle} actions ago)"
         action = random_action(game, rng)
         game.process(action)
-        if action["type"] in PROGRESS or (action["type"] == "run_routes"
-                                          and game.state.turn.revenue > 0):
+        if progress(game, action):
             last_progress = len(game.log)
         check_invariants(game)
         if len(game.log) % 97 == 0:
             check_secrets(game)
     check_secrets(game)
     return game
+
+
+def deadlocked(game: Game) -> bool:
+    try:
+        assert_deadlock(game)
+    except AssertionError:
+        return False
+    return True
+
+
+def players_wealth(game: Game) -> int:
+    """The most the players together can ever spend while nothing is earned: cash, paid shares
+    at their sale value (the market price, par before formation; prices rise only with a
+    dividend, 4.7.1), and the gain from redeeming a share below its price (2.7.4).  Elephant
+    sales only move money between players."""
+    st, rules = game.state, game.rules
+    total = 0
+    for p in st.players:
+        total += p.cash
+        for initials, n in p.shares.items():
+            co = st.companies[initials]
+            value = price(rules, co)
+            unpaid = p.unredeemed.get(initials, 0)
+            total += (n - unpaid) * value + unpaid * max(0, value - rules.company(initials).par)
+    return total
+
+
+def assert_deadlock(game: Game) -> None:
+    """The economic deadlock of a stalled random game: no money can ever reach a company or a
+    player again, so the game can never progress.
+
+    Money reaches a player only from a dividend, a sale to the pool or a returned bond, and a
+    company only from its formation, a run (its revenue, its mail) or a frontier post; a train
+    sold between companies only moves money between treasuries (at most C, all the companies'
+    cash, in any one), the Elephant between players (at most W, ``players_wealth``).  So the
+    game is stuck for good when:
+
+    1. no company can earn: no run worth anything with any one train it owns, or (while some
+       company has the minimum price) with any train another company could sell it (4.5-4.6);
+    2. no company can build: every legal lay, promotion and base costs more than C (a
+       contract's bond and a frontier bonus need track, 4.1-4.4);
+    3. no company can buy from the bank: it is at its limit, or every card it may own costs
+       more than C + W (a director's contribution, 4.8.8) and it cannot buy on credit (a
+       manager's company without a train, 3.4.3);
+    4. no company can form (3.3): see ``_cannot_float``.
+    """
+    st, rules = game.state, game.rules
+    formed = [co for co in st.companies.values() if co.formed]
+    cash = sum(co.cash for co in formed)
+    wealth = players_wealth(game)
+    graph = TrackGraph.build(st.board)
+    owned = [t for t in st.trains if t.where == "company"]
+    for co in formed:
+        _cannot_earn(game, co, graph, owned if cash >= rules.train_sale_minimum else [])
+        _cannot_build(game, co, cash)
+        _cannot_buy_from_bank(game, co, cash + wealth)
+    for co in st.companies.values():
+        if not co.formed:
+            _cannot_float(game, co, wealth)
+
+
+def _cannot_float(game: Game, co: CompanyState, wealth: int) -> None:
+    """Clause 4: the shares still needed cost more than W; or, the one way out the rules
+    leave, no player can buy a single one from his own means, so the players would first have
+    to pass their money to one of them by selling him the Elephant (3.1.11) - which nothing
+    in the game compels and random players never manage."""
+    st, rules = game.state, game.rules
+    assert not co.floated, f"{co.initials} has floated and will form"
+    par = rules.company(co.initials).par
+    needed = rules.table.qualifying_shares - (rules.shares_per_company - co.ipo)
+    if needed * par > wealth:
+        return
+    for p in st.players:
+        own = p.cash
+        for initials, n in p.shares.items():
+            other = st.companies[initials]
+            unpaid = p.unredeemed.get(initials, 0)
+            # 2.7.4: un-redeemed shares must all be redeemed (at par) before buying.
+            own += (n - unpaid) * price(rules, other) + unpaid * (
+                price(rules, other) - rules.company(initials).par)
+        assert own < par, f"{p.name} could buy a share of {co.initials} (£{own})"
+
+
+def _cannot_earn(game: Game, co: CompanyState, graph: TrackGraph,
+                 others: list[TrainState]) -> None:
+    st, rules = game.state, game.rules
+    candidates = {t.runs_as for t in st.company_trains(co.initials)}
+    candidates |= {t.runs_as for t in others if _may_own(game, co, t.runs_as)}
+    for name in sorted(candidates):
+        try:
+            best = best_run(graph, co.initials, [Train.named(rules.ed, name)])
+        except RuleError:
+            continue
+        assert best.run.revenue == 0, f"{co.initials} could earn £{best.run.revenue} " \
+            f"with a '{name}'"
+
+
+def _cannot_build(game: Game, co: CompanyState, cash: int) -> None:
+    st, rules = game.state, game.rules
+    rich = dataclasses.replace(board_port.context(rules, st, co), cash=10**9, lays_done=(),
+                               promoted=False)
+    moves = [*con.legal_lays(st.board, rich), *con.legal_promotions(st.board, rich),
+             *con.legal_bases(st.board, rich)]
+    cheap = [m for m in moves if m.cost <= cash]
+    assert not cheap, f"{co.initials} could build {cheap[0].move} for £{cheap[0].cost}"
+
+
+def _cannot_buy_from_bank(game: Game, co: CompanyState, funds: int) -> None:
+    st, rules = game.state, game.rules
+    limit = rules.phase(st.phase).train_limit
+    if limit is not None and len(st.company_trains(co.initials)) >= limit:
+        return
+    cards = [t for t in st.trains if t.where in ("bank", "pool")
+             and any(_may_own(game, co, n) for n in _types(game, t))]
+    assert co.director is not None or st.company_trains(co.initials) or not any(
+        t.where == "bank" for t in cards), f"{co.initials}'s manager could buy on credit"
+    prices = [rules.train_type(n).price for t in cards for n in _types(game, t)
+              if _may_own(game, co, n)]
+    assert all(p > funds for p in prices), f"{co.initials} could buy a train (£{funds})"
+
+
+def _types(game: Game, card: TrainState) -> tuple[str, ...]:
+    for dual in game.rules.ed.trains.dual_options:
+        if card.name == dual.card:
+            return dual.trains
+    return (card.name,)
+
+
+def _may_own(game: Game, co: CompanyState, train: str) -> bool:
+    """TABLE 5's buyers (4.8.18 a); a major owns a metre train only once the phase offers one
+    to every company (4.8.15; the phase cannot change without a train bought from the bank)."""
+    rules = game.rules
+    spec = rules.train_type(train)
+    if spec.buyers not in ("any", co.kind):
+        return False
+    if spec.gauge != "metre" or co.kind != "major":
+        return True
+    return any(rules.train_type(n).gauge == "metre" and rules.train_type(n).buyers == "any"
+               for n in rules.phase(game.state.phase).trains_available)
 
 
 def check_secrets(game: Game) -> None:
@@ -72,6 +240,52 @@ def check_replay(game: Game) -> None:
     assert again.scores() == game.scores()
     fast = Game.from_log(data, check=False)
     assert fast.state == game.state and fast.log == game.log
+
+
+STALLS = sorted((Path(__file__).resolve().parents[1] / "games" / "stalls").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", STALLS, ids=lambda p: p.stem)
+def test_a_stalled_game_is_proved_deadlocked(path: Path) -> None:
+    """Soak games that stalled (tests/games/stalls): the deadlock holds, and random play goes
+    on without building, buying from the bank or earning anything."""
+    game = Game.from_log(json.loads(path.read_text()))
+    assert_deadlock(game)
+    rng = random.Random("stall")
+    for _ in range(300):
+        action = random_action(game, rng)
+        game.process(action)
+        assert not progress(game, action), action
+        check_invariants(game)
+    assert_deadlock(game)
+
+
+@pytest.mark.parametrize(("name", "count", "why"), [
+    ("random-3p-seed3", 200, "GIP could build"),
+    ("greedy-3p-seed3", 600, "EIR could earn"),
+    ("greedy-3p-seed3", 1097, "EIR could earn"),
+])
+def test_a_game_with_a_way_out_is_no_deadlock(name: str, count: int, why: str) -> None:
+    data = json.loads((Path(__file__).resolve().parents[1] / "games" / f"{name}.json")
+                      .read_text())
+    game = Game.replay(Settings.from_json(data["settings"]), data["actions"][:count],
+                       check=False)
+    with pytest.raises(AssertionError, match=why):
+        assert_deadlock(game)
+
+
+def test_blocked_play_fails_the_soak(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An engine whose list of legal actions lost the tile lays, bases and train purchases
+    blocks every game: the stall is no deadlock, and the soak fails."""
+    from india1853.rules.game import random_play
+
+    def blocked(*args: Any, **kwargs: Any) -> list[dict[str, Any]]:
+        return [a for a in legal_actions(*args, **kwargs)
+                if a["type"] not in ("lay_tile", "promote_tile", "place_base", "buy_train")]
+
+    monkeypatch.setattr(random_play, "legal_actions", blocked)
+    with pytest.raises(AssertionError, match=r"could (build|buy a train|earn)"):
+        play_checked(104, 4, stall_window=300)
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])

@@ -123,7 +123,7 @@ ACTION_TYPES: dict[str, ActionType] = {
         {
             "routes": FieldSpec(
                 "routes",
-                description='one {"train": "3", "hexes": ["F14", ...], "mail": false} per run',
+                description="one route object per train run (an empty list runs nothing)",
             ),
         },
         "Run trains (4.5) and nominate the mail train (4.6.6).",
@@ -166,6 +166,54 @@ ACTION_TYPES: dict[str, ActionType] = {
 
 COMMON_FIELDS: tuple[str, ...] = ("type", "entity", "entity_type", "id", "created_at")
 
+# One run of ``run_routes`` (the route-file form of docs/routes.md, which the engine also emits
+# in ``legal_actions`` and keeps in the turn's ``routes``).
+ROUTE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "one run: a train of the company and the hexes it passes (docs/routes.md)",
+    "properties": {
+        "train": {
+            "type": "string",
+            "minLength": 1,
+            "description": "the train's type as it runs, e.g. '3', '2M', '1M'; a company with "
+                           "two trains of one type lists two runs with that type",
+        },
+        "hexes": {
+            "type": "array",
+            "minItems": 1,
+            "items": {"type": "string", "minLength": 1},
+            "description": "every hex the run passes, in order, the end stations in the first "
+                           "and last; where a hex offers several ways through, the stations "
+                           "visited there are named: 'H14:st1,st2'",
+        },
+        "mail": {
+            "type": "boolean",
+            "description": "this run carries the mail (4.6.6; at most one); default false",
+        },
+    },
+    "required": ["train", "hexes"],
+    "additionalProperties": False,
+}
+
+
+def _check_route(where: str, route: object) -> None:
+    """The shape of one run (:data:`ROUTE_SCHEMA`); its legality is the router's business."""
+    if not isinstance(route, dict):
+        raise InputError(f"{where}: must be a route object with train and hexes")
+    for name in route:
+        if name not in ROUTE_SCHEMA["properties"]:
+            raise InputError(f"{where}.{name}: unknown field")
+    train = route.get("train")
+    if not isinstance(train, str) or not train:
+        raise InputError(f"{where}.train: must be a train type (a non-empty string)")
+    hexes = route.get("hexes")
+    if not isinstance(hexes, list) or not hexes or not all(
+        isinstance(h, str) and h for h in hexes
+    ):
+        raise InputError(f"{where}.hexes: must be a non-empty list of hexes")
+    if not isinstance(route.get("mail", False), bool):
+        raise InputError(f"{where}.mail: must be true or false")
+
 
 def _check_field(type_name: str, name: str, spec: FieldSpec, value: object) -> None:
     where = f"action {type_name}.{name}"
@@ -187,10 +235,11 @@ def _check_field(type_name: str, name: str, spec: FieldSpec, value: object) -> N
     elif kind == "bool":
         if not isinstance(value, bool):
             raise InputError(f"{where}: must be true or false")
-    elif kind == "routes" and not (
-        isinstance(value, list) and all(isinstance(r, dict) for r in value)
-    ):
-        raise InputError(f"{where}: must be a list of route objects")
+    elif kind == "routes":
+        if not isinstance(value, list):
+            raise InputError(f"{where}: must be a list of route objects")
+        for i, route in enumerate(value):
+            _check_route(f"{where}[{i}]", route)
 
 
 def check_action(action: object) -> dict[str, Any]:
@@ -238,7 +287,7 @@ def _field_schema(spec: FieldSpec) -> dict[str, Any]:
     elif spec.kind == "bool":
         out = {"type": "boolean"}
     else:
-        out = {"type": "array", "items": {"type": "object"}}
+        out = {"type": "array", "items": ROUTE_SCHEMA}
     if spec.choices:
         out["enum"] = list(spec.choices)
     if spec.minimum is not None:

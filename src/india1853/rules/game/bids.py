@@ -74,24 +74,39 @@ def may_end_bid(
     return None
 
 
-def completable(rules: GameRules, st: GameState, cities: list[str], left: int) -> bool:
-    """Whether a bid can still be brought to a legal end by adding the cheapest cities.
+def completion_blocker(
+    rules: GameRules, st: GameState, cities: list[str], left: int
+) -> RuleError | None:
+    """Why a bid cannot be brought to a legal end by adding the cheapest cities, or None.
 
     Lookahead for 2.5.4/2.5.7/2.5.9 so that a player is never stuck with a bid that may neither
     end nor grow: further cities are costed at the cheapest bond value, outside the valley.
+    When some completion has enough cities and money but breaks the Ganges limit, that limit
+    (2.5.7) is the reason; otherwise the bid cannot reach a legal size (2.5.6).
     """
     t = table(rules, st)
     step = cheapest_city(rules)
     n, money = len(cities), left
     padding: list[str] = []
+    ganges: RuleError | None = None
     while True:
-        if may_end_bid(rules, st, cities + padding, money) is None:
-            return True
+        reason = may_end_bid(rules, st, cities + padding, money)
+        if reason is None:
+            return None
+        if reason.rule == "2.5.7":
+            ganges = reason
         if n >= t.bid_cities_max or money < step:
-            return False
+            return ganges or RuleError(
+                "2.5.6", f"the bid could not be completed legally ({len(cities)} cities, "
+                f"£{left} of the bond unaccounted for)")
         n += 1
         money -= step
         padding.append(_filler(rules, cities + padding))
+
+
+def completable(rules: GameRules, st: GameState, cities: list[str], left: int) -> bool:
+    """Whether a bid can still be brought to a legal end (see :func:`completion_blocker`)."""
+    return completion_blocker(rules, st, cities, left) is None
 
 
 def _filler(rules: GameRules, taken: list[str]) -> str:
@@ -166,8 +181,10 @@ def check_claim(
     if valley > rules.ganges_limit:
         raise RuleError("2.5.7", f"a bid may include at most {rules.ganges_limit} "
                         "Ganges valley cities")
-    if not completable(rules, st, cities, left):
-        raise RuleError("2.5.6", f"with {city} the bid could not be completed legally")
+    blocker = completion_blocker(rules, st, cities, left)
+    if blocker is not None:
+        detail = str(blocker).removeprefix(f"rule {blocker.rule}: ")
+        raise RuleError(blocker.rule, f"with {city} {detail}")
 
 
 def claim_city(

@@ -205,6 +205,8 @@ def _apply_operating(rules: GameRules, st: GameState, co: CompanyState,
                      action: dict[str, Any], check: bool) -> None:
     kind = action["type"]
     step = st.turn.step
+    if kind == "dividend" and action.get("kind") == "payout" and step == "trains":
+        _explain_withheld(st, co)
     _only(kind, STEP_ACTIONS[step], {
         "lay_option": "4.1.3", "track": "4.1", "base": "4.4", "run": "4.5",
         "dividend": "4.6", "trains": "4.8",
@@ -245,9 +247,24 @@ def _apply_operating(rules: GameRules, st: GameState, co: CompanyState,
         trains.repay_credit(rules, st, co, action.get("contribution", 0))
 
 
+def _explain_withheld(st: GameState, co: CompanyState) -> None:
+    """A payout asked for after the dividend step was settled without a choice: name the
+    rule that withheld it (3.4.2: a manager must not pay; 4.6.4: nothing was earned)."""
+    if co.director is None:
+        raise RuleError("3.4.2", f"{co.initials} is run by a manager, who must not declare a "
+                        "dividend; its run was withheld")
+    if st.turn.revenue == 0:
+        raise RuleError("4.6.4", f"{co.initials} earned nothing this turn: there is no "
+                        "dividend to pay")
+
+
 def _buy_train(rules: GameRules, st: GameState, co: CompanyState, action: dict[str, Any]) -> None:
     source = action.get("source", "bank")
     train = action["train"]
+    names = [t.name for t in rules.ed.trains]
+    if train not in names:
+        raise InputError(f"action buy_train.train: unknown train {train!r}; expected one of "
+                         f"{', '.join(names)}")
     if source == "bank":
         if "price" in action:
             raise InputError("action buy_train.price: only for a train from another company")

@@ -93,6 +93,17 @@ def _redo_stack(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return undone
 
 
+def _apply(rules: GameRules, st: GameState, action: dict[str, Any], *, check: bool) -> None:
+    """Apply one action and move the undo barrier to it if it revealed a secret.  Derived
+    from the actions alone, so every replay (checked, unchecked, after undo) rebuilds it."""
+    before = views.revealed(rules, st)
+    apply_action(rules, st, action, check=check)
+    news = sorted(views.revealed(rules, st) - before)
+    if news:
+        st.undo_barrier = st.seq
+        st.undo_barrier_reason = "; ".join(news)
+
+
 class Game:
     """One game: settings plus the log of actions; the state is derived from them."""
 
@@ -129,7 +140,7 @@ class Game:
             raise RuleError("5.1", "the game is over")
         new = self.state.clone()
         new.seq = self._in_force + 1
-        apply_action(self.rules, new, checked)
+        _apply(self.rules, new, checked, check=True)
         self.state = new
         self.log.append(checked)
         self._in_force += 1
@@ -140,6 +151,7 @@ class Game:
             done = effective_actions(self.log)
             if not done:
                 raise RuleError("undo", "there is nothing to undo")
+            self._check_barrier(done)
             target = done[-1]
         else:
             stack = _redo_stack(self.log)
@@ -155,12 +167,24 @@ class Game:
         self.log = log
         self._in_force = len(in_force)
 
+    def _check_barrier(self, done: list[dict[str, Any]]) -> None:
+        """Hidden information: an action that revealed a secret (every bond, 2.5.3; a bid's
+        cities, 4.3.2; whether the BBCI director's bid names its two cities, 2.6.2) cannot be
+        undone, nor any action before it - the secret has been seen and would be played on.
+        Redo needs no barrier: only actions after the last reveal can have been undone."""
+        barrier = self.state.undo_barrier
+        if len(done) <= barrier:
+            revealing = done[barrier - 1]
+            raise RuleError("undo", f"{revealing['type']} (action {revealing['id']}) revealed "
+                            f"secret information ({self.state.undo_barrier_reason}); it and "
+                            "the actions before it cannot be undone")
+
     def _replay(self, actions: list[dict[str, Any]]) -> GameState:
         """The state after ``actions`` (already accepted once), applied in place unchecked."""
         st = initial_state(self.rules, self.settings)
         for i, action in enumerate(actions, start=1):
             st.seq = i
-            apply_action(self.rules, st, action, check=False)
+            _apply(self.rules, st, action, check=False)
         return st
 
     @classmethod

@@ -9,6 +9,7 @@ from the construction module; the router's optimal run comes first.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from india1853.errors import India1853Error
@@ -19,6 +20,7 @@ from india1853.rules.game.shares import controller
 from india1853.rules.game.state import CompanyState, GameState, Pending, PlayerState
 
 BOND_STEP = 10
+TRACK_MOVES = ("lay_tile", "promote_tile")
 ELEPHANT_PRICES = (0, 10, 20, 30, 40, 50)
 
 
@@ -26,7 +28,11 @@ def _act(type_: str, entity: str, entity_type: str, **fields: Any) -> dict[str, 
     return {"type": type_, "entity": entity, "entity_type": entity_type, **fields}
 
 
-def legal_actions(rules: GameRules, st: GameState, entity: str) -> list[dict[str, Any]]:
+def legal_actions(rules: GameRules, st: GameState, entity: str, *,
+                  track: Collection[str] = TRACK_MOVES) -> list[dict[str, Any]]:
+    """Every action the entity may take now.  ``track`` narrows the track step's list to
+    some kinds of move (enumerating every promotion is costly; the random player asks for
+    the kind it has chosen)."""
     active = dict(expected_entities(rules, st))
     if entity not in active:
         return []
@@ -39,7 +45,7 @@ def legal_actions(rules: GameRules, st: GameState, entity: str) -> list[dict[str
     if st.round == "stock":
         return _stock(rules, st, st.player(entity))
     if st.round == "operating":
-        return _operating(rules, st, st.companies[entity])
+        return _operating(rules, st, st.companies[entity], track)
     return []
 
 
@@ -120,16 +126,16 @@ def _credit_payment(rules: GameRules, st: GameState, co: CompanyState) -> dict[s
     return None
 
 
-def _operating(rules: GameRules, st: GameState, co: CompanyState) -> list[dict[str, Any]]:
+def _operating(rules: GameRules, st: GameState, co: CompanyState,
+               track: Collection[str]) -> list[dict[str, Any]]:
     e = co.initials
     step = st.turn.step
     if step == "lay_option":
         return [_act("choose_lay_option", e, "company", option=o) for o in (1, 2)]
     if step == "track":
-        out = [_act("lay_tile", e, "company", **f)
-               for f in board_port.legal_moves(rules, st, co, "lay_tile")]
-        out += [_act("promote_tile", e, "company", **f)
-                for f in board_port.legal_moves(rules, st, co, "promote_tile")]
+        out = [_act(kind, e, "company", **f)
+               for kind in TRACK_MOVES if kind in track
+               for f in board_port.legal_moves(rules, st, co, kind)]
         return [*out, _act("pass", e, "company")]
     if step == "base":
         out = [_act("place_base", e, "company", **f)
@@ -137,8 +143,11 @@ def _operating(rules: GameRules, st: GameState, co: CompanyState) -> list[dict[s
         return [*out, _act("pass", e, "company")]
     if step == "run":
         best = board_port.best_routes(rules, st, co)
-        out = [] if best is None else [_act("run_routes", e, "company", routes=best)]
-        if best is not None and st.turn.duties:
+        if not best:
+            # No legal run at all (or none covering the duties): the company passes its run.
+            return [_act("pass", e, "company")]
+        out = [_act("run_routes", e, "company", routes=best)]
+        if st.turn.duties:
             return out  # 4.2.3 / 4.4.2: the run must cover this turn's duty hexes
         return [*out, _act("pass", e, "company")]
     if step == "dividend":
@@ -168,7 +177,7 @@ def _train_actions(rules: GameRules, st: GameState, co: CompanyState) -> list[di
             if st.player(co.director).cash >= short:
                 out.append(_act("buy_train", e, "company", train=offer.train,
                                 contribution=short, **extra))
-        elif not st.company_trains(e) and not offer.token:
+        elif not st.company_trains(e) and not offer.token and not offer.returned:
             out.append(_act("buy_train", e, "company", train=offer.train, credit=True))
     for seller in st.companies.values():
         if not seller.formed or seller.initials == e or controller(st, seller) != controller(

@@ -1,8 +1,13 @@
 """A random legal-move player, for tests and soak runs.
 
-It picks an entity that may act and one of its legal actions, seeded for reproducibility.  To
-keep games short it usually runs the router's optimum, usually pays dividends, and chooses the
-kind of track move before enumerating it (enumerating every promotion is the costly part).
+It picks an entity that may act and one of the actions ``legal_actions`` lists, seeded for
+reproducibility.  To keep games short it usually runs the router's optimum and usually pays
+dividends, and at the track step it first chooses between laying, promoting and passing and
+asks ``legal_actions`` for that kind of move only (enumerating every promotion is the costly
+part, and the long list of promotions would crowd out the lays).  Beyond the engine's list it
+sometimes makes moves the list leaves open: a legal run worse than the optimum (a part of the
+optimal set, or without its mail train, 4.5-4.6), and an offer for another controller's train
+(4.8.9; ``legal_actions`` offers only trains between companies of the same controller).
 """
 
 from __future__ import annotations
@@ -10,10 +15,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from india1853.rules.game import board_port
+from india1853.errors import India1853Error
+from india1853.rules.game import trains
 from india1853.rules.game.game import Game
-from india1853.rules.game.operating_round import current_company
+from india1853.rules.game.legal import TRACK_MOVES, legal_actions
 from india1853.rules.game.settings import Settings
+from india1853.rules.game.shares import controller
+
+TRACK_CHOICES = ("lay_tile", "lay_tile", "promote_tile", "pass")
+KEEP_FIRST = {"run_routes": 0.85, "dividend": 0.7}
+WORSE_RUN = 0.05  # of runs: a legal run worse than the optimum
+FOREIGN_OFFER = 0.1  # of trains steps: an offer for another controller's train
 
 
 def random_action(game: Game, rng: random.Random) -> dict[str, Any]:
@@ -21,21 +33,75 @@ def random_action(game: Game, rng: random.Random) -> dict[str, Any]:
     entities = game.active_entities()
     entity, entity_type = entities[rng.randrange(len(entities))]
     st = game.state
-    if not st.pending and st.round == "operating" and st.turn.step == "track":
-        co = current_company(st)
-        kind = rng.choice(("lay_tile", "lay_tile", "promote_tile", "pass"))
-        moves = [] if kind == "pass" else board_port.legal_moves(game.rules, st, co, kind)
-        if moves:
-            return game.action(kind, entity, **rng.choice(moves))
-        return game.action("pass", entity)
-    actions = game.legal_actions(entity)
+    track_step = not st.pending and st.round == "operating" and st.turn.step == "track"
+    kind = rng.choice(TRACK_CHOICES) if track_step else None
+    # At the track step the list is asked for the chosen kind of move only.
+    actions = legal_actions(game.rules, st, entity, track=(kind,) if kind else TRACK_MOVES)
     if not actions:
         raise AssertionError(f"{entity} ({entity_type}) may act but has no legal action")
-    first = actions[0]
-    keep_first = {"run_routes": 0.9, "dividend": 0.7}.get(first["type"], 0.0)
-    chosen = first if rng.random() < keep_first else rng.choice(actions)
+    chosen = _choose(game, rng, actions, kind)
     fields = {k: v for k, v in chosen.items() if k not in ("type", "entity", "entity_type")}
     return game.action(chosen["type"], entity, **fields)
+
+
+def _choose(game: Game, rng: random.Random, actions: list[dict[str, Any]],
+            track_kind: str | None) -> dict[str, Any]:
+    if track_kind is not None:
+        of_kind = [a for a in actions if a["type"] == track_kind]
+        return rng.choice(of_kind) if of_kind else _pass(actions)
+    types = {a["type"] for a in actions}
+    first = actions[0]
+    if first["type"] == "run_routes" and rng.random() < WORSE_RUN:
+        worse = _worse_run(game, first)
+        if worse is not None:
+            return worse
+    if "buy_train" in types and rng.random() < FOREIGN_OFFER:
+        offer = _foreign_offer(game, rng, first["entity"])
+        if offer is not None:
+            return offer
+    if rng.random() < KEEP_FIRST.get(first["type"], 0.0):
+        return first
+    return rng.choice(actions)
+
+
+def _pass(actions: list[dict[str, Any]]) -> dict[str, Any]:
+    return next(a for a in actions if a["type"] == "pass")
+
+
+def _worse_run(game: Game, best: dict[str, Any]) -> dict[str, Any] | None:
+    """The optimal set less one route, or without its mail train: still legal unless a duty
+    hex (4.2.3 / 4.4.2) must be on a run, when nothing else is tried."""
+    routes: list[dict[str, Any]] = best["routes"]
+    if game.state.turn.duties:
+        return None
+    if len(routes) > 1:
+        return {**best, "routes": routes[1:]}
+    if any(r.get("mail") for r in routes):
+        return {**best, "routes": [{**r, "mail": False} for r in routes]}
+    return None
+
+
+def _foreign_offer(game: Game, rng: random.Random, buyer: str) -> dict[str, Any] | None:
+    """4.8.9: an offer for a train of a company another player controls, at the minimum price
+    or up to the buyer's treasury; the seller's controller answers it."""
+    st, rules = game.state, game.rules
+    co = st.companies[buyer]
+    options: list[tuple[str, str]] = []
+    for seller in st.companies.values():
+        if not seller.formed or controller(st, seller) == controller(st, co):
+            continue
+        for name in sorted({t.runs_as for t in st.company_trains(seller.initials)}):
+            try:
+                trains.check_company_sale(rules, st, co, seller, name, rules.train_sale_minimum)
+            except India1853Error:
+                continue
+            options.append((seller.initials, name))
+    if not options:
+        return None
+    seller_initials, name = rng.choice(options)
+    price = rng.randint(rules.train_sale_minimum, max(rules.train_sale_minimum, co.cash))
+    return {"type": "buy_train", "entity": buyer, "entity_type": "company", "train": name,
+            "source": seller_initials, "price": price}
 
 
 def play_random_game(settings: Settings, *, max_actions: int = 10_000) -> Game:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from india1853.data.loader import load_edition
 from india1853.errors import InputError
 
 EDITIONS: tuple[str, ...] = ("first", "second")
@@ -39,6 +40,15 @@ class Settings:
             raise InputError("settings.players: player names must differ")
         if tuple(names) != self.players:
             raise InputError("settings.players: names must not start or end with spaces")
+        if len({n.casefold() for n in names}) != len(names):
+            raise InputError("settings.players: player names must differ in more than "
+                             "upper and lower case")
+        initials = {c.initials.casefold(): c.initials for c in load_edition(self.edition).companies}
+        for n in names:
+            if n.casefold() in initials:
+                raise InputError(f"settings.players: {n!r} is a company's initials "
+                                 f"({initials[n.casefold()]}); an action's entity would be "
+                                 "ambiguous")
         if not isinstance(self.seed, int) or isinstance(self.seed, bool):
             raise InputError("settings.seed: must be an integer")
         if len(set(self.variants)) != len(self.variants):

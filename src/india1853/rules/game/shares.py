@@ -99,6 +99,10 @@ def update_control(rules: GameRules, st: GameState, co: CompanyState) -> None:
     previous = co.director
     co.director = new_director
     co.manager = None
+    if not co.had_director:
+        # Recorded for 2.6.2: an appointment at the end of the first stock round settles the
+        # BBCI's type by the director's bid, which reveals part of that bid.
+        co.first_director_round = st.stock_round
     co.had_director = True
     if previous != new_director and co.credit_train is not None:
         # 4.8.10: a director taking over must pay for the credit train or return it.

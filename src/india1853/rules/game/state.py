@@ -84,6 +84,9 @@ class CompanyState:
     operated: int = 0
     token: bool = False
     formed_in_round: int = 0
+    # The stock round in which a director was first appointed; 0: none yet.  The first stock
+    # round's appointment settles the BBCI's type by the director's secret bid (2.6.2).
+    first_director_round: int = 0
 
 
 @dataclass
@@ -157,6 +160,10 @@ class GameState:
     elephant_offers: list[str] = field(default_factory=list)
     frontier_paid: list[tuple[str, str]] = field(default_factory=list)
     turn_start_board: BoardState | None = None
+    # The undo barrier (hidden information): the position, among the actions in force, of the
+    # last action that revealed a secret, and what it revealed.  Undo may not reach it.
+    undo_barrier: int = 0
+    undo_barrier_reason: str = ""
 
     def clone(self) -> GameState:
         """A copy sharing only immutable parts (the boards, the edition).  Hand-written

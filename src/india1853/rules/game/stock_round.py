@@ -21,9 +21,12 @@ from india1853.rules.game.shares import (
 )
 from india1853.rules.game.state import CompanyState, GameState, Pending, PlayerState, StockTurn
 
+# Stock rounds are numbered from 1; the first has the special rules of 2.8 and 2.9.
+FIRST_STOCK_ROUND = 1
+
 
 def first_round(st: GameState) -> bool:
-    return st.stock_round == 1
+    return st.stock_round == FIRST_STOCK_ROUND
 
 
 def current_player(st: GameState) -> PlayerState:
@@ -81,20 +84,40 @@ def sale_price(rules: GameRules, st: GameState, co: CompanyState) -> int:
     return price(rules, co)
 
 
+def in_first_sale_window(st: GameState, player: PlayerState, co: CompanyState) -> bool:
+    """Whether a sale of this company goes through 2.8.3's exception: the first stock round,
+    the company floated, and this is the player's first opportunity after its flotation."""
+    return (first_round(st) and co.floated
+            and co.initials in st.stock.first_sale_window.get(player.name, []))
+
+
 def sellable(rules: GameRules, st: GameState, player: PlayerState, co: CompanyState) -> int:
-    """How many shares of the company the player may sell now (2.7.4, 2.8.3, 3.1.8, 3.1.9)."""
+    """How many shares of the company the player may sell now (2.7.4, 2.8.3, 3.1.8, 3.1.9).
+
+    2.8.3: in the first stock round a floated company's shares may be sold only through the
+    window, and only the contracted (paid) shares not yet sold through it.  3.1.8: none in the
+    round in which the company floated and formed, under a director or, when nobody held two
+    shares, under a manager appointed in his place (3.2.2); a director appointed later, in a
+    company already running, brings no new ban (docs/rulings.md)."""
     held = player.shares.get(co.initials, 0)
     free = held - player.unredeemed.get(co.initials, 0)
     if free <= 0:
         return 0
     if first_round(st) and co.floated:
-        if co.initials not in st.stock.first_sale_window.get(player.name, []):
+        if not in_first_sale_window(st, player, co):
             return 0
-        return min(free, player.contracted.get(co.initials, 0) - player.unredeemed.get(
-            co.initials, 0))
-    if co.formed and co.formed_in_round == st.stock_round:
+        return max(0, min(free, player.contracted.get(co.initials, 0)
+                          - player.unredeemed.get(co.initials, 0)))
+    if no_sale_round(st, co):
         return 0
     return free
+
+
+def no_sale_round(st: GameState, co: CompanyState) -> bool:
+    """3.1.8: this stock round floated and formed the company, so its shares may not be sold
+    until the next one (the players' guide: "When a Company floats, you may not sell shares
+    in it during the same SDR")."""
+    return co.formed and co.formed_in_round == st.stock_round
 
 
 def sell_shares(
@@ -111,17 +134,23 @@ def sell_shares(
         if first_round(st) and co.floated:
             raise RuleError("2.8.3", f"{initials} floated: only contracted shares, at the first "
                             "opportunity after flotation, may be sold this round")
-        raise RuleError("3.1.8", f"{initials} formed this round; its shares may not be sold "
-                        "until the next stock round")
+        raise RuleError("3.1.8", f"{initials} floated and formed this round; its shares may "
+                        "not be sold until the next stock round")
+    window = in_first_sale_window(st, player, co)
     amount = count * sale_price(rules, st, co)
     player.cash += amount
     st.bank -= amount
     if st.bank <= 0:
         st.bank_broken = True
     add_shares(st, player, initials, -count)
-    player.contracted[initials] = min(
-        player.contracted.get(initials, 0), player.shares.get(initials, 0)
-    )
+    if window:
+        # 2.8.3: these were contracted shares; the allowance is used up by each sale, so a
+        # second sale in the same window cannot reach the shares bought in this round.
+        player.contracted[initials] -= count
+    else:
+        player.contracted[initials] = min(
+            player.contracted.get(initials, 0), player.shares.get(initials, 0)
+        )
     co.pool += count
     sold = st.stock.sold_this_round.setdefault(player.name, [])
     if initials not in sold:

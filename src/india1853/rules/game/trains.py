@@ -29,6 +29,7 @@ class Offer:
     card: str | None  # None: a new extra '2/1M' card (4.8.17)
     price: int
     token: bool = False
+    returned: bool = False  # a train returned as excess (4.8.6), not a new one
 
 
 def initial_trains(rules: GameRules) -> list[TrainState]:
@@ -160,24 +161,34 @@ def _first_round_extras(rules: GameRules, st: GameState, co: CompanyState) -> li
     return out
 
 
+def introduced_metre(rules: GameRules, number: int) -> set[str]:
+    """The metre types that phase ``number`` introduces (TABLE 6: its metre trains that the
+    phase before it did not offer) - the "current Phase metre gauge trains" of 4.8.19."""
+    phases = {p.number: p for p in rules.ed.phases}
+    if number not in phases:
+        return set()
+    before = set(phases[number - 1].trains_available) if number - 1 in phases else set()
+    return {n for n in phases[number].trains_available
+            if rules.train_type(n).gauge == "metre" and n not in before}
+
+
 def token_offers(rules: GameRules, st: GameState, co: CompanyState,
                  current: list[Offer]) -> list[Offer]:
-    """4.8.19: after the first operating round, a minor with no metre train on offer may hand
-    in its special token for a metre train of the next phase (no phase change)."""
+    """4.8.19: after the first operating round, a minor to which the bank offers no metre
+    train of the type the current phase introduced may hand in its special token for a metre
+    train of the next phase (no phase change).  Metre trains of an earlier phase still unsold
+    (4.8.12) do not stop it: the players' guide, "This power can be exercised even if metre
+    gauge Trains from the previous Phase are still unsold" (docs/rulings.md)."""
     if not (rules.ed.rules.minor_special_token and co.token and co.kind == "minor"):
         return []
     if st.operating_round <= 1:
         return []
-    if any(rules.train_type(o.train).gauge == "metre" for o in current):
+    if any(o.train in introduced_metre(rules, st.phase) for o in current):
         return []
-    if st.phase + 1 not in {p.number for p in rules.ed.phases}:
-        return []
-    nxt = rules.phase(st.phase + 1)
-    now = set(rules.phase(st.phase).trains_available)
     out: list[Offer] = []
-    for name in nxt.trains_available:
+    for name in sorted(introduced_metre(rules, st.phase + 1)):
         spec = rules.train_type(name)
-        if spec.gauge != "metre" or name in now or not _buyer_kind_ok(spec, co):
+        if not _buyer_kind_ok(spec, co):
             continue
         cards = _in_bank(rules, st, name)
         if cards:
@@ -192,7 +203,8 @@ def pool_offers(rules: GameRules, st: GameState, co: CompanyState) -> list[Offer
     for t in st.trains:
         if t.where == "pool" and t.runs_as not in seen and may_own(rules, st, co, t.runs_as):
             seen.add(t.runs_as)
-            out.append(Offer(t.runs_as, t.id, rules.train_type(t.runs_as).price))
+            out.append(Offer(t.runs_as, t.id, rules.train_type(t.runs_as).price,
+                             returned=True))
     return out
 
 
@@ -214,14 +226,11 @@ def buy_from_bank(
         raise RuleError("3.4.6", f"{co.initials} must first pay for its train bought on credit")
     offers = [o for o in bank_offers(rules, st, co) if o.train == train and o.token == token]
     if not offers:
-        limit = phase_limit(rules, st)
-        if limit is not None and len(st.company_trains(co.initials)) >= limit:
-            raise RuleError("4.8.5", f"{co.initials} already owns {limit} trains, the limit")
-        what = "with the token " if token else ""
-        raise RuleError("4.8.3", f"the bank offers no '{train}' train {what}to {co.initials}")
+        raise _not_offered(rules, st, co, train, token=token)
     offer = offers[0]
     if credit:
         _check_credit(st, co, offer)
+        offer = _credit_offers(offers, train)[0]
         contribution = 0
     elif co.cash < offer.price:
         _check_contribution(st, co, offer.price, contribution)
@@ -240,6 +249,46 @@ def buy_from_bank(
     if token:
         co.token = False
     _deliver(rules, st, co, card, train, token=token)
+
+
+def _not_offered(rules: GameRules, st: GameState, co: CompanyState, train: str, *,
+                 token: bool) -> RuleError:
+    """The rule that keeps the bank from offering this train to this company now."""
+    limit = phase_limit(rules, st)
+    if limit is not None and len(st.company_trains(co.initials)) >= limit:
+        return RuleError("4.8.5", f"{co.initials} already owns {limit} trains, the limit")
+    spec = rules.train_type(train)
+    if not _buyer_kind_ok(spec, co):
+        return RuleError("4.8.18", f"{co.initials}, a {co.kind}, may not buy a '{train}' train")
+    if not may_own(rules, st, co, train):
+        return RuleError("4.8.15", f"a major company may not buy a metre train ('{train}') "
+                         f"before the phase offers one to every company (Phase {st.phase} "
+                         "does not)")
+    if token:
+        return RuleError("4.8.19", f"{co.initials} may not use a special token for a "
+                         f"'{train}' train now")
+    first = min((p.number for p in rules.ed.phases if train in p.trains_available),
+                default=st.phase)
+    if spec.gauge == "metre" and first > st.phase:
+        return RuleError("4.8.13", f"'{train}' trains are not sold before Phase {first}; the "
+                         f"bank offers {co.initials} {_offered_types(rules, st, co)}")
+    return RuleError("4.8.3", f"the bank offers no '{train}' train to {co.initials}; it offers "
+                     f"{_offered_types(rules, st, co)}")
+
+
+def _offered_types(rules: GameRules, st: GameState, co: CompanyState) -> str:
+    names = sorted({o.train for o in bank_offers(rules, st, co) if not o.token},
+                   key=lambda n: [t.name for t in rules.ed.trains].index(n))
+    return ", ".join(f"'{n}'" for n in names) or "nothing"
+
+
+def _credit_offers(offers: list[Offer], train: str) -> list[Offer]:
+    """3.4.3: credit buys "a new train, from the bank", not one returned as excess (4.8.6)."""
+    new = [o for o in offers if not o.returned]
+    if not new:
+        raise RuleError("3.4.3", f"credit is only for a new train; the bank's '{train}' was "
+                        "returned by a company")
+    return new
 
 
 def _check_credit(st: GameState, co: CompanyState, offer: Offer) -> None:
@@ -324,13 +373,19 @@ def check_company_sale(
     rules: GameRules, st: GameState, buyer: CompanyState, seller: CompanyState, train: str,
     price: int,
 ) -> TrainState:
-    """4.8.9, 4.8.18 d, 3.4.5: trains between companies, at least the minimum price."""
+    """4.8.9, 4.8.15, 4.8.18 d, 3.4.5: trains between companies, at least the minimum
+    price."""
     if seller.initials == buyer.initials:
         raise RuleError("4.8.9", "a company cannot buy its own train")
     if price < rules.train_sale_minimum:
         raise RuleError("4.8.9", f"the price must be at least £{rules.train_sale_minimum}")
+    if not _buyer_kind_ok(rules.train_type(train), buyer):
+        raise RuleError("4.8.18", f"{buyer.initials}, a {buyer.kind}, may not own a "
+                        f"'{train}' train")
     if not may_own(rules, st, buyer, train):
-        raise RuleError("4.8.18", f"{buyer.initials} may not own a '{train}' train")
+        raise RuleError("4.8.15", f"a major company may not own a metre train ('{train}') "
+                        f"before the phase offers one to every company (Phase {st.phase} does "
+                        "not)")
     limit = phase_limit(rules, st)
     if limit is not None and len(st.company_trains(buyer.initials)) >= limit:
         raise RuleError("4.8.5", f"{buyer.initials} already owns {limit} trains, the limit")

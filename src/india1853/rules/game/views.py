@@ -13,11 +13,35 @@ from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.scoring import bonds_held, scores
 from india1853.rules.game.shares import controller, price
 from india1853.rules.game.state import GameState, PlayerState
+from india1853.rules.game.stock_round import FIRST_STOCK_ROUND
 
 
 def _bonds_secret(st: GameState) -> bool:
     """2.5.2-2.5.3: bonds are written secretly and revealed together once every bond is in."""
     return st.round == "bonds"
+
+
+def revealed(rules: GameRules, st: GameState) -> frozenset[str]:
+    """The secrets that every player has now seen (the measure of the undo barrier).
+
+    Every bond once all are in (2.5.3); a bid's cities once its contract is fulfilled (4.3.2);
+    and, when the BBCI's type is settled at the end of the first stock round by its director's
+    bid (2.6.2-2.6.3), whether that bid names both the BBCI's cities.  The end of the contract
+    bids reveals nothing: the claims are public from the start, the cities stay secret.
+    """
+    out = set()
+    if not _bonds_secret(st):
+        out.add("the bonds, 2.5.3")
+    for p in st.players:
+        if p.bond_returned:
+            out.add(f"{p.name}'s cities, 4.3.2")
+    spec = rules.bbci
+    if spec is not None:
+        co = st.companies[spec.initials]
+        if co.had_director and co.first_director_round == FIRST_STOCK_ROUND:
+            cities = " and ".join(rules.bbci_major_cities())
+            out.add(f"whether {spec.initials}'s first director's bid names {cities}, 2.6.2")
+    return frozenset(out)
 
 
 def _player(st: GameState, p: PlayerState, viewer: str | None, moderator: bool) -> dict[str, Any]:
