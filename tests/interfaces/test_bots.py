@@ -7,13 +7,16 @@ from typing import Any
 
 import pytest
 
+from india1853.board.graph import TrackGraph
 from india1853.board.hexes import distance
 from india1853.data.loader import load_edition
-from india1853.errors import InputError
+from india1853.errors import InputError, RuleError
 from india1853.interfaces.bots import BOT_NAMES, Bot, UnknownBotError, make_bot
 from india1853.interfaces.simulate import BotError, play_game, seat_names
-from india1853.rules.game.game import Game
+from india1853.rules.game.game import Game, effective_actions
 from india1853.rules.game.settings import Settings
+from india1853.rules.router import best_run
+from india1853.rules.routes import Train
 
 GAME_BOUND = 5_000
 
@@ -191,3 +194,82 @@ def test_bots_need_a_decider_for_each_company() -> None:
     with pytest.raises(BotError, match="EIR"):
         decider(view, "EIR", "company")
     assert decider(view, "Ann", "player") == "Ann"
+
+
+def _run_steps(game: Game) -> dict[str, list[bool]]:
+    """For each company, at each of its run steps (4.5) while it owns trains, whether it ran:
+    a pass or an empty run earns nothing."""
+    replay = Game(game.settings)
+    out: dict[str, list[bool]] = {}
+    for action in effective_actions(game.log):
+        view = replay.view(None)
+        turn = view.get("turn") or {}
+        entity = action["entity"]
+        if (action["entity_type"] == "company" and turn.get("step") == "run"
+                and view["companies"][entity]["trains"]):
+            ran = action["type"] == "run_routes" and bool(action.get("routes"))
+            out.setdefault(entity, []).append(ran)
+        replay.process({**action, "id": replay.next_id()})
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+def test_greedy_strands_no_company(seed: int) -> None:
+    """Every company that owns trains runs them: none spends its money on trains that cannot
+    run and is left without track (seeds where ECR used to buy two '2' trains at Waltair and
+    never ran, 4.5, 4.8)."""
+    game, _ = play("greedy", 4, seed=seed)
+    assert game.finished
+    steps = _run_steps(game)
+    assert len(steps) >= 5
+    for company, ran in steps.items():
+        assert any(ran), f"{company} never ran"
+        misses = "".join("x" if not r else "." for r in ran)
+        assert "xxx" not in misses, f"{company} did not run three times in a row: {misses}"
+
+
+def _best(board: Any, company: str, trains: list[Train]) -> int:
+    try:
+        return best_run(TrackGraph.build(board), company, trains).run.total
+    except RuleError:
+        return 0
+
+
+def test_greedy_buys_another_train_only_when_its_run_would_use_it() -> None:
+    """4.8: a company with trains buys one more only if the router's optimal run (4.6) is worth
+    more with it than without; checked on the engine's own board at each purchase."""
+    game, _ = play("greedy", 4, seed=3)
+    ed = load_edition("second")
+    replay = Game(game.settings)
+    extra = 0
+    for action in effective_actions(game.log):
+        company = action["entity"]
+        if (action["type"] == "buy_train" and action.get("source", "bank") == "bank"
+                and replay.state.company_trains(company)):
+            trains = [Train.named(ed, t.runs_as) for t in replay.state.company_trains(company)]
+            board = replay.state.board
+            without = _best(board, company, trains)
+            with_it = _best(board, company, [*trains, Train.named(ed, action["train"])])
+            assert with_it > without, (action, without, with_it)
+            extra += 1
+        replay.process({**action, "id": replay.next_id()})
+    assert extra > 0
+
+
+def test_greedy_buys_no_share_of_a_company_that_has_not_paid() -> None:
+    """A share of another director's company is bought only once its price has risen above
+    par, which only a dividend does (4.7.1), unless the bot's own contract bid is in it."""
+    _, bots = play("greedy", 4, seed=3)
+    ed = load_edition("second")
+    bought = 0
+    for name, spy in bots.items():
+        for view, _, choice in spy.seen:
+            if choice["type"] != "buy_share":
+                continue
+            co = view["companies"][choice["company"]]
+            me = next(p for p in view["players"] if p["name"] == name)
+            if not co["formed"] or co["director"] == name or choice["company"] in me["claims"]:
+                continue
+            bought += 1
+            assert co["price"] > ed.company(choice["company"]).par, (choice, co["price"])
+    assert bought > 0

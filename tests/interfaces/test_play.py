@@ -152,6 +152,23 @@ def test_buy_on_a_company_turn_buys_a_train() -> None:
     ("buy GIP shop", "buy: source 'shop' is not ipo or pool"),
     ("3 4", "a number stands alone"),
     ("bond -5", "bond: must not be negative"),
+    # Words left over after a complete command are refused, never dropped.
+    ("sell EIR 1 2", "sell: '2' left over"),
+    ("buy GIP ipo now", "buy: 'now' left over"),
+    ("pass please", "pass: 'please' left over"),
+    ("run fast", "run: 'fast' left over"),
+    ("payout all of it", "payout: 'all of it' left over"),
+    ("bond 100 200", "bond: '200' left over"),
+    ("option 1 2", "option: '2' left over"),
+    ("redeem GIP 2", "redeem: '2' left over"),
+    ("offer Bob 30 40", "offer: '40' left over"),
+    ("base H24 A B", "base: 'B' left over"),
+    ("discard 3 4", "discard: '4' left over"),
+    ("undo 2", "undo: '2' left over"),
+    ("show board now", "board: 'now' left over"),
+    ("list lay tile", "list: 'tile' left over"),
+    ("mybid Ann", "mybid: 'Ann' left over"),
+    ("train 3 from EIR 10 20", "usage: train NAME"),
 ])
 def test_bad_lines_raise_one_line_errors(line: str, message: str) -> None:
     with pytest.raises(CommandError, match=message) as info:

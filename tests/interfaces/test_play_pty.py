@@ -19,10 +19,12 @@ import struct
 import sys
 import termios
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+
+from india1853.rules.game.game import Game
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\r")
 COMMAND = [sys.executable, "-m", "india1853.interfaces.cli"]
@@ -257,7 +259,6 @@ def test_a_bots_only_game_runs_to_the_end(terminals: list[Terminal], tmp_path: P
     assert t.wait() == 0
     data = json.loads((tmp_path / "bots.json").read_text(encoding="utf-8"))
     assert data["table"] == {"bots": {"A": "greedy", "B": "greedy", "C": "greedy"}}
-    from india1853.rules.game.game import Game
 
     game = Game.from_log({k: v for k, v in data.items() if k != "table"})
     assert game.finished
@@ -280,3 +281,137 @@ def test_ctrl_c_during_a_bots_game_keeps_a_valid_save(terminals: list[Terminal],
 
     game, _ = load_game(tmp_path / "bots.json")
     assert not game.finished and len(game.log) == len(actions)
+
+
+ERASE_SCROLLBACK = b"\x1b[3J"
+
+
+def _visible_after(raw: bytes, start: int) -> str:
+    return ANSI.sub("", raw[start:].decode("utf-8", "replace"))
+
+
+def test_a_secret_screen_leaves_nothing_in_the_scrollback(
+        terminals: list[Terminal], tmp_path: Path) -> None:
+    """Two humans: after Ann's secret claim (and an error message naming her city) the screen
+    and the terminal's scrollback are erased before Bob's turn, and nothing of her secret
+    reaches the terminal after that."""
+    t = start(terminals, tmp_path, "play", "--players", "Ann,Bob,Cat", "--bots", "Cat",
+              "--seed", "3", "--save", "two.json")
+    for name, bond in (("Ann", 100), ("Bob", 90)):
+        t.expect(rf"Pass the keyboard to {name}")
+        t.send("")
+        t.expect(rf"{name}> \(hidden\) ")
+        t.send(f"bond {bond}")
+    t.expect(r"Pass the keyboard to Ann")
+    t.send("")
+    t.expect(r"Ann> \(hidden\) ")
+    t.send("claim Peshawar EIR")
+    t.expect(r"error: rule 2\.5\.5: Peshawar carries no share of EIR")
+    t.expect(r"Ann> \(hidden\) ")
+    t.send("claim Peshawar NWR")
+    t.expect(r"Pass the keyboard to Bob")
+    t.send("")
+    t.expect(r"Bob> \(hidden\) ")
+    raw = t.raw
+    secret_screen = raw.rindex(b"carries no share of EIR")
+    bobs_turn = raw.index(b"Pass the keyboard to Bob", secret_screen)
+    erased = raw.rfind(ERASE_SCROLLBACK, 0, bobs_turn)
+    assert erased > secret_screen, "the scrollback was not erased after Ann's secret"
+    # The screen is cleared too (erase display, then erase the saved lines).
+    assert raw.rfind(b"\x1b[2J", 0, erased) > secret_screen
+    after = _visible_after(raw, erased)
+    assert "carries no share" not in after
+    # Peshawar may appear after it only as one of Bob's own options.
+    assert "Peshawar" not in re.sub(r"claim Peshawar NWR", "", after)
+    assert "Bob names" not in after
+    t.send("quit")
+    assert t.wait() == 0
+    claims = [a for a in saved(tmp_path / "two.json") if a["type"] == "claim_city"]
+    assert any({"entity": "Ann", "city": "Peshawar", "company": "NWR"}.items() <= a.items()
+               for a in claims)
+
+
+def _save_at(tmp_path: Path, until: Callable[[Game, str, str], bool],
+             bots: dict[str, str]) -> Path:
+    """A save file of Ann, Bob and Cat (greedy bots deciding every seat) at the first
+    decision where ``until(game, entity, decider)`` holds, seated with ``bots``."""
+    from india1853.interfaces.bots import make_bot
+    from india1853.interfaces.simulate import decider
+    from india1853.interfaces.terminal.savefile import Table, save_game
+    from india1853.rules.game.settings import Settings
+
+    players = ("Ann", "Bob", "Cat")
+    game = Game(Settings(players, seed=7))
+    minds = {p: make_bot("greedy", p, i) for i, p in enumerate(players)}
+    while True:
+        entity, kind = game.active_entities()[0]
+        who = decider(game.view(None), entity, kind)
+        if until(game, entity, who):
+            break
+        action = minds[who].choose(game.view(who), game.legal_actions(entity))
+        game.process({**action, "id": game.next_id(), "created_at": 0})
+    path = tmp_path / "game.json"
+    save_game(path, game, Table(bots))
+    return path
+
+
+def test_bad_input_at_a_company_turn(terminals: list[Terminal], tmp_path: Path) -> None:
+    """At a company's track step: each bad line gets one clear message and the same prompt,
+    and the save does not change."""
+    path = _save_at(tmp_path, lambda g, e, who: who == "Ann" and g.state.round == "operating"
+                    and g.state.turn.step == "track",
+                    {"Bob": "greedy", "Cat": "greedy"})
+    before = saved(path)
+    t = start(terminals, tmp_path, "play", "--load", "game.json")
+    found = re.search(r"(\w+) \(director Ann\) operates: track", t.expect(r"operates: track"))
+    assert found
+    prompt = rf"{found.group(1)} \(Ann\)> "
+    t.expect(prompt)
+    for line, message in [
+        ("frobnicate", r"error: unknown command 'frobnicate'"),
+        ("999", r"error: 999: choose a number from 1 to \d+"),
+        ("lay H24 5", r"error: usage: lay HEX TILE ROTATION"),
+        ("lay Z99 5 1", r"error: hex: bad coordinate 'Z99'"),
+        ("payout", r"error: rule 4\.1: dividend is not possible now"),
+        ("sell GIP 1", r"error: sell shares: only a player does that, and it is \w+'s turn"),
+        ("pass now", r"error: pass: 'now' left over"),
+        ("bond 100", r"error: place bond: only a player does that"),
+        ("", r"error: type a number from the list or a command"),
+    ]:
+        t.send(line)
+        t.expect(message)
+        t.expect(prompt)
+    t.send("quit")
+    assert t.wait() == 0
+    assert saved(path) == before
+
+
+def test_mybid_shows_a_bid_privately_and_erases_it(terminals: list[Terminal],
+                                                   tmp_path: Path) -> None:
+    """Two humans in the stock round, where the screen hides every bid: mybid asks the others
+    to look away, shows the player's own bond and cities, then erases the screen and the
+    scrollback before the turn comes back."""
+    path = _save_at(tmp_path, lambda g, e, who: g.state.round == "stock" and e in ("Ann", "Bob"),
+                    {"Cat": "greedy"})
+    from india1853.interfaces.terminal.savefile import load_game
+
+    game, _ = load_game(path)
+    who = game.active_entities()[0][0]
+    cities = next(p for p in game.view(who)["players"] if p["name"] == who)["cities"]
+    t = start(terminals, tmp_path, "play", "--load", "game.json")
+    t.expect(rf"{who}> ")
+    t.send("mybid")
+    t.expect(rf"{who}, press Enter to see it")
+    t.send("")
+    shown = t.expect(r"Press Enter to hide it")
+    assert f"{who}'s contract bid (secret)" in shown
+    assert all(city in shown for city in cities)
+    t.send("")
+    t.expect(rf"{who}> ")
+    erased = t.raw.rfind(ERASE_SCROLLBACK)
+    assert erased > t.raw.rfind(b"Press Enter to hide it")
+    after = _visible_after(t.raw, erased)
+    assert "contract bid" not in after
+    assert not any(city in after for city in cities)
+    t.send("quit")
+    assert t.wait() == 0

@@ -72,3 +72,18 @@ def test_share_prices_are_drawn_in_the_companies_board_colours(
     for initials in priced:
         colour = to_hex(game.rules.ed.company(initials).colour)
         assert f"stroke: {colour}" in svg, initials
+
+
+def test_an_unfinished_game_keeps_a_secret_bond_secret(tmp_path: Path) -> None:
+    """While bonds are written (2.5.2) a player's cash would tell his bond: the chart leaves
+    that point out instead of charting the secret (the public view hides it)."""
+    game = Game(Settings(PLAYERS, seed=13))
+    game.process(game.action("place_bond", "Ann", amount=130))
+    assert game.view(None)["players"][0]["cash"] is None
+    h = history(game)
+    start = game.rules.table.starting_cash
+    assert h.worth["Ann"] == [start, None]
+    assert h.worth["Bob"] == [start, start]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game.to_log()), encoding="utf-8")
+    assert main(["stats", str(path), "--out", str(tmp_path / "stats.svg")]) == 0

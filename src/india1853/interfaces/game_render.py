@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from india1853.board.graph import TrackGraph
 from india1853.errors import InputError, RuleError
 from india1853.interfaces.render import render_board_svg, write_picture
-from india1853.interfaces.terminal.savefile import load_game
+from india1853.interfaces.terminal.savefile import load_log
 from india1853.rules.game import board_port
 from india1853.rules.game.game import Game
 from india1853.rules.router import best_run
@@ -82,7 +82,7 @@ def run_game_render(args: argparse.Namespace) -> int:
     """The ``render GAME`` form of the render command."""
     if args.tile or args.base:
         raise InputError("--tile/--base: draw a game's own board; they apply without a game log")
-    game, _ = load_game(args.game, args.to)
+    game = load_log(args.game, args.to)
     run = optimal_run(game, args.routes) if args.routes else None
     path = write_picture(game_board_svg(game, run), args.out)
     if run is not None:

@@ -257,6 +257,27 @@ def _bond_events(before: View, after: View) -> Iterator[str]:
         yield f"{after['elephant']} holds the Elephant"
 
 
+def _settlement_events(before: View, after: View) -> Iterator[str]:
+    """2.7.2-2.7.3: when the last bid ends, every player pays par for the shares claimed; what
+    he cannot afford stays un-redeemed.  The cash paid is public: the bonds are revealed."""
+    if before["round"] != "claims" or after["round"] == "claims":
+        return
+    for new in after["players"]:
+        old = _player(before, new["name"])
+        was, now = old.get("cash"), new["cash"]
+        if not isinstance(was, int) or not isinstance(now, int):
+            continue
+        claimed = len(new["claims"])
+        if not claimed:
+            continue
+        unpaid = sum(new["unredeemed"].values()) - sum((old.get("unredeemed") or {}).values())
+        text = (f"{new['name']} pays {_money(was - now)} for the {_shares(claimed - unpaid)} "
+                "claimed (2.7.2)")
+        if unpaid:
+            text += f"; {_shares(unpaid)} left un-redeemed (2.7.3)"
+        yield text
+
+
 def _contract_events(before: View, after: View) -> Iterator[str]:
     for new in after["players"]:
         old = _player(before, new["name"])
@@ -280,7 +301,8 @@ def _company_events(before: View, after: View) -> Iterator[str]:
 def events(before: View, after: View) -> list[str]:
     """What an action set off besides itself: bonds revealed, contracts fulfilled, companies
     floated or formed, directors changed, a new phase or round, the end of the game."""
-    out = [*_bond_events(before, after), *_contract_events(before, after),
+    out = [*_bond_events(before, after), *_settlement_events(before, after),
+           *_contract_events(before, after),
            *_company_events(before, after)]
     if after["phase"] != before["phase"]:
         out.append(f"Phase {after['phase']} begins")

@@ -26,6 +26,7 @@ from typing import Any
 from india1853.errors import India1853Error, InputError
 from india1853.interfaces.bots import BOT_NAMES, Bot, make_bot
 from india1853.rules.game.game import Game
+from india1853.rules.game.rules_data import game_rules
 from india1853.rules.game.settings import EDITIONS, Settings
 
 MIN_SEATS = 3
@@ -172,13 +173,20 @@ def run_one(index: int, seed: int, bots: tuple[str, ...], edition: str,
     return _result(index, seed, bots, game, time.perf_counter() - start)
 
 
-def check_run(games: int, jobs: int, edition: str) -> None:
+def check_run(games: int, jobs: int, edition: str, seats: int | None = None) -> None:
+    """Bad numbers, an unknown edition, or one the engine cannot play with ``seats`` players
+    (the first edition's contract bids are not implemented) fail before any game starts."""
     if games < 1:
         raise InputError(f"games: must be at least 1, got {games}")
     if jobs < 1:
         raise InputError(f"jobs: must be at least 1, got {jobs}")
     if edition not in EDITIONS:
         raise InputError(f"edition: unknown edition {edition!r}")
+    if seats is not None:
+        try:
+            game_rules(edition, seats)
+        except InputError as exc:
+            raise InputError(f"edition: {exc} (the second edition can be played)") from None
 
 
 def simulate(games: int, bots: Sequence[str], *, edition: str = "second", seed: int = 0,
@@ -186,7 +194,7 @@ def simulate(games: int, bots: Sequence[str], *, edition: str = "second", seed: 
     """Play ``games`` bot games (game i with seed ``seed + i``); yield each result as it is
     done (in completion order when ``jobs`` > 1)."""
     names = check_bots(bots)
-    check_run(games, jobs, edition)
+    check_run(games, jobs, edition, len(names))
     if jobs == 1:
         for i in range(games):
             yield run_one(i + 1, seed + i, names, edition, max_actions)

@@ -3,17 +3,26 @@
 It looks at its player's view and the legal actions only, plus the edition's public data (board,
 cities, tiles, trains, costs).  Each decision is a small scoring rule named after the part of
 the rules it plays (2.5 contract bids, 3 stock rounds, 4.1-4.8 operating turns); none looks
-ahead, and none runs the router itself: the engine lists the optimal run first (4.5-4.6).
+further than one action ahead.  The engine lists the optimal run first (4.5-4.6); the bot runs
+the router itself only to value a position it could reach: the board of its view with one more
+tile, or its company with one more train (:func:`run_value`).
 
 - Contract bids (2.5): a compact set of the fewest cities allowed, near each other and sharing
   a company, the bond just covering their values (2.5.9); one share a city, of the company it
   concentrates on.
 - Stock rounds (3.1): redeem first (2.7.4); buy the best-scoring share (its own companies, then
-  companies that can float under it, then paying companies); pass when nothing scores.
+  companies that can float under it, then companies whose price has risen above par, which
+  only dividends do, 4.7.1); pass when nothing scores more than the threshold.
 - Track (4.1-4.2): score each lay by what it reaches: its stations, and the weight of unreached
   targets (its contract cities, nearby cities and towns, frontier posts) over the hex distance
-  from its open ends, less the terrain cost; broad gauge only, since it buys broad trains.
-- Bases (4.4), trains (4.8), dividends (4.6.4): see the functions below.
+  from its open ends, less the terrain cost; track of its trains' gauge (broad first, metre
+  when only metre track or a metre train is within reach).  A company whose trains have no
+  route lays the track that gives it one (the router values the most promising lays) before
+  anything else, and keeps extending its track while none does.
+- Trains (4.8): a company without a train buys one that runs, or a broad one that leaves it
+  money for track; another only if its optimal run with the extra train is worth more than
+  without it, so that no company spends its track money on trains that cannot run.
+- Bases (4.4), dividends (4.6.4): see the functions below.
 """
 
 from __future__ import annotations
@@ -24,11 +33,15 @@ from functools import cache
 from itertools import combinations
 from typing import Any
 
+from india1853.board.graph import TrackGraph
 from india1853.board.hexes import distance, neighbour
+from india1853.board.state import Base, BoardState, PlacedTile
 from india1853.board.tiles import exits
 from india1853.data.loader import load_edition
-from india1853.data.model import CitySpec, Edition, TileSpec
-from india1853.errors import InputError
+from india1853.data.model import CitySpec, Edition, TileSpec, TrainSpec
+from india1853.errors import India1853Error, InputError
+from india1853.rules.router import best_run
+from india1853.rules.routes import Train
 
 Action = dict[str, Any]
 View = dict[str, Any]
@@ -41,7 +54,14 @@ LAY_THRESHOLD = 1.0
 COST_WEIGHT = 0.15
 # Plans considered at bond time, and how many of the best the bot picks among at random.
 PLAN_CHOICES = 6
+# A share must score more than this to be bought: a company at par that has never paid (its
+# price rises only with dividends, 4.7.1) scores exactly this, and is not bought.
 BUY_THRESHOLD = 2.0
+# A company whose trains have no route: how many of the best-scoring lays the router values.
+ROUTE_LAYS = 12
+# A company saving for its first train but without a route for it: how much of the saving may
+# go on track first (the director makes up the train's price, 4.8.8): about two lays on hills.
+ROUTE_BUDGET = 160
 
 
 @dataclass(frozen=True)
@@ -105,6 +125,9 @@ class GreedyBot:
         self._player = player
         self._rng = random.Random(f"greedy:{seed}:{player}")
         self._plan: Plan | None = None
+        # The gauges of the track each company it runs was last offered to lay (4.1): its own
+        # memory of its own turns, so that it does not buy trains for track it cannot lay.
+        self._offered: dict[str, frozenset[str]] = {}
 
     @property
     def player(self) -> str:
@@ -197,7 +220,7 @@ class GreedyBot:
             return redeem[0]
         buys = [a for a in options if a["type"] == "buy_share"]
         scored = [(self._share_score(k, view, a), a) for a in buys]
-        scored = [(s, a) for s, a in scored if s >= BUY_THRESHOLD]
+        scored = [(s, a) for s, a in scored if s > BUY_THRESHOLD]
         if scored:
             return max(scored, key=lambda sa: sa[0])[1]
         if any(a["type"] == "pass" for a in options):
@@ -241,10 +264,11 @@ class GreedyBot:
         if not co["trains"]:
             return 0.5
         price = _price(k, view, initials)
-        score = 2.0 + 2.0 * (price - par) / par
-        if a["source"] == "pool" and price < par:
-            score += 0.5
-        return score
+        if price <= par and initials not in me["claims"]:
+            # Never risen above par: it has not paid (4.7.1), so it is not bought, unless the
+            # bot's own contract bid is in it.
+            return 0.0
+        return 2.0 + 2.0 * (price - par) / par + (0.5 if initials in me["claims"] else 0.0)
 
     # --- interruptions -------------------------------------------------------------------------
 
@@ -299,8 +323,12 @@ class GreedyBot:
         co = view["companies"][initials]
         tiles: dict[str, list[Any]] = view["board"]["tiles"]
         targets = self._targets(k, view, initials)
-        # A company without a train saves for one; one with trains may spend on track.
-        reserve = 0 if co["trains"] else self._train_reserve(k, view, initials)
+        self._offered[initials] = frozenset(
+            p.gauge for a in options if a["type"] in ("lay_tile", "promote_tile")
+            for p in k.ed.tiles[a["tile"]].paths)
+        # Track of the gauge its trains (or the train it saves for) run on; a company without a
+        # train keeps that train's price in hand, one with trains may spend on track.
+        gauges, reserve, planned = self._track_plan(k, view, initials)
         potential: dict[str, float] = {}
 
         def pull(h: str) -> float:
@@ -309,26 +337,105 @@ class GreedyBot:
                                    default=0.0)
             return potential[h]
 
-        best: tuple[float, Action] | None = None
+        scored: list[tuple[float, Action]] = []
         for a in options:
             if a["type"] == "lay_tile":
-                score = self._lay_score(k, a, tiles, targets, pull, co["cash"] - reserve)
+                score = self._lay_score(k, a, tiles, targets, pull, co["cash"] - reserve,
+                                        gauges)
             elif a["type"] == "promote_tile":
                 score = self._promotion_score(k, a, tiles)
             else:
                 continue
-            if best is None or score > best[0]:
-                best = (score, a)
-        if best is not None and best[0] >= LAY_THRESHOLD:
-            return best[1]
+            scored.append((score, a))
+        scored.sort(key=lambda sa: -sa[0])
+        stuck = False
+        if planned:
+            connecting, stuck = self._route_lay(k, view, initials, scored, planned)
+            if connecting is not None:
+                return connecting
+        if scored and (scored[0][0] >= LAY_THRESHOLD
+                       or (stuck and scored[0][0] > float("-inf"))):
+            # A company that cannot run extends its track even where nothing scores: the
+            # next lay may join it to a station.
+            return scored[0][1]
         return None
 
+    def _track_plan(self, k: Knowledge, view: View, initials: str
+                    ) -> tuple[frozenset[str], int, list[Train]]:
+        """The gauges of the track the company lays, the cash it keeps for a train, and the
+        trains whose run its track must make: its own, or the one it saves for.
+
+        A company without a train saves for the next broad train, or, when not even its
+        director could help pay for that one (4.8.8), for the cheapest metre train (4.8.11),
+        and lays metre track for it: broad track would never let it run; so does a company
+        when no yellow tile with broad track is left to lay (4.2.10).  While that train would
+        have no route, up to :data:`ROUTE_BUDGET` of the saving may go on track first, as far
+        as the director can make up the train's price (4.8.8): a train bought with the last
+        pound of a company without a route would never run."""
+        trains = company_trains(k, view, initials)
+        cash = int(view["companies"][initials]["cash"])
+        metre = _cheapest_metre(k, view)
+        if trains:
+            gauges = frozenset(t.gauge for t in trains)
+            offered = self._offered.get(initials, gauges)
+            if (metre is not None and not offered & (gauges | {"dual"})
+                    and run_value(board_of(k, view), initials, trains) <= 0):
+                # Its trains cannot run and no track of their gauge can be laid: metre track
+                # for a metre train (bought once it runs, :meth:`_extra_train`).
+                return frozenset({"metre"}), min(cash, metre.price), [Train.from_spec(metre)]
+            return gauges, 0, trains
+        director = int(self._me(view)["cash"] or 0)
+        broad = _next_broad(k, view)
+        if (broad is not None and broad.price <= cash + director
+                and self._broad_possible(k, view, initials)):
+            gauges, spec = frozenset({"broad"}), broad
+        elif metre is not None:
+            gauges, spec = frozenset({"metre"}), metre
+        else:
+            return frozenset({"broad"}), 0, []
+        planned = [Train.from_spec(spec)]
+        spare = cash - spec.price
+        if spare < ROUTE_BUDGET and run_value(board_of(k, view), initials, planned) <= 0:
+            spare = max(spare, min(ROUTE_BUDGET, cash, cash + director - spec.price))
+        return gauges, cash - spare, planned
+
+    def _broad_possible(self, k: Knowledge, view: View, initials: str) -> bool:
+        """Whether the company can still extend a broad network: a yellow tile with broad
+        track is left (4.2.10), and its last track step offered broad or dual lays."""
+        offered = self._offered.get(initials)
+        return broad_track_left(k, view) and (offered is None
+                                              or bool(offered & {"broad", "dual"}))
+
+    def _route_lay(self, k: Knowledge, view: View, initials: str,
+                   scored: list[tuple[float, Action]],
+                   trains: list[Train]) -> tuple[Action | None, bool]:
+        """A company whose trains (or the train it saves for) have no route (4.5) earns
+        nothing: of its best-scoring affordable lays, the one after which its optimal run is
+        worth most, if any gives it a run; and whether the company cannot run now.  A company
+        that already runs is left to the track score."""
+        board = board_of(k, view)
+        if run_value(board, initials, trains) > 0:
+            return None, False
+        best: tuple[int, Action] | None = None
+        for score, a in scored[:ROUTE_LAYS]:
+            if score == float("-inf"):
+                break
+            try:
+                after = board.with_tile(a["hex"], a["tile"], a["rotation"])
+            except India1853Error:
+                continue
+            value = run_value(after, initials, trains)
+            if value > 0 and (best is None or value > best[0]):
+                best = (value, a)
+        return (best[1] if best is not None else None), True
+
     def _lay_score(self, k: Knowledge, a: Action, tiles: dict[str, list[Any]],
-                   targets: dict[str, float], pull: Any, spare: int) -> float:
+                   targets: dict[str, float], pull: Any, spare: int,
+                   gauges: frozenset[str]) -> float:
         tile = k.ed.tiles[a["tile"]]
+        if not any(p.gauge == "dual" or p.gauge in gauges for p in tile.paths):
+            return float("-inf")  # track its trains cannot run on (4.5.2)
         gauge = tile_gauge(tile)
-        if gauge != "broad":
-            return float("-inf")
         h: str = a["hex"]
         cost = _terrain_cost(k, h, gauge)
         if cost > 0 and cost > spare:
@@ -420,14 +527,124 @@ class GreedyBot:
         rank = {t["id"]: _train_rank(k, t["runs_as"]) for t in view["trains"]}
         have = [rank[t] for t in co["trains"]]
         if not have:
-            for group in (own, broad, [a for a in bank if not a.get("contribution")], bank,
-                          [a for a in buys if a.get("source", "bank") != "bank"]):
-                if group:
-                    return max(group, key=lambda a: _train_rank(k, a["train"]))
+            groups = [own, broad, [a for a in bank if not a.get("contribution")], bank,
+                      [a for a in buys if a.get("source", "bank") != "bank"
+                       and len(view["companies"][a["source"]]["trains"]) > 1]]
+            return self._first_train(k, view, initials, [g for g in groups if g])
+        paid = [a for a in bank if not a.get("contribution") and not a.get("credit")]
+        if len(have) >= _train_limit(k, view) or not paid:
             return None
-        if len(have) >= _train_limit(k, view) or not own:
+        return self._extra_train(k, view, initials, paid)
+
+    def _first_train(self, k: Knowledge, view: View, initials: str,
+                     groups: list[list[Action]]) -> Action | None:
+        """4.8: a company without a train buys, in the groups' order of preference, one that
+        can run on its track now (the biggest such); if none can yet, the biggest broad one of
+        the first group that offers one (the bot lays broad track for it) and leaves it
+        :data:`ROUTE_BUDGET` for that track, and no metre train that cannot run.  A sister
+        company (4.8.9) sells only a train it can spare: it keeps one."""
+        if not groups:
             return None
-        return max(own, key=lambda a: _train_rank(k, a["train"]))
+        board = board_of(k, view)
+        values: dict[str, int] = {}
+        for group in groups:
+            for a in group:
+                if a["train"] not in values:
+                    values[a["train"]] = run_value(board, initials,
+                                                   [Train.named(k.ed, a["train"])])
+            running = [a for a in group if values[a["train"]] > 0]
+            if running:
+                return max(running, key=lambda a: (values[a["train"]],
+                                                   _train_rank(k, a["train"])))
+        # No train runs yet: a broad one, for the broad track the bot lays, from the most
+        # preferred group that has one.  A metre train on a broad network would never run
+        # (nor a broad one once no broad track is left to lay): rather none (buying is
+        # optional, 4.8), keeping the cash for one that will.
+        if not self._broad_possible(k, view, initials):
+            return None
+        cash = int(view["companies"][initials]["cash"])
+
+        def left(a: Action) -> int:
+            # With the director's help the treasury is emptied (4.8.8).
+            if a.get("contribution") or a.get("credit"):
+                return 0
+            return cash - int(a.get("price") or k.ed.trains.get(a["train"]).price)
+
+        for group in groups:
+            broad = [a for a in group if k.ed.trains.get(a["train"]).gauge == "broad"
+                     and left(a) >= ROUTE_BUDGET]
+            if broad:
+                return max(broad, key=lambda a: _train_rank(k, a["train"]))
+        return None
+
+    def _extra_train(self, k: Knowledge, view: View, initials: str,
+                     own: list[Action]) -> Action | None:
+        """4.8: another train, paid from the company's cash, only if the optimal run (4.6)
+        with it is worth more than without it; of those, the one adding most, then the
+        biggest.  So a company whose trains cannot run buys no more of them and keeps its cash
+        for track, but does buy a train of the other gauge that runs on the track it has."""
+        board = board_of(k, view)
+        trains = company_trains(k, view, initials)
+        now = run_value(board, initials, trains)
+        best: tuple[int, int, Action] | None = None
+        for a in own:
+            gain = run_value(board, initials, [*trains, Train.named(k.ed, a["train"])]) - now
+            key = (gain, _train_rank(k, a["train"]))
+            if gain > 0 and (best is None or key > best[:2]):
+                best = (*key, a)
+        return best[2] if best is not None else None
+
+
+def broad_track_left(k: Knowledge, view: View) -> bool:
+    """Whether a yellow tile with broad (or dual) track is left in the supply (4.2.10): new
+    hexes can still be joined to a broad network."""
+    supply = board_of(k, view).supply()
+    return any(n > 0 and k.ed.tiles[t].colour == "yellow"
+               and any(p.gauge in ("broad", "dual") for p in k.ed.tiles[t].paths)
+               for t, n in supply.items())
+
+
+def _next_broad(k: Knowledge, view: View) -> TrainSpec | None:
+    """The next broad train the bank sells (4.8.3)."""
+    for t in view["trains"]:
+        if t["where"] in ("bank", "unissued", "pool"):
+            spec = k.ed.trains.get(t["runs_as"] or t["card"])
+            if spec.gauge == "broad":
+                return spec
+    return None
+
+
+def _cheapest_metre(k: Knowledge, view: View) -> TrainSpec | None:
+    """The cheapest metre train a major may buy from the bank now (4.8.11)."""
+    specs = [k.ed.trains.get(t["runs_as"] or t["card"]) for t in view["trains"]
+             if t["where"] in ("bank", "pool")]
+    metre = [s for s in specs if s.gauge == "metre" and s.buyers == "any"]
+    return min(metre, key=lambda s: s.price, default=None)
+
+
+def board_of(k: Knowledge, view: View) -> BoardState:
+    """The board as the view shows it (public: tiles and bases)."""
+    tiles = {h: PlacedTile(t, r) for h, (t, r) in view["board"]["tiles"].items()}
+    bases = tuple(Base(c, h, s) for c, h, s in view["board"]["bases"])
+    return BoardState(k.ed, tiles, bases)
+
+
+def company_trains(k: Knowledge, view: View, initials: str) -> list[Train]:
+    """The trains a company runs, as its view lists them (a dual card as bought, 4.8.16)."""
+    by_id = {t["id"]: t for t in view["trains"]}
+    return [Train.named(k.ed, by_id[t]["runs_as"] or by_id[t]["card"])
+            for t in view["companies"][initials]["trains"]]
+
+
+def run_value(board: BoardState, initials: str, trains: list[Train]) -> int:
+    """The company's optimal run (4.5, 4.6: revenue plus mail) on ``board`` with ``trains``;
+    0 without a legal run."""
+    if not trains:
+        return 0
+    try:
+        return best_run(TrackGraph.build(board), initials, trains).run.total
+    except India1853Error:
+        return 0
 
 
 def _prefer_pass(options: list[Action]) -> Action:

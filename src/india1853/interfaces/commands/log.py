@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 from india1853.interfaces.narrate import game_log
-from india1853.interfaces.terminal.savefile import load_game
+from india1853.interfaces.terminal.savefile import load_log
 from india1853.rules.game.game import Game
 
 
@@ -26,7 +26,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    game, _ = load_game(args.log)
+    game = load_log(args.log)
     try:
         for entry in game_log(Game(game.settings), game.log, moderator=args.moderator):
             first, *rest = entry.lines

@@ -3,6 +3,9 @@
 ``india1853 play --edition second --players Ann,Bob,Cat [--bots Bob,Cat --bot greedy]
 [--seed N] [--variant NAME] [--save game.json]`` starts a game; ``india1853 play --load
 game.json`` resumes one.  The game is saved after every action (see docs/cli.md).
+
+Only the second edition can be played: the engine does not implement the first edition's
+contract bids, and ``--edition first`` says so in one line.
 """
 
 from __future__ import annotations
@@ -19,13 +22,15 @@ from india1853.interfaces.terminal.console import Console
 from india1853.interfaces.terminal.loop import Hotseat
 from india1853.interfaces.terminal.savefile import Table, load_game
 from india1853.rules.game.game import Game
+from india1853.rules.game.rules_data import game_rules
 from india1853.rules.game.settings import EDITIONS, Settings
 
 
 def register(sub: Any) -> None:
     parser = sub.add_parser("play", help="play a hotseat game in the terminal (bots optional)")
     parser.add_argument("--edition", choices=EDITIONS, default="second",
-                        help="default: second")
+                        help="default: second (the only one playable: the first edition's "
+                        "contract bids are not implemented)")
     parser.add_argument("--players", help="comma-separated names, 3 to 6, e.g. Ann,Bob,Cat")
     parser.add_argument("--bots", default="",
                         help="comma-separated players that a bot plays, e.g. Bob,Cat")
@@ -39,7 +44,8 @@ def register(sub: Any) -> None:
                         "(default: saves/game-DATE-TIME.json)")
     parser.add_argument("--load", help="resume the game saved in this file")
     parser.add_argument("--overwrite", action="store_true",
-                        help="let a new game replace an existing --save file")
+                        help="let the game replace an existing --save file (a new game, or "
+                        "--load A --save B)")
     parser.set_defaults(func=run)
 
 
@@ -65,6 +71,11 @@ def _new_game(args: argparse.Namespace) -> tuple[Game, Table, Path]:
     if save.exists() and not args.overwrite:
         raise InputError(f"--save {str(save)!r}: the file exists; resume it with --load or "
                          "pass --overwrite")
+    try:
+        game_rules(args.edition, len(players))
+    except InputError as exc:
+        raise InputError(f"--edition {args.edition}: {exc} (the second edition can be played)"
+                         ) from None
     return Game(settings), Table({name: args.bot for name in bots}), save
 
 
@@ -74,7 +85,14 @@ def _loaded_game(args: argparse.Namespace) -> tuple[Game, Table, Path]:
     game, table = load_game(args.load)
     if args.bots:
         table = Table({name: args.bot for name in _names(args.bots, "--bots")})
-    return game, table, Path(args.save or args.load)
+        table.check(game.settings.players, "--bots")
+    save = Path(args.save or args.load)
+    # Saving a loaded game elsewhere must not clobber another game unasked, as for a new game.
+    if (args.save and save.exists() and not save.resolve() == Path(args.load).resolve()
+            and not args.overwrite):
+        raise InputError(f"--save {str(save)!r}: the file exists (the game is loaded from "
+                         f"{args.load!r}); pass --overwrite to replace it")
+    return game, table, save
 
 
 def run(args: argparse.Namespace, stdin: IO[str] | None = None,

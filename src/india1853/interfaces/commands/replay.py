@@ -15,7 +15,7 @@ from typing import Any
 from rich.console import Console
 
 from india1853.interfaces.terminal import screen
-from india1853.interfaces.terminal.savefile import load_game
+from india1853.interfaces.terminal.savefile import load_log
 from india1853.rules.game.game import Game
 
 JSON_KEYS: tuple[str, ...] = (
@@ -72,7 +72,7 @@ def state_document(game: Game, moderator: bool = False) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    game, _ = load_game(args.log, args.to)
+    game = load_log(args.log, args.to)
     if args.json:
         print(json.dumps(state_document(game, args.moderator), ensure_ascii=False, indent=1))
         return 0

@@ -38,7 +38,9 @@ def register(sub: Any) -> None:
     parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
     parser.add_argument("--bots", default="greedy,greedy,greedy,greedy",
                         help="one bot per seat, comma-separated: random or greedy (3 to 6)")
-    parser.add_argument("--edition", choices=EDITIONS, default="second", help="default: second")
+    parser.add_argument("--edition", choices=EDITIONS, default="second",
+                        help="default: second (the only one playable: the first edition's "
+                        "contract bids are not implemented)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
     parser.add_argument("--max-actions", type=int, default=DEFAULT_MAX_ACTIONS,
@@ -49,7 +51,7 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     bots = check_bots(args.bots.split(","))
-    check_run(args.games, args.jobs, args.edition)
+    check_run(args.games, args.jobs, args.edition, len(bots))
     if args.max_actions < 1:
         raise InputError(f"max-actions: must be at least 1, got {args.max_actions}")
     if args.out is not None:

@@ -4,6 +4,11 @@ Two charts, drawn with matplotlib (Agg backend, no display needed): each player'
 end of every round (the score of 5.2 if the game ended then: cash plus paid shares at market
 value, a company without a market price counting at par), and each company's share price at the
 end of every round.  The rounds come from replaying the log.
+
+Everything charted comes from the public view (``Game.view(None)``), so a game still running
+can be charted without giving a secret away: while the bonds are being written (2.5.2) a
+player's cash would betray his bond, and the view hides it; such a point is left out of the
+chart.  For a finished game the last points are the final scores (5.2).
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from typing import Any
 
 from india1853.errors import InputError
 from india1853.interfaces.narrate import round_title
-from india1853.interfaces.terminal.savefile import load_game
+from india1853.interfaces.terminal.savefile import load_log
 from india1853.rules.game.game import Game
 
 
@@ -33,15 +38,33 @@ class History:
     (None before it has a market price)."""
 
     rounds: list[str] = field(default_factory=list)
-    worth: dict[str, list[int]] = field(default_factory=dict)
+    worth: dict[str, list[int | None]] = field(default_factory=dict)
     prices: dict[str, list[int | None]] = field(default_factory=dict)
 
     def sample(self, game: Game, label: str) -> None:
         self.rounds.append(label)
-        for name, value in game.scores().items():
+        view = game.view(None)
+        for name, value in public_worth(view, game).items():
             self.worth.setdefault(name, []).append(value)
-        for initials, c in game.view(None)["companies"].items():
+        for initials, c in view["companies"].items():
             self.prices.setdefault(initials, []).append(c["price"])
+
+
+def public_worth(view: Mapping[str, Any], game: Game) -> dict[str, int | None]:
+    """5.2.1 from the public view: cash plus paid (redeemed) shares at the market price, par
+    without one; None for a player whose cash the view hides (a secret bond, 2.5.2)."""
+    out: dict[str, int | None] = {}
+    for p in view["players"]:
+        if p["cash"] is None:
+            out[p["name"]] = None
+            continue
+        shares = 0
+        for initials, n in p["shares"].items():
+            paid = n - p["unredeemed"].get(initials, 0)
+            price = view["companies"][initials]["price"]
+            shares += paid * (price if price is not None else game.rules.company(initials).par)
+        out[p["name"]] = int(p["cash"]) + shares
+    return out
 
 
 def _short(view: dict[str, Any]) -> str | None:
@@ -87,22 +110,23 @@ def draw(h: History, path: Path, colours: Mapping[str, str] | None = None) -> Pa
                                       sharex=True)
     x = list(range(len(h.rounds)))
     for name, values in h.worth.items():
-        top.plot(x, values, marker=".", label=name)
+        top.plot(x, [float("nan") if v is None else v for v in values], marker=".", label=name)
     top.set_title("Worth per round (cash + shares at market value, 5.2)")
     top.set_ylabel("£")
     top.legend(loc="upper left")
     # Each company in its board colour (as on its tokens), outlined so that yellow and light
     # blue stay legible on white.
     outline = [patheffects.Stroke(linewidth=3.2, foreground="#333333"), patheffects.Normal()]
-    for initials, prices in h.prices.items():
-        if any(p is not None for p in prices):
-            colour = colours.get(initials)
-            bottom.plot(x, [float("nan") if p is None else p for p in prices], marker=".",
-                        label=initials, color=colour, linewidth=1.8,
-                        path_effects=outline if colour else None)
+    priced = [(i, p) for i, p in h.prices.items() if any(v is not None for v in p)]
+    for initials, prices in priced:
+        colour = colours.get(initials)
+        bottom.plot(x, [float("nan") if p is None else p for p in prices], marker=".",
+                    label=initials, color=colour, linewidth=1.8,
+                    path_effects=outline if colour else None)
     bottom.set_title("Share price per company")
     bottom.set_ylabel("£")
-    bottom.legend(loc="upper left", ncol=4)
+    if priced:  # before any company is formed there is no price to chart
+        bottom.legend(loc="upper left", ncol=4)
     bottom.set_xticks(x)
     bottom.set_xticklabels(h.rounds, rotation=90, fontsize=7)
     bottom.set_xlabel("end of round (SR stock round, OR operating round N.M: the M-th after SR N)")
@@ -118,7 +142,7 @@ def draw(h: History, path: Path, colours: Mapping[str, str] | None = None) -> Pa
 
 
 def run(args: argparse.Namespace) -> int:
-    game, _ = load_game(args.log)
+    game = load_log(args.log)
     colours = {c.initials: c.colour for c in game.rules.ed.companies}
     print(draw(history(game), Path(args.out), colours))
     return 0

@@ -4,6 +4,11 @@ Everything goes through the two streams given, so that tests can drive the game 
 ``io.StringIO`` and the real command runs on ``sys.stdin`` / ``sys.stdout``.  When the input is
 a terminal, hidden input switches the terminal's echo off (as ``getpass`` does) and the screen is
 cleared between players; otherwise the line is read as it comes.
+
+Clearing the screen alone (``ESC[2J``) is not enough to keep a secret: terminals such as tmux,
+VTE (GNOME Terminal) and xterm push the cleared screen into their scrollback, where the next
+player could scroll up and read it.  :meth:`Console.clear` with ``scrollback=True`` also sends
+``ESC[3J`` (erase the saved lines, as ``clear(1)`` does), so a secret screen is gone for good.
 """
 
 from __future__ import annotations
@@ -15,6 +20,9 @@ from typing import IO
 
 from rich.console import Console as RichConsole
 from rich.console import RenderableType
+
+# ED 3, "erase saved lines" (xterm, tmux, VTE, the Linux console): the scrollback.
+ERASE_SCROLLBACK = "\x1b[3J"
 
 
 class EndOfInput(Exception):
@@ -69,10 +77,14 @@ class Console:
         self.rich.print(*items, style=style)
         self.stdout.flush()
 
-    def clear(self) -> None:
-        """Clear the screen (on a terminal); elsewhere a separator keeps logs readable."""
+    def clear(self, *, scrollback: bool = False) -> None:
+        """Clear the screen (on a terminal); elsewhere a separator keeps logs readable.
+        ``scrollback``: erase the terminal's scrollback too (between players, around a
+        secret), so nothing cleared can be scrolled back to."""
         if self.interactive:
             self.rich.clear()
+            if scrollback:
+                self.stdout.write(ERASE_SCROLLBACK)
         else:
             self.stdout.write("\n" + "=" * 40 + "\n")
         self.stdout.flush()

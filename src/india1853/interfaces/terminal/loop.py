@@ -1,10 +1,16 @@
 """The hotseat game loop: whoever must act decides, at the keyboard or by bot, until the end.
 
-Each decision of a human clears the screen and shows the state and the numbered legal actions;
-a bad line (unknown command, illegal move, garbage number) prints one clear message and the same
-prompt again.  Secret choices, the bond (2.5.2) and the cities of a bid (2.5.4), are typed with
-hidden input after a "pass the keyboard" screen, and the screen is cleared afterwards; the
-public log never shows them until they are revealed (2.5.3, 4.3).
+Each decision of a human clears the screen and shows the state, every move made since that
+player's last turn (or the last few) and the numbered legal actions; a bad line (unknown
+command, illegal move, garbage number) prints one clear message and the same prompt again.
+Secret choices, the bond (2.5.2) and the cities of a bid (2.5.4), are typed with hidden input
+after a "pass the keyboard" screen, and the screen and the terminal's scrollback are cleared
+afterwards (and whenever the keyboard passes to another human); the public log never shows them
+until they are revealed (2.5.3, 4.3).  ``mybid`` shows a player his own bid privately.
+
+``undo`` takes back the player's own last action and the bots' actions after it, never another
+human's (nor what the engine refuses to take back, such as a revelation of secrets); the lines
+of the actions taken back leave the screen.
 
 Every accepted action is saved at once (atomically, with Ctrl-C held back between the engine
 accepting the action and the file being written), so an interruption never loses an accepted
@@ -26,10 +32,10 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
-from india1853.errors import India1853Error, InputError
+from india1853.errors import India1853Error
 from india1853.interfaces.bots import Bot, make_bot
 from india1853.interfaces.game_render import describe_run, game_board_svg, optimal_run
-from india1853.interfaces.narrate import game_log, narrate
+from india1853.interfaces.narrate import LogLine, game_log, narrate
 from india1853.interfaces.render import write_picture
 from india1853.interfaces.terminal import screen
 from india1853.interfaces.terminal.console import Console, EndOfInput
@@ -39,7 +45,10 @@ from india1853.interfaces.terminal.savefile import Table as Seating
 from india1853.rules.game.game import Game, effective_actions
 
 SECRET_ROUNDS: frozenset[str] = frozenset({"bonds", "claims"})
+# The fewest lines of the public log a screen shows; more when more happened since the
+# player's last turn.  RECENT_KEPT bounds the narrated actions kept in memory.
 RECENT_LINES = 8
+RECENT_KEPT = 5_000
 
 
 @contextlib.contextmanager
@@ -75,17 +84,19 @@ class Hotseat:
     console: Console
     save_path: Path
     clock: Callable[[], float] = time.time
-    recent: list[str] = field(default_factory=list)
+    # The narrated actions in force (an undo removes those it takes back), oldest first.
+    recent: list[LogLine] = field(default_factory=list)
     bots: dict[str, Bot] = field(default_factory=dict)
     last_human: str | None = None
     savefile: SaveFile | None = None
+    # For each human, the length of the log when his last screen was drawn.
+    seen: dict[str, int] = field(default_factory=dict)
+    redraw: Callable[[], None] | None = None
 
     def __post_init__(self) -> None:
         players = self.game.settings.players
+        self.seating.check(players, "bots")
         for seat, (player, bot_name) in enumerate(sorted(self.seating.bots.items())):
-            if player not in players:
-                raise InputError(f"--bots: {player!r} is not a player "
-                                     f"({', '.join(players)})")
             self.bots[player] = make_bot(bot_name, player, self.game.settings.seed + seat)
 
     @property
@@ -115,39 +126,52 @@ class Hotseat:
         return 0
 
     def recall_recent(self, count: int = RECENT_LINES) -> None:
-        """Narrate the last actions of a resumed game, so the table sees what happened last.
-        The log was checked when loaded, so the game before them is rebuilt without checks."""
-        log = self.game.log
-        start = max(0, len(log) - count)
-        earlier = Game.replay(self.game.settings, log[:start], check=False)
-        for entry in game_log(earlier, log[start:]):
-            self.recent.extend(entry.lines)
+        """Narrate the last actions in force of a resumed game, so the table sees what happened
+        last.  The log was checked when loaded, so the game before them is rebuilt without
+        checks; the actions are renumbered for the narration (undone ones leave gaps)."""
+        done = effective_actions(self.game.log)
+        start = max(0, len(done) - count)
+        earlier = Game.replay(self.game.settings, done[:start], check=False)
+        tail = done[start:]
+        renumbered = [{**a, "id": start + k + 1} for k, a in enumerate(tail)]
+        for action, entry in zip(tail, game_log(earlier, renumbered), strict=True):
+            self.remember(LogLine(int(action["id"]), entry.entity, entry.lines))
+
+    def remember(self, entry: LogLine) -> None:
+        self.recent.append(entry)
+        del self.recent[:-RECENT_KEPT]
+
+    def recent_for(self, player: str) -> tuple[list[str], str]:
+        """The log lines for ``player``'s screen and their title: every line since his last
+        turn, so that no bot move goes unseen, or the last :data:`RECENT_LINES` if fewer."""
+        since = self.seen.get(player)
+        fresh = [line for e in self.recent if since is not None and e.id > since
+                 for line in e.lines]
+        if len(fresh) > RECENT_LINES:
+            return fresh, f"Since {player}'s last turn"
+        lines = [line for e in self.recent for line in e.lines]
+        return lines[-RECENT_LINES:], "Recent"
 
     def saved_message(self) -> str:
         return (f"Game saved to {self.save_path} ({len(self.game.log)} actions); resume it "
                 f"with india1853 play --load {self.save_path}")
 
     def decider(self, entity: str, entity_type: str) -> str:
-        """The player who decides for ``entity``: the player, or the company's controller
-        (its director, 3.2; a minor's manager)."""
-        if entity_type == "player":
-            return entity
-        view = self.game.view(None)
-        company = view["companies"][entity]
-        who = company.get("controller") or company.get("director")
-        return str(who) if who else self.game.settings.players[0]
+        return decider(self.game, entity, entity_type)
 
-    def submit(self, action: dict[str, Any]) -> tuple[str, ...]:
+    def submit(self, action: dict[str, Any], narrated: dict[str, Any] | None = None
+               ) -> tuple[str, ...]:
         """Process one action (raises on a refusal, leaving the game as it was), save it, and
-        add its public narration to the recent lines."""
+        add its public narration to the recent lines (``narrated``: the action to narrate
+        instead, the one a redo puts back)."""
         before = self.game.view(None)
         full = {**action, "id": self.game.next_id(), "created_at": int(self.clock())}
         with interrupts_held():
             self.game.process(full)
             self.save()
-        line = narrate(self.game.rules.ed, full, before, self.game.view(None))
-        self.recent.extend(line.lines)
-        del self.recent[:-RECENT_LINES * 4]
+        told = narrated or full
+        line = narrate(self.game.rules.ed, told, before, self.game.view(None))
+        self.remember(line)
         return line.lines
 
     def save(self) -> None:
@@ -171,27 +195,41 @@ class Hotseat:
         legal = self.game.legal_actions(entity)
         secret = self.game.state.round in SECRET_ROUNDS and any(
             a["type"] in ("place_bond", "claim_city") for a in legal)
-        if secret and (len(self.humans) > 1 or self.last_human not in (None, player)):
+        hotseat = len(self.humans) > 1
+        new_player = self.last_human not in (None, player)
+        if secret and (hotseat or new_player):
             self.pass_keyboard(player)
         self.last_human = player
         # The player at the keyboard sees his own secrets only behind the "pass the keyboard"
         # screen, or when no other human sits at the table.
-        viewer = player if (secret or len(self.humans) == 1) else None
-        self.console.clear()
-        self.console.print(screen.turn_screen(self.game, viewer, entity, legal,
-                                              self.recent[-RECENT_LINES:]))
+        viewer = player if (secret or not hotseat) else None
+        recent, title = self.recent_for(player)
+        self.seen[player] = len(self.game.log)
+
+        def draw(scrollback: bool) -> None:
+            self.console.clear(scrollback=scrollback)
+            self.console.print(screen.turn_screen(self.game, viewer, entity, legal, recent,
+                                                  title))
+
+        # Between two humans the last one's screen leaves the scrollback too.
+        draw(scrollback=hotseat and new_player)
+        self.redraw = lambda: draw(scrollback=True)
         prompt = f"{entity}{'' if entity == player else f' ({player})'}> "
-        while True:
-            line = (self.console.secret(prompt + "(hidden) ") if secret
-                    else self.console.prompt(prompt))
-            try:
-                if self.handle(line, player, entity, entity_type, legal, viewer):
-                    break
-            except India1853Error as exc:
-                self.console.print(Text(f"error: {exc}", style="bold red"))
+        try:
+            while True:
+                line = (self.console.secret(prompt + "(hidden) ") if secret
+                        else self.console.prompt(prompt))
+                try:
+                    if self.handle(line, player, entity, entity_type, legal, viewer):
+                        break
+                except India1853Error as exc:
+                    self.console.print(Text(f"error: {exc}", style="bold red"))
+        finally:
+            self.redraw = None
         if secret:
-            # Nothing of the secret stays on screen for the next player.
-            self.console.clear()
+            # Nothing of the secret stays on screen, nor in the scrollback, for the next
+            # player: not the bid column, not an error message that named a city.
+            self.console.clear(scrollback=True)
 
     def handle(self, line: str, player: str, entity: str, entity_type: str,
                legal: list[dict[str, Any]], viewer: str | None) -> bool:
@@ -224,6 +262,8 @@ class Hotseat:
             self.show_routes(legal)
         elif name == "log":
             self.show_log()
+        elif name == "mybid":
+            self.show_own_bid(player)
         elif name in ("undo", "redo"):
             self.undo_redo(name, player)
             return True
@@ -247,30 +287,95 @@ class Hotseat:
         for entry in game_log(fresh, log):
             self.console.print(Text(f"{entry.id:>5}  " + "\n       ".join(entry.lines)))
 
-    def undo_redo(self, kind: str, player: str) -> None:
-        """Take back this player's last action (and any bot actions after it), or redo."""
-        if kind == "redo":
-            stack = redo_stack(self.game.log)
-            if not stack:
-                raise India1853Error("redo: there is nothing to redo")
-            target = stack[-1]
-            self.submit({"type": "redo", "entity": target["entity"],
-                         "entity_type": target["entity_type"]})
+    def show_own_bid(self, player: str) -> None:
+        """``mybid``: the player's own bond and contract cities (2.5.2, 2.5.4).  With another
+        human at the table, only after he confirms that nobody else is looking, and the screen
+        and the scrollback are cleared afterwards."""
+        panel = screen.contract_panel(self.game.view(player), player, self.game)
+        if len(self.humans) == 1:
+            self.console.print(panel)
             return
-        mine = {player} | {c for c, v in self.game.view(None)["companies"].items()
-                           if v.get("controller") == player or v.get("director") == player}
+        self.console.clear(scrollback=True)
+        self.console.print(Text(f"{player}'s secret contract bid is next: the others look "
+                                "away.", style="bold magenta"))
+        answer = self.console.prompt(f"{player}, press Enter to see it (anything else: "
+                                     "back) ")
+        if not answer.strip():
+            self.console.print(panel)
+            self.console.prompt("Press Enter to hide it ")
+        if self.redraw is not None:
+            self.redraw()
+        else:
+            self.console.clear(scrollback=True)
+
+    def undo_redo(self, kind: str, player: str) -> None:
+        if kind == "redo":
+            self.redo(player)
+        else:
+            self.undo(player)
+
+    def redo(self, player: str) -> None:
+        """Put back the player's own action that ``undo`` took back (the bots then decide
+        again)."""
+        stack = redo_stack(self.game.log)
+        if not stack:
+            raise India1853Error("redo: there is nothing to redo")
+        target = stack[-1]
+        # Redo restores the state after ``target``: the state now is the one before it.
+        who = self.decider(target["entity"], target["entity_type"])
+        if who != player:
+            raise India1853Error(f"redo: the action to put back is {who}'s, and only {who} "
+                                 "may put it back")
+        self.submit({"type": "redo", "entity": target["entity"],
+                     "entity_type": target["entity_type"]}, narrated=target)
+
+    def undo(self, player: str) -> None:
+        """Take back ``player``'s last action and the bots' actions after it, never another
+        human's.  Every undo is tried on a copy first, so a refusal (another human's move in
+        between, or one the engine will not take back) changes nothing."""
+        targets = self.undo_targets(player)
+        trial = Game.replay(self.game.settings, self.game.log, check=False)
+        for target in reversed(targets):
+            trial.process({"type": "undo", "entity": target["entity"],
+                           "entity_type": target["entity_type"], "id": trial.next_id(),
+                           "created_at": int(self.clock())})
+        with interrupts_held():
+            self.game = trial
+            self.save()
+        gone = {int(t["id"]) for t in targets}
+        self.recent = [e for e in self.recent if e.id not in gone]
+        others = len(targets) - 1
+        note = f"{player}'s last action is taken back"
+        if others:
+            note += (f", with the {others} bot action{'s' if others > 1 else ''} after it "
+                     "(the bots decide again)")
+        self.remember(LogLine(len(self.game.log), player, (note,)))
+
+    def undo_targets(self, player: str) -> list[dict[str, Any]]:
+        """The actions in force that ``undo`` takes back for ``player``, oldest first: his
+        last one and the bots' after it.  Raises when another human acted after it."""
         done = effective_actions(self.game.log)
-        if not any(a["entity"] in mine for a in done):
-            raise India1853Error("undo: you have no action to take back")
-        while True:
-            target = effective_actions(self.game.log)[-1]
-            self.submit({"type": "undo", "entity": target["entity"],
-                         "entity_type": target["entity_type"]})
-            if target["entity"] in mine:
-                return
+        deciders: list[str] | None = None
+        for i in range(len(done) - 1, -1, -1):
+            action = done[i]
+            if action["entity_type"] == "player":
+                who = str(action["entity"])
+            else:
+                # Who ran a company then (its director may have changed since): worked out
+                # once, by replaying the actions in force.
+                deciders = deciders or deciders_of(self.game, done)
+                who = deciders[i]
+            if who == player:
+                return done[i:]
+            if who not in self.bots:
+                raise India1853Error(
+                    f"undo: {who} has acted since your last action, and nobody may take back "
+                    f"another player's move (you may undo only your own last action, with the "
+                    "bots' moves after it)")
+        raise India1853Error("undo: you have no action to take back")
 
     def pass_keyboard(self, player: str) -> None:
-        self.console.clear()
+        self.console.clear(scrollback=True)
         self.console.print(Text(f"Pass the keyboard to {player}. The next choice is secret: "
                                 "the others look away.", style="bold magenta"))
         self.console.prompt(f"{player}, press Enter when ready ")
@@ -287,6 +392,27 @@ class Hotseat:
             table.add_row(name, f"£{score}")
         self.console.print(table)
         self.console.print(Text(f"Game saved to {self.save_path}"))
+
+
+def decider(game: Game, entity: str, entity_type: str) -> str:
+    """The player who decides for ``entity`` now: the player, or the company's controller (its
+    director, 3.2; a minor's manager, 3.4)."""
+    if entity_type == "player":
+        return entity
+    company = game.view(None)["companies"][entity]
+    who = company.get("controller") or company.get("director")
+    return str(who) if who else game.settings.players[0]
+
+
+def deciders_of(game: Game, done: list[dict[str, Any]]) -> list[str]:
+    """For each action in force, the player who decided it (for a company, its controller
+    just before the action), by replaying them on a fresh game."""
+    replay = Game(game.settings)
+    out: list[str] = []
+    for action in done:
+        out.append(decider(replay, str(action["entity"]), str(action["entity_type"])))
+        replay.process({**action, "id": replay.next_id()})
+    return out
 
 
 def redo_stack(log: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -5,7 +5,8 @@
 or a :class:`Meta` (help, undo, board, routes, ...).  :func:`resolve` turns a choice or request
 into the action to submit: the matching legal action if there is one, else the action as typed,
 so that the engine explains why it is illegal (with the rule) instead of a vague "no such move".
-Bad input raises :class:`CommandError` with a one-line message.
+Bad input raises :class:`CommandError` with a one-line message; so do words left over after a
+complete command (``sell EIR 1 2``), which are never silently dropped.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ class Request:
 @dataclass(frozen=True)
 class Meta:
     """A table command that is not a game action: help, undo, redo, board, routes, list, log,
-    quit."""
+    mybid, quit."""
 
     name: str
     argument: str = ""
@@ -52,8 +53,11 @@ META_WORDS: dict[str, str] = {
     "help": "help", "?": "help", "h": "help",
     "undo": "undo", "redo": "redo",
     "board": "board", "routes": "routes", "log": "log", "list": "list", "all": "list",
+    "mybid": "mybid", "contract": "mybid",
     "quit": "quit", "exit": "quit", "q": "quit",
 }
+# The table commands that take one word after them (``list lay``).
+META_ARGUMENT: dict[str, str] = {"list": "list [TYPE] (e.g. list lay)"}
 
 HELP: tuple[tuple[str, str], ...] = (
     ("N", "take action N of the numbered list"),
@@ -76,11 +80,12 @@ HELP: tuple[tuple[str, str], ...] = (
      "buy a train from the bank (with a minor's token 4.8.19, on credit 3.4.3) or a company"),
     ("discard TRAIN_ID", "return an excess train (4.8.6)"),
     ("repay / return", "pay for, or return, the train bought on credit (4.8.10)"),
-    ("undo / redo", "take back the last action / put it back"),
+    ("undo / redo", "take back your own last action (and the bots' after it) / put it back"),
     ("board", "tiles and bases on the board (india1853 render draws it)"),
     ("routes", "the optimal routes of the company running now"),
     ("list [TYPE]", "every legal action, or those of one type (e.g. list lay)"),
     ("log", "the whole game log so far"),
+    ("mybid", "look at your own secret bond and contract cities (the others look away)"),
     ("quit", "stop; the game is saved after every action (resume with --load)"),
 )
 
@@ -95,23 +100,30 @@ def _int(text: str, what: str) -> int:
     return value
 
 
-def _need(words: list[str], count: int, usage: str) -> None:
+def _need(words: list[str], count: int, usage: str, most: int | None = None) -> None:
+    """At least ``count`` words, and no more than ``most`` (default ``count``): words left
+    over would otherwise be dropped without a word (``sell EIR 1 2``)."""
     if len(words) < count:
         raise CommandError(f"usage: {usage}")
+    _at_most(words, count if most is None else most, usage)
+
+
+def _at_most(words: list[str], most: int, usage: str) -> None:
+    if len(words) > most:
+        extra = " ".join(words[most:])
+        raise CommandError(f"{words[0]}: {extra!r} left over (usage: {usage})")
 
 
 def _tile_fields(words: list[str], verb: str) -> dict[str, Any]:
     _need(words, 4, f"{verb} HEX TILE ROTATION (e.g. {verb} H24 5 1)")
-    if len(words) > 4:
-        raise CommandError(f"usage: {verb} HEX TILE ROTATION (e.g. {verb} H24 5 1)")
     return {"hex": words[1].upper(), "tile": words[2],
             "rotation": _int(words[3], "rotation")}
 
 
 def _buy(words: list[str], company_turn: bool) -> Request:
-    _need(words, 2, "buy COMPANY [ipo|pool] (or, for a company, buy TRAIN)")
     if company_turn:
         return _train(["train", *words[1:]])
+    _need(words, 2, "buy COMPANY [ipo|pool] (or, for a company, buy TRAIN)", 3)
     fields: dict[str, Any] = {"company": words[1].upper()}
     if len(words) > 2:
         source = words[2].lower()
@@ -124,7 +136,7 @@ def _buy(words: list[str], company_turn: bool) -> Request:
 def _train(words: list[str]) -> Request:
     usage = ("train NAME [token] [credit] [from COMPANY PRICE] "
              "(e.g. train 3, train 2M from EIR 10)")
-    _need(words, 2, usage)
+    _need(words, 2, usage, len(words))  # the words after the name are checked below
     fields: dict[str, Any] = {"train": words[1].upper()}
     rest = words[2:]
     while rest and rest[0].lower() in ("token", "credit"):
@@ -140,28 +152,31 @@ def _train(words: list[str]) -> Request:
 
 
 def _claim(words: list[str]) -> Request:
-    _need(words, 2, "claim CITY [COMPANY] (e.g. claim Calcutta EIR)")
+    # A city's name may have several words: the last word names the company.
+    _need(words, 2, "claim CITY [COMPANY] (e.g. claim Calcutta EIR)", len(words))
     if len(words) == 2:
         return Request("claim_city", {"city": words[1]})
     return Request("claim_city", {"city": " ".join(words[1:-1]), "company": words[-1].upper()})
 
 
+# Commands of one word: the action type and its fixed fields.
+ALONE: dict[str, tuple[str, dict[str, Any]]] = {
+    "pass": ("pass", {}),
+    "accept": ("accept_offer", {}), "reject": ("reject_offer", {}),
+    "extra": ("call_extra_or", {}),
+    "run": ("run_routes", {}),
+    "payout": ("dividend", {"kind": "payout"}), "withhold": ("dividend", {"kind": "withhold"}),
+    "repay": ("repay_credit", {}),
+    "return": ("return_credit_train", {}),
+}
+
+
 def _simple(verb: str, words: list[str], company_turn: bool) -> Request | None:
     """Commands of one word, or of a word and fixed arguments."""
-    if verb == "pass":
-        return Request("pass")
-    if verb in ("accept", "reject"):
-        return Request(f"{verb}_offer")
-    if verb == "extra":
-        return Request("call_extra_or")
-    if verb == "run":
-        return Request("run_routes")
-    if verb in ("payout", "withhold"):
-        return Request("dividend", {"kind": verb})
-    if verb == "repay":
-        return Request("repay_credit")
-    if verb == "return":
-        return Request("return_credit_train")
+    if verb in ALONE:
+        _at_most(words, 1, f"{verb} (alone)")
+        kind, fields = ALONE[verb]
+        return Request(kind, dict(fields))
     if verb == "bond":
         _need(words, 2, "bond AMOUNT (e.g. bond 100)")
         return Request("place_bond", {"amount": _int(words[1], "bond")})
@@ -173,7 +188,7 @@ def _simple(verb: str, words: list[str], company_turn: bool) -> Request | None:
 
 def _with_company(verb: str, words: list[str]) -> Request | None:
     if verb == "sell":
-        _need(words, 2, "sell COMPANY [COUNT] (e.g. sell NWR 2)")
+        _need(words, 2, "sell COMPANY [COUNT] (e.g. sell NWR 2)", 3)
         count = _int(words[2], "count") if len(words) > 2 else 1
         return Request("sell_shares", {"company": words[1].upper(), "count": count})
     if verb == "redeem":
@@ -183,7 +198,7 @@ def _with_company(verb: str, words: list[str]) -> Request | None:
         _need(words, 3, "offer PLAYER PRICE (e.g. offer Bob 30)")
         return Request("offer_elephant", {"buyer": words[1], "price": _int(words[2], "price")})
     if verb == "base":
-        _need(words, 2, "base HEX [STATION]")
+        _need(words, 2, "base HEX [STATION]", 3)
         fields: dict[str, Any] = {"hex": words[1].upper()}
         if len(words) > 2:
             fields["station"] = words[2]
@@ -207,7 +222,10 @@ def parse(line: str, *, company_turn: bool = False) -> Command:
     if verb == "show" and len(words) > 1:
         verb, words = words[1].lower(), words[1:]
     if verb in META_WORDS:
-        return Meta(META_WORDS[verb], " ".join(words[1:]))
+        name = META_WORDS[verb]
+        _at_most(words, 2 if name in META_ARGUMENT else 1,
+                 META_ARGUMENT.get(name, f"{words[0]} (alone)"))
+        return Meta(name, " ".join(words[1:]))
     if verb in ("lay", "promote", "upgrade"):
         kind = "lay_tile" if verb == "lay" else "promote_tile"
         return Request(kind, _tile_fields(words, verb))

@@ -3,7 +3,9 @@
 A save file is the engine's log (``Game.to_log()``: ``engine_version``, ``settings``,
 ``actions``) with one more key, ``"table"``, holding the seating of the terminal game
 (``{"bots": {"Bob": "greedy"}}``).  Every other command (``replay``, ``log``, ``render``,
-``stats``) reads the engine keys and ignores ``"table"``.
+``stats``) reads the engine keys with :func:`load_log` and ignores ``"table"`` whatever it
+holds; ``play --load`` (:func:`load_game`) reads it and names the file and the field of a bad
+one.
 
 Writes are atomic (a temporary file in the same directory, then ``os.replace``), so an
 interrupted process leaves the previous save intact and Ctrl-C never loses an accepted action.
@@ -13,11 +15,13 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from india1853.errors import InputError, RuleError
+from india1853.interfaces.bots import BOT_NAMES
 from india1853.rules.game.game import Game
 
 TABLE_KEY = "table"
@@ -43,6 +47,16 @@ class Table:
             raise InputError("table.bots: player and bot names must be strings")
         return Table(dict(bots))
 
+    def check(self, players: Sequence[str], field: str) -> None:
+        """Every seat named is a player and every bot is known; ``field`` names where the
+        seating came from in the message (``--bots``, or a save file's ``table.bots``)."""
+        for player, bot in sorted(self.bots.items()):
+            if player not in players:
+                raise InputError(f"{field}: {player!r} is not a player ({', '.join(players)})")
+            if bot not in BOT_NAMES:
+                raise InputError(f"{field}.{player}: unknown bot {bot!r} "
+                                 f"(known: {', '.join(BOT_NAMES)})")
+
 
 def read_json(path: str | Path) -> dict[str, Any]:
     """The JSON object in ``path``; a missing file or bad JSON is a one-line InputError."""
@@ -65,9 +79,26 @@ def read_json(path: str | Path) -> dict[str, Any]:
 
 def load_game(path: str | Path, up_to: int | None = None) -> tuple[Game, Table]:
     """The game saved in ``path`` (replayed through the actions with id <= ``up_to`` if given)
-    and its table."""
+    and its table (checked: a bad one is an error naming the file and ``table``)."""
     data = read_json(path)
-    table = Table.from_json(data.get(TABLE_KEY))
+    try:
+        table = Table.from_json(data.get(TABLE_KEY))
+        game = _game(path, data, up_to)
+        table.check(game.settings.players, "table.bots")
+    except InputError as exc:
+        text = str(exc)
+        prefix = f"{str(path)!r}: "
+        raise InputError(text if text.startswith(prefix) else prefix + text) from None
+    return game, table
+
+
+def load_log(path: str | Path, up_to: int | None = None) -> Game:
+    """The game logged in ``path`` (through the action with id ``up_to`` if given).  Only the
+    engine's keys are read: a save file's ``table`` is ignored, whatever it holds."""
+    return _game(path, read_json(path), up_to)
+
+
+def _game(path: str | Path, data: dict[str, Any], up_to: int | None) -> Game:
     engine_log = {k: v for k, v in data.items() if k != TABLE_KEY}
     if up_to is not None:
         actions = engine_log.get("actions")
@@ -79,7 +110,7 @@ def load_game(path: str | Path, up_to: int | None = None) -> tuple[Game, Table]:
             engine_log["actions"] = [a for a in actions
                                      if isinstance(a, dict) and a.get("id", 0) <= up_to]
     try:
-        return Game.from_log(engine_log), table
+        return Game.from_log(engine_log)
     except (InputError, RuleError) as exc:
         raise InputError(f"{str(path)!r}: {exc}") from None
 

@@ -3,8 +3,10 @@
 Everything shown comes from ``Game.view(viewer)`` (what the player at the keyboard may see), the
 legal actions of the entity acting and the edition data; nothing here changes the game.  The
 costs beside the options come from the same rules the engine applies: par and market prices
-(3.1.4, 3.1.7), the TABLE 4 prices of tiles and bases as the construction rules compute them
-(4.1.12, 4.2.13, 4.4), train prices (4.8).
+(3.1.4, 3.1.7), sale prices (par, or par less the discount in the first stock round, before a
+market price exists: 2.8.3, 3.1.7), the cities' bond values (2.5.9), the TABLE 4 prices of tiles
+and bases as the construction rules compute them (4.1.12, 4.2.13, 4.4), the dividend per share
+(4.6.4) and train prices (4.8).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from india1853.interfaces.narrate import STEP_NAMES, place_name, round_title
 from india1853.rules import construction as con
 from india1853.rules.game import board_port
 from india1853.rules.game.game import Game
+from india1853.rules.game.stock_round import sale_price
 
 View = Mapping[str, Any]
 Action = Mapping[str, Any]
@@ -56,7 +59,8 @@ def decision(view: View, entity: str) -> str:
     if kind == "bonds":
         return f"{entity}: write down your bond, secretly (2.5.2)"
     if kind == "claims":
-        return f"{entity}: name a city (secret) and claim one of its shares (2.5.4)"
+        return (f"{entity}: name a city (secret) and claim one of its shares (2.5.4)"
+                + _bond_left_text(view, entity))
     if kind == "stock":
         return f"{entity}: buy, sell or redeem shares, or pass (3.1)"
     if kind == "operating":
@@ -66,6 +70,22 @@ def decision(view: View, entity: str) -> str:
         who = f" (director {director})" if director else ""
         return f"{entity}{who} operates: {STEP_NAMES.get(step, step)}"
     return f"{entity} to act"
+
+
+def bond_left(view: View, player: str, game: Game) -> int | None:
+    """How much of ``player``'s bond no named city covers yet (2.5.9), if the view shows the
+    bond (the player's own view, or once the bonds are revealed and the cities too)."""
+    for p in view["players"]:
+        if p["name"] == player and p["bond"] is not None and p["cities"] is not None:
+            return int(p["bond"]) - sum(game.rules.city(c).bond_value for c in p["cities"])
+    return None
+
+
+def _bond_left_text(view: View, player: str) -> str:
+    for p in view["players"]:
+        if p["name"] == player and p["bond"] is not None and p["cities"] is not None:
+            return f"; your bond £{p['bond']}, cities named: {', '.join(p['cities']) or 'none'}"
+    return ""
 
 
 def _money(n: object) -> str:
@@ -222,8 +242,17 @@ def option_cost(action: Action, view: View, game: Game,
             return _money(rules.company(action["company"]).par)
         return _money(c["price"] or rules.company(action["company"]).par)
     if kind == "sell_shares":
-        price = view["companies"][action["company"]]["price"]
-        return f"+£{price * action['count']}" if isinstance(price, int) else ""
+        # The engine's own sale price: the market price, or par (less the first stock round's
+        # discount) while the company has none (2.8.3, 3.1.7).
+        price = sale_price(rules, game.state, game.state.companies[action["company"]])
+        return f"+£{price * action['count']}"
+    if kind == "claim_city":
+        return _money(rules.city(action["city"]).bond_value)
+    if kind == "dividend":
+        revenue = (view.get("turn") or {}).get("revenue")
+        if not isinstance(revenue, int):
+            return ""
+        return _money(revenue) if action["kind"] == "payout" else f"+£{revenue}"
     if kind == "redeem_share":
         return _money(rules.company(action["company"]).par)
     if kind == "buy_train":
@@ -242,9 +271,9 @@ def option_text(action: Action, game: Game) -> str:
     texts: dict[str, str] = {
         "pass": "pass",
         "accept_offer": "accept", "reject_offer": "reject",
-        "call_extra_or": "extra (call an extra operating round)",
-        "repay_credit": "repay (pay for the credit train)",
-        "return_credit_train": "return (the credit train)",
+        "call_extra_or": "extra",
+        "repay_credit": "repay",
+        "return_credit_train": "return",
     }
     if kind in texts:
         return texts[kind]
@@ -286,9 +315,27 @@ def option_text(action: Action, game: Game) -> str:
     return kind
 
 
-def option_note(action: Action, game: Game) -> str:
-    """What the command alone does not say: the city on a hex, the routes of a run."""
+# What a one-word option does, beside its command.
+NOTES: dict[str, str] = {
+    "call_extra_or": "call an extra operating round (4.9)",
+    "repay_credit": "pay for the train bought on credit (4.8.10)",
+    "return_credit_train": "return the train bought on credit (4.8.10)",
+}
+
+
+def option_note(action: Action, game: Game, view: View | None = None) -> str:
+    """What the command alone does not say: the city on a hex, the routes of a run, the bond a
+    claim leaves uncovered (2.5.9), the dividend per share (4.6.4)."""
     kind = action["type"]
+    if kind in NOTES:
+        return NOTES[kind]
+    if kind == "claim_city" and view is not None:
+        left = bond_left(view, str(action["entity"]), game)
+        if left is not None:
+            rest = left - game.rules.city(action["city"]).bond_value
+            return f"leaves £{rest} of the bond uncovered"
+    if kind == "dividend" and view is not None:
+        return _dividend_note(action, view, game)
     if kind in ("lay_tile", "promote_tile", "place_base"):
         place = place_name(game.rules.ed, action["hex"]).split(" ", 1)
         return place[1].strip("()") if len(place) > 1 else ""
@@ -300,6 +347,18 @@ def option_note(action: Action, game: Game) -> str:
     if kind == "buy_train" and action.get("contribution"):
         return f"the director adds £{action['contribution']} (4.8.8)"
     return ""
+
+
+def _dividend_note(action: Action, view: View, game: Game) -> str:
+    """4.6.4: the payout is revenue // shares per company on each paid share; withheld, it
+    goes to the company."""
+    revenue = (view.get("turn") or {}).get("revenue")
+    if not isinstance(revenue, int):
+        return ""
+    if action["kind"] == "withhold":
+        return "to the company's treasury"
+    per_share = revenue // game.rules.shares_per_company
+    return f"£{per_share} a share to the shareholders"
 
 
 def _route_key(train: str, mail: bool, hexes: Iterable[str]) -> tuple[str, bool, tuple[str, ...]]:
@@ -350,7 +409,7 @@ def options_table(legal: Sequence[Action], view: View, game: Game, *,
             continue
         shown[kind] += 1
         rows.append((str(number), text, option_cost(action, view, game, costs),
-                     option_note(action, game)))
+                     option_note(action, game, view)))
     notes = []
     for kind, n in hidden.items():
         word = option_text({"type": kind, **_example(legal, kind)}, game).split(" ")[0]
@@ -443,9 +502,34 @@ def help_table() -> Table:
     return table
 
 
+def contract_panel(view: View, player: str, game: Game) -> RenderableType:
+    """``player``'s own contract bid as his view shows it: the bond (2.5.2), the cities named
+    with their values and the bond they leave uncovered (2.5.4, 2.5.9), the shares claimed, and
+    whether the contract is fulfilled (4.3)."""
+    me = next(p for p in view["players"] if p["name"] == player)
+    if me["bond"] is None:
+        return Text(f"{player} has placed no bond yet (2.5.2).")
+    lines = [f"Bond: £{me['bond']}" + (" (returned: the contract is fulfilled, 4.3)"
+                                       if me["bond_returned"] else "")]
+    cities = me["cities"] or []
+    if cities:
+        lines.append("Contract cities: " + ", ".join(
+            f"{c} (£{game.rules.city(c).bond_value})" for c in cities))
+        left = bond_left(view, player, game)
+        if left is not None and not me["bid_complete"]:
+            lines.append(f"Bond not yet covered by cities: £{left}")
+    else:
+        lines.append("Contract cities: none named yet")
+    if me["claims"]:
+        lines.append("Shares claimed: " + ", ".join(me["claims"]))
+    return Panel(Text("\n".join(lines)), title=f"{player}'s contract bid (secret)",
+                 title_align="left")
+
+
 def turn_screen(game: Game, viewer: str | None, entity: str, legal: Sequence[Action],
-                recent: Sequence[str]) -> RenderableType:
-    """The whole screen of one decision."""
+                recent: Sequence[str], recent_title: str = "Recent") -> RenderableType:
+    """The whole screen of one decision; ``recent``: the lines of the public log to show
+    under ``recent_title`` (every bot move since the player's last turn, or the last few)."""
     view = game.view(viewer)
     parts: list[RenderableType] = [
         Panel(Group(status_line(view), Text(decision(view, entity), style="bold yellow")),
@@ -455,6 +539,6 @@ def turn_screen(game: Game, viewer: str | None, entity: str, legal: Sequence[Act
         train_market(view, game),
     ]
     if recent:
-        parts.append(Panel(Text("\n".join(recent)), title="Recent", title_align="left"))
+        parts.append(Panel(Text("\n".join(recent)), title=recent_title, title_align="left"))
     parts.append(options_table(legal, view, game))
     return Group(*parts)

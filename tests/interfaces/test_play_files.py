@@ -1,0 +1,108 @@
+"""Save files and the command line around `play`: the `table` key, the blame for a bad seating,
+overwriting a save, and the edition that can be played."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from india1853.interfaces.bots import make_bot
+from india1853.interfaces.cli import main
+from india1853.interfaces.simulate import play_game
+from india1853.rules.game.game import Game
+from india1853.rules.game.settings import Settings
+
+PLAYERS = ("Ann", "Bob", "Cat")
+
+
+def _short_game() -> Game:
+    bots = {p: make_bot("greedy", p, i) for i, p in enumerate(PLAYERS)}
+    return play_game(Settings(PLAYERS, seed=2), bots, max_actions=12)
+
+
+def _save(path: Path, table: object) -> Path:
+    data = _short_game().to_log()
+    data["table"] = table
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def _error(capsys: pytest.CaptureFixture[str]) -> str:
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    return err.strip()
+
+
+@pytest.mark.parametrize("table", ["garbage", 5, {"bots": ["Bob"]}, {"bots": {"Bob": 3}}])
+@pytest.mark.parametrize("command", [["replay"], ["replay", "--json"], ["log"]])
+def test_commands_other_than_play_ignore_the_table(
+        tmp_path: Path, table: object, command: list[str],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    path = _save(tmp_path / "game.json", table)
+    assert main([command[0], str(path), *command[1:]]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_stats_and_render_ignore_the_table(tmp_path: Path) -> None:
+    path = _save(tmp_path / "game.json", "garbage")
+    assert main(["stats", str(path), "--out", str(tmp_path / "s.svg")]) == 0
+    assert main(["render", str(path), "--out", str(tmp_path / "b.svg")]) == 0
+
+
+@pytest.mark.parametrize(("table", "message"), [
+    ("garbage", "table.bots: must be an object mapping player names to bot names"),
+    ({"bots": {"Quentin": "greedy"}}, "table.bots: 'Quentin' is not a player (Ann, Bob, Cat)"),
+    ({"bots": {"Bob": "clever"}}, "table.bots.Bob: unknown bot 'clever' (known: random, "
+                                  "greedy)"),
+])
+def test_play_load_blames_the_files_table(tmp_path: Path, table: object, message: str,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    path = _save(tmp_path / "game.json", table)
+    assert main(["play", "--load", str(path)]) == 2
+    err = _error(capsys)
+    assert err == f"error: {str(path)!r}: {message}"
+    assert "--bots" not in err
+
+
+def test_play_load_with_bots_blames_bots(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    path = _save(tmp_path / "game.json", {"bots": {}})
+    assert main(["play", "--load", str(path), "--bots", "Quentin"]) == 2
+    assert _error(capsys) == "error: --bots: 'Quentin' is not a player (Ann, Bob, Cat)"
+
+
+def test_play_load_refuses_to_overwrite_another_save(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """As for a new game: an existing --save file is replaced only with --overwrite."""
+    source = _save(tmp_path / "a.json", {"bots": {"Bob": "greedy", "Cat": "greedy"}})
+    other = tmp_path / "b.json"
+    other.write_text("precious", encoding="utf-8")
+    assert main(["play", "--load", str(source), "--save", str(other)]) == 2
+    assert _error(capsys) == (f"error: --save {str(other)!r}: the file exists (the game is "
+                              f"loaded from {str(source)!r}); pass --overwrite to replace it")
+    assert other.read_text(encoding="utf-8") == "precious"
+    # The same file as --load, and a new file, need no --overwrite; with it, b.json is replaced.
+    for args in (["--save", str(source)], ["--save", str(tmp_path / "new.json")],
+                 ["--save", str(other), "--overwrite"]):
+        monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+        assert main(["play", "--load", str(source), *args]) == 0
+    saved = json.loads(other.read_text(encoding="utf-8"))
+    assert saved["actions"] == json.loads(source.read_text(encoding="utf-8"))["actions"]
+
+
+@pytest.mark.parametrize("command", [
+    ["play", "--edition", "first", "--players", "Ann,Bob,Cat"],
+    ["simulate", "--edition", "first", "--games", "1", "--bots", "random,random,random"],
+])
+def test_the_first_edition_is_refused_in_one_clear_line(
+        tmp_path: Path, command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*command, *(["--save", str(tmp_path / "g.json")] if command[0] == "play"
+                             else [])]) == 2
+    err = _error(capsys)
+    assert "the first edition's contract bids are not supported yet" in err
+    assert "(the second edition can be played)" in err
+    assert not (tmp_path / "g.json").exists()
