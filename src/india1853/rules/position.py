@@ -129,7 +129,9 @@ def _obj(value: Any, name: str) -> Mapping[str, Any]:
     return value
 
 
-def _hex(value: Any, name: str, edition: Edition) -> str:
+def parse_hex(value: Any, name: str, edition: Edition) -> str:
+    """A playable hex of ``edition``, written ``J28`` or as the rulebook's ``Jab``; errors name
+    the field ``name``."""
     if not isinstance(value, str):
         raise PositionError(f"{name}: expected a hex such as \"J28\"")
     try:
@@ -157,7 +159,7 @@ def _tiles(raw: Any, board: BoardState) -> BoardState:
     for i, item in enumerate(_list(raw, "tiles")):
         where = f"tiles[{i}]"
         entry = _obj(item, where)
-        coord = _hex(entry.get("hex"), f"{where}.hex", edition)
+        coord = parse_hex(entry.get("hex"), f"{where}.hex", edition)
         if coord in seen:
             raise PositionError(f"{where}.hex: {coord} is listed twice")
         seen.add(coord)
@@ -254,7 +256,7 @@ def _bases(raw: Any, board: BoardState) -> BoardState:
         where = f"bases[{i}]"
         entry = _obj(item, where)
         spec = _company_spec(edition, entry.get("company"), f"{where}.company")
-        coord = _hex(entry.get("hex"), f"{where}.hex", edition)
+        coord = parse_hex(entry.get("hex"), f"{where}.hex", edition)
         station = _station(board, spec, coord, entry.get("station"), where)
         if board.bases_at(coord) and any(b.company == spec.initials
                                          for b in board.bases_at(coord)):
@@ -388,7 +390,7 @@ def _frontier_paid(raw: Any, edition: Edition) -> frozenset[tuple[str, str]]:
     for i, item in enumerate(_list(raw, "frontier_paid")):
         where = f"frontier_paid[{i}]"
         entry = _obj(item, where)
-        coord = _hex(entry.get("hex"), f"{where}.hex", edition)
+        coord = parse_hex(entry.get("hex"), f"{where}.hex", edition)
         if edition.board.hexes[coord].frontier_post is None:
             raise PositionError(f"{where}.hex: {coord} has no frontier post")
         spec = _company_spec(edition, entry.get("company"), f"{where}.company")

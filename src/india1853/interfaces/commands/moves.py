@@ -20,7 +20,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from india1853.board.hexes import CoordinateError, parse_coord, side_name
+from india1853.board.hexes import side_name
 from india1853.board.state import BoardState
 from india1853.errors import India1853Error, InputError, RuleError
 from india1853.rules.construction import (
@@ -35,7 +35,7 @@ from india1853.rules.construction import (
     context_from_position,
     legal_moves,
 )
-from india1853.rules.position import load_position
+from india1853.rules.position import load_position, parse_hex
 
 
 def register(sub: Any) -> None:
@@ -116,22 +116,9 @@ def _fields(value: Any, name: str, keys: tuple[str, ...]) -> dict[str, Any]:
     return value
 
 
-def _hex(board: BoardState, value: Any, name: str) -> str:
-    """A hex of the board, written ``J28`` or as the rulebook's ``Jab``."""
-    if not isinstance(value, str):
-        raise InputError(f"{name}: expected a hex such as \"J28\"")
-    try:
-        coord = parse_coord(value)
-    except CoordinateError as exc:
-        raise InputError(f"{name}: {exc}") from None
-    if coord not in board.edition.board.hexes:
-        raise InputError(f"{name}: {coord} is not on the {board.edition.name} edition's board")
-    return coord
-
-
 def _tile_fields(board: BoardState, value: Any, name: str) -> tuple[str, str, int]:
     fields = _fields(value, name, ("hex", "tile", "rotation"))
-    hex = _hex(board, fields["hex"], f"{name}.hex")
+    hex = parse_hex(fields["hex"], f"{name}.hex", board.edition)
     tile = fields["tile"]
     if isinstance(tile, int) and not isinstance(tile, bool):
         tile = str(tile)
@@ -174,7 +161,7 @@ def parse_move(board: BoardState, text: str) -> Move:
         return Promotion(*_tile_fields(board, body, f"--check.{kind}"))
     if kind == "base":
         fields = _fields(body, "--check.base", ("hex", "station"))
-        hex = _hex(board, fields["hex"], "--check.base.hex")
+        hex = parse_hex(fields["hex"], "--check.base.hex", board.edition)
         return PlaceBase(hex, _station(board, hex, fields["station"], "--check.base.station"))
     raise InputError(f"--check: unknown move {kind!r}: expected lay, promote or base")
 

@@ -16,7 +16,6 @@ from india1853.errors import India1853Error
 from india1853.rules.game import bids, board_port, stock_round, trains
 from india1853.rules.game.dispatch import expected_entities
 from india1853.rules.game.rules_data import GameRules
-from india1853.rules.game.shares import controller
 from india1853.rules.game.state import CompanyState, GameState, Pending, PlayerState
 
 BOND_STEP = 10
@@ -179,15 +178,7 @@ def _train_actions(rules: GameRules, st: GameState, co: CompanyState) -> list[di
                                 contribution=short, **extra))
         elif not st.company_trains(e) and not offer.token and not offer.returned:
             out.append(_act("buy_train", e, "company", train=offer.train, credit=True))
-    for seller in st.companies.values():
-        if not seller.formed or seller.initials == e or controller(st, seller) != controller(
-                st, co):
-            continue
-        for name in sorted({t.runs_as for t in st.company_trains(seller.initials)}):
-            try:
-                trains.check_company_sale(rules, st, co, seller, name, rules.train_sale_minimum)
-            except India1853Error:
-                continue
-            out.append(_act("buy_train", e, "company", train=name, source=seller.initials,
-                            price=rules.train_sale_minimum))
+    for seller, name in trains.company_sales(rules, st, co, same_controller=True):
+        out.append(_act("buy_train", e, "company", train=name, source=seller,
+                        price=rules.train_sale_minimum))
     return [*out, _act("pass", e, "company")]

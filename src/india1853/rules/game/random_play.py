@@ -15,12 +15,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from india1853.errors import India1853Error
 from india1853.rules.game import trains
 from india1853.rules.game.game import Game
 from india1853.rules.game.legal import TRACK_MOVES, legal_actions
 from india1853.rules.game.settings import Settings
-from india1853.rules.game.shares import controller
 
 TRACK_CHOICES = ("lay_tile", "lay_tile", "promote_tile", "pass")
 KEEP_FIRST = {"run_routes": 0.85, "dividend": 0.7}
@@ -86,16 +84,7 @@ def _foreign_offer(game: Game, rng: random.Random, buyer: str) -> dict[str, Any]
     or up to the buyer's treasury; the seller's controller answers it."""
     st, rules = game.state, game.rules
     co = st.companies[buyer]
-    options: list[tuple[str, str]] = []
-    for seller in st.companies.values():
-        if not seller.formed or controller(st, seller) == controller(st, co):
-            continue
-        for name in sorted({t.runs_as for t in st.company_trains(seller.initials)}):
-            try:
-                trains.check_company_sale(rules, st, co, seller, name, rules.train_sale_minimum)
-            except India1853Error:
-                continue
-            options.append((seller.initials, name))
+    options = trains.company_sales(rules, st, co, same_controller=False)
     if not options:
         return None
     seller_initials, name = rng.choice(options)

@@ -369,6 +369,27 @@ def discard_train(rules: GameRules, st: GameState, co: CompanyState, train_id: s
         co.credit_train = None
 
 
+def company_sales(
+    rules: GameRules, st: GameState, buyer: CompanyState, *, same_controller: bool
+) -> list[tuple[str, str]]:
+    """(seller, train) pairs ``buyer`` may buy from another company at the minimum price
+    (4.8.9): from companies of the same controller, or from those of other controllers."""
+    out: list[tuple[str, str]] = []
+    own = controller(st, buyer)
+    for seller in st.companies.values():
+        if not seller.formed or seller.initials == buyer.initials:
+            continue
+        if (controller(st, seller) == own) != same_controller:
+            continue
+        for name in sorted({t.runs_as for t in st.company_trains(seller.initials)}):
+            try:
+                check_company_sale(rules, st, buyer, seller, name, rules.train_sale_minimum)
+            except RuleError:
+                continue
+            out.append((seller.initials, name))
+    return out
+
+
 def check_company_sale(
     rules: GameRules, st: GameState, buyer: CompanyState, seller: CompanyState, train: str,
     price: int,
