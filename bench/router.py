@@ -12,6 +12,12 @@ oracle did not finish.
 ``python -m bench.router --generate`` rewrites the position files from :data:`SPECS`: networks
 grown tile by tile on the real map from the companies' homes, each tile fitting its hex, its
 neighbours and the manifest, then promoted as far as the era allows.
+
+``python -m bench.router --stress [--oracle]`` times the router beyond the fixed suite: the
+dense specs of :data:`STRESS_SPECS` grown again from the seeds :data:`STRESS_SEEDS`, in memory
+(nothing is written to ``bench/positions/``), with the certificate checked and the same route
+set required on every repeat; ``--oracle`` also compares each total with the brute-force
+oracle (minutes).
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import random
 import statistics
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +58,11 @@ ORACLE_PATH_BUDGET = 2_000_000
 ORACLE_STEP_BUDGET = 20_000_000
 # The target: warm search p95 under this many milliseconds of CPU time on late positions.
 TARGET_MS = 50.0
+# Stress beyond the fixed suite: these specs grown from other seeds, each timed this often.
+STRESS_SPECS = ("dense-bnr-6-6", "dense-eir-5-6", "dense-nwr-5-4m", "dense-eir-6-6",
+                "late-brown-dense-eir-4-4-3m", "mid-dense-eir-3-3-2-2m")
+STRESS_SEEDS = range(100, 106)
+STRESS_REPEATS = 7
 
 
 @dataclass(frozen=True)
@@ -591,9 +602,67 @@ def run() -> list[dict[str, object]]:
     return rows
 
 
+def stress(with_oracle: bool = False) -> list[dict[str, object]]:
+    """Time the router on the stress positions (:data:`STRESS_SPECS` x :data:`STRESS_SEEDS`,
+    generated in memory): the whole ``best_run`` call, warm, in process CPU time (median and
+    worst of :data:`STRESS_REPEATS`), with what it listed and searched and its certificate;
+    every repeat must return the same route set."""
+    load = os.getloadavg()[0]
+    rows = []
+    for name in STRESS_SPECS:
+        spec = next(s for s in SPECS if s.name == name)
+        for seed in STRESS_SEEDS:
+            rows.append(_stress_row(f"{name}-s{seed}", build_position(replace(spec, seed=seed)),
+                                    with_oracle))
+            print(rows[-1], flush=True)
+    worst = max(rows, key=lambda r: float(str(r["cpu_max"])))
+    over = [str(r["position"]) for r in rows if float(str(r["cpu_max"])) >= TARGET_MS]
+    print(f"router stress: load average {load:.2f} before, {os.getloadavg()[0]:.2f} after; "
+          f"{len(rows)} positions; worst warm CPU {float(str(worst['cpu_max'])):.1f} ms "
+          f"({worst['position']}); {len(over)} at {TARGET_MS:.0f} ms or more {over}; "
+          f"all certified: {all(r['optimal'] for r in rows)}")
+    return rows
+
+
+def _stress_row(name: str, doc: dict[str, Any], with_oracle: bool) -> dict[str, object]:
+    position = load_position(doc)
+    company, trains, duties = runnable_trains(position, doc["bench"]["company"])
+    graph = TrackGraph.build(position.board)
+    first = best_run(graph, company, trains, duties)  # cold: not timed
+    routes = _route_set(first, graph)
+    cpu: list[float] = []
+    for _ in range(STRESS_REPEATS):
+        c0 = time.process_time()
+        again = best_run(graph, company, trains, duties)
+        cpu.append((time.process_time() - c0) * 1000)
+        if _route_set(again, graph) != routes:
+            raise AssertionError(f"{name}: router is not deterministic (route sets differ)")
+    row: dict[str, object] = {
+        "position": name,
+        "trains": " ".join(t.name for t in trains),
+        "cpu_med": statistics.median(cpu),
+        "cpu_max": max(cpu),
+        "passes": first.stats.passes,
+        "runs listed": sum(first.stats.candidates.values()),
+        "bnb nodes": first.stats.search_nodes,
+        "total": first.run.total,
+        "upper_bound": first.upper_bound,
+        "root_bound": first.stats.root_bound,
+        "optimal": first.optimal,
+    }
+    if with_oracle:
+        oracle_total, cost = _oracle(graph, company, trains, duties)
+        row["oracle"] = (cost if cost.startswith("n/a") else
+                         f"yes ({cost})" if oracle_total == first.run.total
+                         else f"NO: {oracle_total} ({cost})")
+    return row
+
+
 if __name__ == "__main__":
     if "--generate" in sys.argv:
         generate([a for a in sys.argv[1:] if a != "--generate"])
+    elif "--stress" in sys.argv:
+        stress(with_oracle="--oracle" in sys.argv)
     else:
         for row in run():
             print(row)

@@ -46,6 +46,10 @@ def solve(edition: str, layout: Layout, bases: list[tuple[str, str, str | None]]
     expected = oracle_best(g, company, ts)
     assert expected is not None and expected.total == best.run.total
     assert best.stats.root_bound >= expected.total  # the bound before the search
+    # The path of large networks (a greedy run set first, then only the runs that could
+    # beat it) reaches the same optimum.
+    greedy = best_run(g, company, ts, greedy_start=True)
+    assert greedy.optimal and greedy.run.total == best.run.total
     return g, best
 
 
@@ -397,6 +401,8 @@ def test_best_pair_uses_neither_trains_best_single_route() -> None:
     # 80 + 50).  Together: the whole line leaves the other train nothing (180); H12-H16-H20
     # leaves only H10-H12, which has no base (130).  The halves H10-H12-H16 (70) and H16-H20
     # (70) meet at H16: 140 + mail 70 on H16-H20 = 210, using neither best single run.
+    # (From the greedy start, which ``solve`` also runs, the first train takes the whole line
+    # and the run set to beat is 180: the search must find the pair beyond it.)
     e = "second"
     layout = {**LINE, "H20": fit(e, "103", "H20", "H18")}
     _, single4 = solve(e, layout, [("EIR", "H16", "st1")], ["4"])

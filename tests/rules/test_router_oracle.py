@@ -24,7 +24,20 @@ from india1853.board.tiles import fitting_rotations, map_paths
 from india1853.data.loader import load_edition
 from india1853.data.model import Edition, TileSpec
 from india1853.errors import RuleError
-from india1853.rules.router import best_run
+from india1853.rules.router import (
+    LARGE,
+    LARGE_BASES,
+    LINKS,
+    MAIL,
+    MASK,
+    START,
+    VALUE,
+    Candidate,
+    arms_of,
+    best_compatible,
+    best_run,
+    runs_at_least,
+)
 from india1853.rules.routes import Train, check_routes
 
 # A patch of the real map around Delhi (F14): its separate stations, towns, plains.
@@ -228,8 +241,88 @@ def test_router_matches_oracle_from_any_threshold(position: Position, threshold:
     compare(*position, first_threshold=threshold)
 
 
+@settings(max_examples=200, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(positions(radius=3, min_tiles=8, max_tiles=16, max_trains=3))
+def test_router_matches_oracle_from_greedy_start(position: Position) -> None:
+    # The path large networks take: a run set found greedily first, then only the runs that
+    # could beat it (halfway to the most any run set could be worth, then as far as the
+    # better run set found calls for).
+    compare(*position, greedy_start=True)
+
+
+@settings(max_examples=200, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(positions(radius=4, min_tiles=10, max_tiles=22, max_trains=2), st.data())
+def test_listing_over_thresholds_is_the_complete_list_filtered(
+        position: Position, data: st.DataObject) -> None:
+    # Listing only the runs worth at least a threshold, or at least a total threshold with
+    # their mail bonus, prunes the arms by cumulative bounds: it must keep exactly the runs
+    # of the complete listing that pass, each once.  The thresholds are drawn from the
+    # figures of real runs, where an off-by-one would show.
+    graph, names, _ = position
+    _, arms = arms_of(graph, "EIR", [train(n) for n in names])
+    for gauge_arms in arms.values():
+        complete = runs_at_least(gauge_arms, 0)
+        keys = [_key(c) for c in complete]
+        assert len({(k[0], min(k[1:3]), max(k[1:3])) for k in keys}) == len(keys)  # once each
+        values = sorted({c[VALUE] for c in complete} | {0, 1})
+        totals = sorted({c[VALUE] + c[MAIL] for c in complete} | {0, 1})
+        threshold = data.draw(st.sampled_from(values) | st.integers(0, 400))
+        total_threshold = data.draw(st.sampled_from(totals) | st.integers(0, 600))
+        wanted = sorted(_key(c) for c in complete
+                        if c[VALUE] >= threshold or c[VALUE] + c[MAIL] >= total_threshold)
+        listed = runs_at_least(gauge_arms, threshold, total_threshold)
+        assert sorted(_key(c) for c in listed) == wanted
+        assert [c[VALUE] for c in listed] == sorted((c[VALUE] for c in listed), reverse=True)
+
+
+@settings(max_examples=120, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(positions(radius=4, min_tiles=10, max_tiles=22, max_trains=3), st.data())
+def test_best_compatible_run_is_the_best_of_the_complete_list(
+        position: Position, data: st.DataObject) -> None:
+    # The searches for the greedy run set and for each train's best run (the bounds the
+    # thresholds come from) against the complete listing: the best run the train may make
+    # (4.5.4, 4.8.18) sharing no resource with ``used`` (4.5.10), by value or with the mail.
+    graph, names, _ = position
+    trains = [train(n) for n in names]
+    _, arms = arms_of(graph, "EIR", trains)
+    for t in trains:
+        runs = [c for c in runs_at_least(arms[t.gauge], 0) if _may_run(c, t)]
+        used = data.draw(st.sampled_from([0, *(c[MASK] for c in runs[:12])]))
+        for with_mail in (False, True):
+            worth = [c[VALUE] + (c[MAIL] if with_mail else 0) for c in runs
+                     if not c[MASK] & used]
+            found = best_compatible(arms[t.gauge], t, used, with_mail)
+            if not worth:
+                assert found is None
+                continue
+            assert found is not None and not found[MASK] & used and _may_run(found, t)
+            assert found[VALUE] + (found[MAIL] if with_mail else 0) == max(worth)
+            # Asked for at least that much it finds it again; for more, nothing.
+            again = best_compatible(arms[t.gauge], t, used, with_mail, max(worth))
+            assert again is not None
+            assert best_compatible(arms[t.gauge], t, used, with_mail, max(worth) + 1) is None
+
+
+def _key(c: Candidate) -> tuple[int, ...]:
+    """A listed run as its base, its arms (whichever it starts from) and its figures but
+    the start."""
+    arms, one, two = c[LINKS]
+    return (arms.base, *sorted((one, two)), *c[:START])
+
+
+def _may_run(c: Candidate, t: Train) -> bool:
+    """4.5.4: at most the train's Large Stations; 4.8.18: a '1M' exactly one, a base."""
+    if t.one_m:
+        return c[LARGE] == 1 and c[LARGE_BASES] == 1
+    return c[LARGE] <= t.large
+
+
 def compare(graph: TrackGraph, names: list[str], duties: list[str],
-            first_threshold: int | None = None) -> OracleAnswer | None:
+            first_threshold: int | None = None, greedy_start: bool | None = None
+            ) -> OracleAnswer | None:
     """The router's answer against the oracle's: the same total, or both find no run that
     meets the duties; the certificate's upper bound equals the value found and is at least
     the oracle's optimum, and so is the bound before the search (``root_bound``)."""
@@ -237,9 +330,11 @@ def compare(graph: TrackGraph, names: list[str], duties: list[str],
     expected = oracle_best(graph, "EIR", trains, duties)
     if expected is None:  # no assignment covers the duty hexes (4.2.3 / 4.4.2)
         with pytest.raises(RuleError, match=r"rule 4\.2\.3"):
-            best_run(graph, "EIR", trains, duties, first_threshold=first_threshold)
+            best_run(graph, "EIR", trains, duties, first_threshold=first_threshold,
+                     greedy_start=greedy_start)
         return None
-    best = best_run(graph, "EIR", trains, duties, first_threshold=first_threshold)
+    best = best_run(graph, "EIR", trains, duties, first_threshold=first_threshold,
+                    greedy_start=greedy_start)
     assert best.run.total == expected.total
     assert best.upper_bound >= expected.total
     assert best.upper_bound == best.run.total and best.optimal

@@ -12,22 +12,27 @@ The stages (described in full in docs/routes.md):
    twice (4.5.5), never past a blocked station (4.5.6), within the Large Station limit (4.5.4);
    kept per base as preorder lists with cumulative figures.
 3. **Runs**: an arm alone, or two arms from one base that share no resource or city, each run
-   generated exactly once (from its lowest-ranked base), listed best first above a per-gauge
-   value threshold.
+   generated exactly once (from its lowest-ranked base, arm one the more valuable), listed
+   best first when worth at least a value threshold or, with the mail bonus, a total
+   threshold; the Large Station limit (4.5.4) bounds what arm two can add.  The same scan
+   finds a train's best run avoiding given resources while listing almost nothing.
 4. **Branch and bound** over the trains: each train takes one of its listed runs (or none),
    runs pairwise share no resource (4.5.10), one of them may carry the mail (4.6.6), every duty
    hex is covered (4.2.3 / 4.4.2).  The bound is the sum of each remaining train's best
-   compatible run (listed, or the most an unlisted one could be worth) plus the best mail gain.
-   If a bound with an unlisted run could beat the answer, the threshold is lowered and the
-   search repeated; the last pass is exhaustive for everything that could matter (no caps, no
-   time limit), so the value found is the optimum, and the certificate records the largest
-   bound of any discarded subtree, which never exceeds it.
+   compatible run (listed, or the most an unlisted one could be worth) plus the best mail
+   gain; identical trains are bounded as a pair.  On a large network the search starts from
+   a run set found greedily and the thresholds list only the runs that could beat it; a pass
+   that cannot prove its answer says how low the next must go.  The last pass is exhaustive
+   for everything that could matter (no caps, no time limit), so the value found is the
+   optimum, and the certificate records the largest bound of any discarded subtree, which
+   never exceeds it.  docs/routes.md gives the whole argument.
 """
 
 from __future__ import annotations
 
+import heapq
 import time
-from bisect import bisect_right
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from operator import add, itemgetter
@@ -308,11 +313,15 @@ def enumerate_runs(reduced: ReducedGraph, graph: RouteGraph, company: str, cap: 
 
 @dataclass(frozen=True)
 class GaugeArms:
-    """The arms from every base of the company on one gauge's reduced graph."""
+    """The arms from every base of the company on one gauge's reduced graph, with two bounds
+    on any run of the gauge: ``best_possible`` on its value (a base and its two best arms) and
+    ``mail_cap`` on its mail bonus (4.6.6: the two most valuable ends of one base's runs)."""
 
     info: _Stations
     arms: tuple[_Arms, ...]
     cap: int
+    best_possible: int
+    mail_cap: int
 
 
 def all_arms(reduced: ReducedGraph, graph: RouteGraph, company: str, cap: int) -> GaugeArms:
@@ -322,25 +331,86 @@ def all_arms(reduced: ReducedGraph, graph: RouteGraph, company: str, cap: int) -
     bases = sorted(n for n in graph.base_nodes(company) if n in present)
     info = _stations(reduced, graph, company, bases)
     hops = station_hops(reduced)
+    steps, first = _steps(hops, info, reduced.hub_bits)
+    # 4.5.6: an arm goes on past a station only if it is not blocked; a station whose only hop
+    # is the one the arm arrived by is a dead end.
+    onward = [not blk and len(h) > 1 for blk, h in zip(info.blocked, hops, strict=True)]
     index = {n: i for i, n in enumerate(reduced.nodes)}
-    return GaugeArms(info, tuple(_grow_arms(index[b], hops, info, cap, reduced.hub_bits)
-                                 for b in bases), cap)
+    arms = tuple(_grow_arms(index[b], steps, onward, info, cap, first) for b in bases)
+    best_possible = 0
+    mail_cap = 0
+    for a in arms:
+        if a.values:
+            vb = info.value[a.base]
+            best_possible = max(best_possible, vb + 2 * a.best)
+            mail_cap = max(mail_cap, vb + a.top_end, a.top_two_ends)
+    return GaugeArms(info, arms, cap, best_possible, mail_cap)
 
 
-def runs_at_least(gauge_arms: GaugeArms, threshold: int) -> list[Candidate]:
-    """Every run worth at least ``threshold``, best first.  Runs go straight into buckets by
-    value, so they come out sorted without a sort of tens of thousands; within a value, by
-    mail bonus (stable, so deterministic)."""
+def runs_at_least(gauge_arms: GaugeArms, threshold: int,
+                  total_threshold: int | None = None) -> list[Candidate]:
+    """Every run worth at least ``threshold``, or at least ``total_threshold`` with its mail
+    bonus (4.6.6; None: no such test), best first.  Runs go straight into buckets by value, so
+    they come out sorted without a sort of tens of thousands; within a value, by mail bonus
+    (stable, so deterministic)."""
     info = gauge_arms.info
-    by_value: list[list[Candidate]] = [[] for _ in range(sum(info.value) + 1)]
+    by_value: list[list[Candidate]] = [[] for _ in range(gauge_arms.best_possible + 1)]
+    scan = _Scan(threshold, NEVER if total_threshold is None else total_threshold,
+                 gauge_arms.cap)
     for arms in gauge_arms.arms:
-        _runs_through(arms, info, gauge_arms.cap, threshold, by_value)
+        if threshold <= 0:
+            _every_run_through(arms, info, gauge_arms.cap, by_value)
+        else:
+            _runs_through(arms, info, scan, by_value)
     out: list[Candidate] = []
     for bucket in reversed(by_value):
         if bucket:
             bucket.sort(key=itemgetter(MAIL), reverse=True)
             out.extend(bucket)
     return out
+
+
+def best_compatible(gauge_arms: GaugeArms, train: Train, used: int, with_mail: bool,
+                    at_least: int = 1) -> Candidate | None:
+    """The train's most valuable run (with its mail bonus if ``with_mail``) worth at least
+    ``at_least`` that shares no resource with ``used`` (4.5.10), or None: a search over the
+    arms that raises its threshold with every run it finds, so it lists almost nothing."""
+    info = gauge_arms.info
+    by_value: defaultdict[int, list[Candidate]] = defaultdict(list)  # the improving runs
+    room = 1 if train.one_m else min(train.large, gauge_arms.cap)
+    scan = (_Scan(NEVER, at_least, room, used, train.one_m, BEST_TOTAL) if with_mail
+            else _Scan(at_least, NEVER, room, used, train.one_m, BEST_VALUE))
+    for arms in gauge_arms.arms:
+        _runs_through(arms, info, scan, by_value)
+    found = [c for bucket in by_value.values() for c in bucket]
+    if not found:
+        return None
+    return max(found, key=(lambda c: c[VALUE] + c[MAIL]) if with_mail else itemgetter(VALUE))
+
+
+# Runs by value: a list indexed by value when listing, a dict when only improving runs come.
+_Buckets = list[list[Candidate]] | defaultdict[int, list[Candidate]]
+
+# What a scan of the arms collects: every run over the thresholds, or only ever better runs
+# (by value, or by value + mail), raising the threshold as it finds them.
+LIST_ALL: Final = 0
+BEST_VALUE: Final = 1
+BEST_TOTAL: Final = 2
+NEVER: Final = 1 << 40  # a threshold no run reaches
+
+
+@dataclass
+class _Scan:
+    """The tests of one scan over the arms of a gauge: runs worth at least ``threshold`` or
+    ``total`` with their mail bonus, at most ``room`` Large Stations, sharing no resource
+    with ``used``; ``one_m``: only runs a '1M' may make (4.8.18)."""
+
+    threshold: int
+    total: int
+    room: int
+    used: int = 0
+    one_m: bool = False
+    mode: int = LIST_ALL
 
 
 @dataclass
@@ -352,162 +422,318 @@ class _Arms:
     Parallel lists in depth-first preorder, children of ``b`` in increasing chain order.  All
     per-arm figures count the arm's stations only (not ``b``) and are cumulative along the
     tree, so a test that fails for an arm fails for its whole subtree, which ends at
-    ``skip[arm]``.
+    ``skip[arm]``; values never decrease along the tree.
     """
 
     base: int
-    ends: list[int] = field(default_factory=list)
     masks: list[int] = field(default_factory=list)
     cities: list[int] = field(default_factory=list)
     larges: list[int] = field(default_factory=list)
     values: list[int] = field(default_factory=list)
     large_bases: list[int] = field(default_factory=list)
     duties: list[int] = field(default_factory=list)
-    chains: list[int] = field(default_factory=list)  # chain of the arm's first link
-    parents: list[int] = field(default_factory=list)
     hops: list[Hop] = field(default_factory=list)  # the last hop of the arm
     skip: list[int] = field(default_factory=list)
+    end_values: list[int] = field(default_factory=list)  # value of the arm's end station
     best_below: list[int] = field(default_factory=list)  # best value in the arm's subtree
-    best_after: list[int] = field(default_factory=list)  # best value from this index on
+    # The best value + end value in the arm's subtree (what the arm adds to value + mail).
+    best_total_below: list[int] = field(default_factory=list)
+    # Per number of Large Stations, the arms with that many by value, best first (stable).
+    by_large_order: list[list[int]] = field(default_factory=list)
+    best: int = 0  # the best value of any arm
+    top_end: int = 0  # the most valuable end station of any arm
+    top_two_ends: int = 0  # the two most valuable ends of distinct arms together
+    # Per number of Large Stations, the best value (and value + end value) of an arm with
+    # at most that many.
+    best_by_large: list[int] = field(default_factory=list)
+    best_total_by_large: list[int] = field(default_factory=list)
+
+    def path(self, arm: int) -> list[int]:
+        """The arms from the base's child down to ``arm``: from the base, go over whole
+        subtrees of siblings (``skip``) to the one that holds it, then down into it."""
+        out: list[int] = []
+        k = 0
+        while True:
+            while self.skip[k] <= arm:
+                k = self.skip[k]
+            out.append(k)
+            if k == arm:
+                return out
+            k += 1
 
     def links(self, one: int, two: int) -> tuple[int, ...]:
         """The links of the run along arm ``one`` backwards to the base, then out along arm
         ``two`` (``one`` = -1: the run starts at the base)."""
         out: list[int] = []
-        k = one
-        while k >= 0:
-            out.extend(self.hops[k][1])
-            k = self.parents[k]
-        forward: list[tuple[int, ...]] = []
-        k = two
-        while k >= 0:
-            forward.append(self.hops[k][0])
-            k = self.parents[k]
-        for ids in reversed(forward):
-            out.extend(ids)
+        if one >= 0:
+            for k in reversed(self.path(one)):
+                out.extend(self.hops[k][1])
+        for k in self.path(two):
+            out.extend(self.hops[k][0])
         return tuple(out)
 
 
-def _grow_arms(b: int, hops: list[tuple[Hop, ...]], info: _Stations, cap: int,
-               hub_count: int) -> _Arms:
-    value, large, large_base = info.value, info.large, info.large_base
-    # Stations of lower-ranked bases carry a bit set from the start: the city test turns them
-    # away with the cities already visited.
-    forbid = 1 << max(max(info.city), (1 << hub_count) - 1).bit_length()
-    city = [c | forbid if 0 <= r < info.rank[b] else c
-            for c, r in zip(info.city, info.rank, strict=True)]
-    # 4.5.6: an arm goes on past a station only if it is not blocked; a station whose only hop
-    # is the one the arm arrived by is a dead end.
-    onward = [not blk and len(h) > 1 for blk, h in zip(info.blocked, hops, strict=True)]
-    arms = _Arms(b)
-    ends, masks, cities_, larges, values = (arms.ends, arms.masks, arms.cities, arms.larges,
-                                            arms.values)
-    lbases, duties, chains, parents, hop_of, skip = (arms.large_bases, arms.duties,
-                                                     arms.chains, arms.parents, arms.hops,
-                                                     arms.skip)
-    b_cities = city[b] | forbid
-    room = cap - large[b]
+# One hop as an arm grows along it, with the figures of its end station for this base:
+# (hop, end station, resource mask, city and junction bits, Large, value, Large base, duty).
+_Step = tuple[Hop, int, int, int, int, int, int, int]
 
-    def grow(options: tuple[Hop, ...], parent: int, chain: int, used: int, cities: int,
-             n_large: int, val: int, lbase: int, duty: int) -> None:
-        for hop in options:
-            _ids, _back, to, mask, hop_chain, hop_duty, hop_hub = hop
-            c = city[to] | hop_hub
+
+def _steps(hops: list[tuple[Hop, ...]], info: _Stations, hub_count: int
+           ) -> tuple[list[tuple[_Step, ...]], int]:
+    """Every hop with the figures of its end station, for the arms of every base; and the
+    first bit above the cities and junction tiles.  Each base's station carries a bit of
+    its rank there, so that an arm from a higher-ranked base, which starts with the bits of
+    the lower ranks set, is turned away by the city test."""
+    first = max(max(info.city, default=0), (1 << hub_count) - 1).bit_length()
+    value, large, large_base = info.value, info.large, info.large_base
+    city = [c | (1 << (first + r)) if r >= 0 else c
+            for c, r in zip(info.city, info.rank, strict=True)]
+    return [tuple((hop, hop[2], hop[3], city[hop[2]] | hop[6], large[hop[2]], value[hop[2]],
+                   large_base[hop[2]], hop[5]) for hop in options) for options in hops], first
+
+
+def _grow_arms(b: int, steps: list[tuple[_Step, ...]], onward: list[bool], info: _Stations,
+               cap: int, first: int) -> _Arms:
+    """Every arm from base ``b`` (``onward``: whether an arm may go on past a station)."""
+    arms = _Arms(b)
+    room = cap - info.large[b]
+    by_large = [0] * (room + 1)
+    total_by_large = [0] * (room + 1)
+    arms.best_by_large, arms.best_total_by_large = by_large, total_by_large
+    add_mask, add_city = arms.masks.append, arms.cities.append
+    add_large, add_value, add_end_value = (arms.larges.append, arms.values.append,
+                                           arms.end_values.append)
+    add_lbase, add_duty = arms.large_bases.append, arms.duties.append
+    add_hop, add_skip = arms.hops.append, arms.skip.append
+    add_below, add_total_below = arms.best_below.append, arms.best_total_below.append
+    values, skip, below, total_below = (arms.values, arms.skip, arms.best_below,
+                                        arms.best_total_below)
+    # The base's city, and the bits of the lower-ranked bases (their runs are theirs).
+    b_cities = info.city[b] | (((1 << info.rank[b]) - 1) << first)
+
+    def grow(options: tuple[_Step, ...], used: int, cities: int, n_large: int, val: int,
+             lbase: int, duty: int) -> tuple[int, int]:
+        """Append the arms going on by ``options``; their best value (and value + end)."""
+        best = best_total = 0
+        for hop, to, mask, c, lg, v, lbs, hop_duty in options:
             if mask & used or c & cities:
                 # 4.5.8 / 4.5.10 track or edge twice; 4.5.5 a city, 4.2.5 a junction, twice
                 continue
-            nl = n_large + large[to]
+            nl = n_large + lg
             if nl > room:
                 continue  # 4.5.4: more Large Stations than the company's biggest train runs to
-            k = len(ends)
+            k = len(values)
             n_used = used | mask
             n_cities = cities | c
-            nv = val + value[to]
-            nb = lbase + large_base[to]
+            nv = val + v
+            nb = lbase + lbs
             n_duty = duty | hop_duty
-            first = hop_chain if chain < 0 else chain
-            ends.append(to)
-            masks.append(n_used)
-            cities_.append(n_cities - b_cities)
-            larges.append(nl)
-            values.append(nv)
-            lbases.append(nb)
-            duties.append(n_duty)
-            chains.append(first)
-            parents.append(parent)
-            hop_of.append(hop)
-            skip.append(0)
+            add_mask(n_used)
+            add_city(n_cities - b_cities)
+            add_large(nl)
+            add_value(nv)
+            add_end_value(v)
+            add_lbase(nb)
+            add_duty(n_duty)
+            add_hop(hop)
+            top, top_total = nv, nv + v
+            if top > by_large[nl]:
+                by_large[nl] = top
+            if top_total > total_by_large[nl]:
+                total_by_large[nl] = top_total
             if onward[to]:
-                grow(hops[to], k, first, n_used, n_cities, nl, nv, nb, n_duty)
-            skip[k] = len(ends)
+                add_skip(0)
+                add_below(0)
+                add_total_below(0)
+                sub, sub_total = grow(steps[to], n_used, n_cities, nl, nv, nb, n_duty)
+                if sub > top:
+                    top = sub
+                if sub_total > top_total:
+                    top_total = sub_total
+                skip[k] = len(values)
+                below[k] = top
+                total_below[k] = top_total
+            else:
+                add_skip(k + 1)
+                add_below(top)
+                add_total_below(top_total)
+            if top > best:
+                best = top
+            if top_total > best_total:
+                best_total = top_total
+        return best, best_total
 
-    # Children of b in chain order (stable), so that the chains of the preorder never
-    # decrease and arm two's candidates are a suffix of the lists.
-    grow(tuple(sorted(hops[b], key=itemgetter(4))), -1, -1, 0, b_cities, 0, 0, 0, 0)
-    below = list(values)
-    for k in range(len(ends) - 1, -1, -1):
-        up = parents[k]
-        if up >= 0 and below[k] > below[up]:
-            below[up] = below[k]
-    after = [*below, 0]
-    for k in range(len(ends) - 1, -1, -1):
-        if after[k + 1] > after[k]:
-            after[k] = after[k + 1]
-    arms.best_below = below
-    arms.best_after = after
+    # Children of b in chain order (stable), so that the preorder is deterministic.
+    grow(tuple(sorted(steps[b], key=lambda s: s[0][4])), 0, b_cities, 0, 0, 0, 0)
+    _summarise(arms)
     return arms
 
 
-def _runs_through(arms: _Arms, info: _Stations, cap: int, threshold: int,
-                  by_value: list[list[Candidate]]) -> None:
-    """Every run worth at least ``threshold`` whose lowest-ranked base is ``arms.base``,
-    appended to ``by_value[its value]``.
+def _summarise(arms: _Arms) -> None:
+    """The orders and bests that the run listing prunes with."""
+    values, larges, end_values = arms.values, arms.larges, arms.end_values
+    by_large, total_by_large = arms.best_by_large, arms.best_total_by_large
+    # The best arm (and arm + end) with at most so many Large Stations: with arm one's count,
+    # what arm two can add within the limit (4.5.4).
+    for n_large in range(1, len(by_large)):
+        by_large[n_large] = max(by_large[n_large], by_large[n_large - 1])
+        total_by_large[n_large] = max(total_by_large[n_large], total_by_large[n_large - 1])
+    arms.by_large_order = [[] for _ in by_large]
+    for k in sorted(range(len(values)), key=values.__getitem__, reverse=True):
+        arms.by_large_order[larges[k]].append(k)
+    arms.best = max(values, default=0)
+    arms.top_end = max(end_values, default=0)
+    arms.top_two_ends = sum(heapq.nlargest(2, end_values))
 
-    A run through the base is an arm alone (the run starts at the base) or two arms from it
-    that share no resource and no city and together stay within the Large Station limit; arm
-    two's chain is higher than arm one's, so each run is generated exactly once (the run
-    starts at arm one's end).  Arm two is found by a scan of the preorder lists that jumps
-    over every subtree whose root already conflicts with arm one, or whose best arm cannot
-    reach the threshold.
+
+def _runs_through(arms: _Arms, info: _Stations, scan: _Scan, by_value: _Buckets) -> None:
+    """Every run that passes the tests of ``scan`` (value or value + mail over its
+    thresholds, Large Stations 4.5.4 and 4.8.18, resources 4.5.10; cities once, 4.5.5) whose
+    lowest-ranked base is ``arms.base``, appended to ``by_value[its value]``; in a BEST_ mode
+    only runs better than every run found so far, the threshold rising with each.
+
+    A run through the base is two arms from it that share no resource and no city and
+    together stay within the Large Station limit, or an arm alone (the run starts at the
+    base).  Arm one is the more valuable of the two (ties: the earlier in preorder), so each
+    run is generated exactly once (it starts at arm one's end).  The arms are tried as arm
+    one by Large count, then by value, until even the best partner within the Large Station
+    limit (4.5.4) could not reach the thresholds.  Arm two is found by a scan of the preorder
+    lists that jumps over every subtree whose root already conflicts with arm one, is worth
+    more than it, or whose best arm cannot reach the thresholds (figures are cumulative and
+    values never fall along the tree).
     """
     b = arms.base
     value, large, large_base = info.value, info.large, info.large_base
-    ends, masks, cities, larges = arms.ends, arms.masks, arms.cities, arms.larges
-    values, lbases, duties, chains, skip = (arms.values, arms.large_bases, arms.duties,
-                                            arms.chains, arms.skip)
-    below, after = arms.best_below, arms.best_after
-    n = len(ends)
+    hops, masks, cities, larges = arms.hops, arms.masks, arms.cities, arms.larges
+    values, lbases, duties, skip = arms.values, arms.large_bases, arms.duties, arms.skip
+    below, total_below, end_values = arms.best_below, arms.best_total_below, arms.end_values
+    n = len(values)
     vb, lb, bb = value[b], large[b], large_base[b]
-    room = cap - lb
+    room = scan.room - lb
+    used, one_m, mode = scan.used, scan.one_m, scan.mode
+    need = scan.threshold - vb  # what the arms must be worth together
+    need_total = scan.total - vb  # and with the mail: arms plus their ends (or the base)
+    top_end, top_two = arms.top_end, arms.top_two_ends
+    by_large, total_by_large = arms.best_by_large, arms.best_total_by_large
+    most_large = len(by_large) - 1
+    # Arm one by its number of Large Stations, then by value: within the limit (4.5.4) arm
+    # two is worth at most the best arm with the Large Stations left, so the arms of one
+    # count are tried only until even that partner could not reach the thresholds.
+    for n_large, ones in enumerate(arms.by_large_order):
+        if n_large > room:
+            break
+        left = room - n_large
+        partner = by_large[min(left, most_large)]
+        partner_total = total_by_large[min(left, most_large)]
+        for one in ones:
+            v1 = values[one]
+            # (Conditional expressions: this loop is hot, min() is slower.)
+            # Bounds on arm two (worth at most v1 and the best arm within the Large limit)
+            # and on the ends (each worth at most its arm and top_end).
+            end_cap = v1 if v1 < top_end else top_end
+            two_cap = v1 if v1 < partner else partner
+            two_total_cap = two_cap + (two_cap if two_cap < top_end else top_end)
+            if two_total_cap > partner_total:
+                two_total_cap = partner_total
+            ends_cap = 2 * end_cap if 2 * end_cap < top_two else top_two
+            if v1 + two_cap < need and (v1 + end_cap + two_total_cap < need_total
+                                        or v1 + two_cap + ends_cap < need_total):
+                break  # every later arm one of this count is worth no more
+            if masks[one] & used:
+                continue
+            e1 = end_values[one]
+            need_two = need - v1
+            need_two_total = need_total - v1 - e1
+            if two_cap < need_two and two_total_cap < need_two_total:
+                continue  # no arm two worth at most v1 within the Large limit is enough
+            m1, c1 = masks[one] | used, cities[one]
+            d1, end1, l1, b1 = duties[one], hops[one][2], lb + larges[one], bb + lbases[one]
+            two = 0
+            while two < n:
+                v2 = values[two]
+                if (v2 > v1 or masks[two] & m1 or cities[two] & c1 or larges[two] > left
+                        or (below[two] < need_two and total_below[two] < need_two_total)):
+                    two = skip[two]
+                    continue
+                if ((v2 < v1 or two > one)
+                        and (v2 >= need_two or v2 + end_values[two] >= need_two_total)
+                        and not (one_m and (l1 + larges[two] != 1 or b1 + lbases[two] != 1))):
+                    v = vb + v1 + v2
+                    by_value[v].append((v, e1 + end_values[two], l1 + larges[two],
+                                        b1 + lbases[two], m1 & ~used | masks[two],
+                                        d1 | duties[two], end1, (arms, one, two)))
+                    if mode == BEST_VALUE:
+                        need_two = v2 + 1
+                    elif mode == BEST_TOTAL:
+                        need_two_total = v2 + end_values[two] + 1
+                two += 1
+            if mode == BEST_VALUE:
+                need = need_two + v1
+            elif mode == BEST_TOTAL:
+                need_total = need_two_total + v1 + e1
+    # Runs from the base along one arm.
     k = 0
     while k < n:
-        v = vb + values[k]
-        if vb + below[k] < threshold:
+        if (below[k] < need and vb + total_below[k] < need_total) or masks[k] & used:
             k = skip[k]
             continue
-        if v >= threshold:
-            by_value[v].append((v, vb + value[ends[k]], lb + larges[k], bb + lbases[k],
-                                masks[k], duties[k], b, (arms, -1, k)))
-        k += 1
-    for one in range(n):
-        v1 = vb + values[one]
-        two = bisect_right(chains, chains[one])
-        if two >= n or v1 + after[two] < threshold:
+        v = values[k]
+        if larges[k] > room:
+            k = skip[k]
             continue
-        m1, c1, left = masks[one], cities[one], room - larges[one]
-        d1, end1 = duties[one], ends[one]
-        e1, l1, b1 = value[end1], lb + larges[one], bb + lbases[one]
-        while two < n:
-            if (v1 + below[two] < threshold or masks[two] & m1 or cities[two] & c1
-                    or larges[two] > left):
-                two = skip[two]
-                continue
-            v = v1 + values[two]
-            if v >= threshold:
-                by_value[v].append((v, e1 + value[ends[two]], l1 + larges[two],
+        if ((v >= need or vb + v + end_values[k] >= need_total)
+                and not (one_m and (lb + larges[k] != 1 or bb + lbases[k] != 1))):
+            by_value[vb + v].append((vb + v, vb + end_values[k], lb + larges[k], bb + lbases[k],
+                                     masks[k], duties[k], b, (arms, -1, k)))
+            if mode == BEST_VALUE:
+                need = v + 1
+            elif mode == BEST_TOTAL:
+                need_total = vb + v + end_values[k] + 1
+        k += 1
+    if mode == BEST_VALUE:
+        scan.threshold = need + vb
+    elif mode == BEST_TOTAL:
+        scan.total = need_total + vb
+
+
+def _every_run_through(arms: _Arms, info: _Stations, cap: int,
+                       by_value: list[list[Candidate]]) -> None:
+    """Every run whose lowest-ranked base is ``arms.base`` (a complete listing, as with run
+    duties): an arm alone, or two arms from different children of the base (within one they
+    share the first hop), arm two in a later child's subtree, so each run is generated once;
+    arm two is found by a scan of the later subtrees that jumps over every subtree whose root
+    already conflicts with arm one (figures are cumulative): a resource twice (4.5.8,
+    4.5.10), a city twice (4.5.5), more Large Stations than the limit (4.5.4)."""
+    b = arms.base
+    value, large, large_base = info.value, info.large, info.large_base
+    hops, masks, cities, larges = arms.hops, arms.masks, arms.cities, arms.larges
+    values, lbases, duties, skip = arms.values, arms.large_bases, arms.duties, arms.skip
+    end_values = arms.end_values
+    n = len(values)
+    vb, lb, bb = value[b], large[b], large_base[b]
+    room = cap - lb
+    for k in range(n):
+        by_value[vb + values[k]].append((vb + values[k], vb + end_values[k], lb + larges[k],
+                                         bb + lbases[k], masks[k], duties[k], b,
+                                         (arms, -1, k)))
+    root = 0
+    while root < n:
+        later = skip[root]  # the subtrees of the base's later children start here
+        for one in range(root, later):
+            v1, m1, c1, left = values[one], masks[one], cities[one], room - larges[one]
+            e1, d1, end1 = end_values[one], duties[one], hops[one][2]
+            l1, b1 = lb + larges[one], bb + lbases[one]
+            two = later
+            while two < n:
+                if masks[two] & m1 or cities[two] & c1 or larges[two] > left:
+                    two = skip[two]
+                    continue
+                v = vb + v1 + values[two]
+                by_value[v].append((v, e1 + end_values[two], l1 + larges[two],
                                     b1 + lbases[two], m1 | masks[two], d1 | duties[two], end1,
                                     (arms, one, two)))
-            two += 1
+                two += 1
+        root = later
 
 
 # ---------------------------------------------------------------------------------------------
@@ -525,17 +751,18 @@ class _TrainSlot:
     masks: list[int]
     duties: list[int]
     mails: list[int]
-    # The same runs sorted by value + mail, for the mail bound.
+    # The same runs sorted by value + mail (with their index in ``runs``), for the mail.
     totals_by_total: list[int]
     masks_by_total: list[int]
+    index_by_total: list[int]
+    # The best value + mail of the runs from each index on (and 0 past the end).
+    totals_after: list[int]
     max_mail: int
     same_as_previous: bool
-    best_possible: int = 0  # an upper bound on any of the train's runs, listed or not
-    # Runs below the pass's threshold for this gauge are not listed: ``unseen`` is the most
-    # any of them is worth (-1: every run is listed), ``mail_cap`` the most any mail bonus of
-    # the gauge is worth.
+    # Runs the pass did not list: ``unseen`` is the most any of them is worth (-1: every run
+    # is listed), ``unseen_total`` the most any of them is worth with its mail bonus.
     unseen: int = -1
-    mail_cap: int = 0
+    unseen_total: int = -1
 
 
 @dataclass
@@ -544,46 +771,56 @@ class _Search:
     duties: int
     duty_reach: list[int]  # union of duty bits reachable by slots i.. n-1
     best_value: int = -1
-    best: list[tuple[int, bool]] = field(default_factory=list)  # (run index or -1, mail)
+    # Per slot (run index or -1, mail); None: nothing beat the value the search started from.
+    best: list[tuple[int, bool]] | None = None
     nodes: int = 0
     pruned_bound: int = -1
     root_bound: int = 0
-    unseen_context: int = -1  # the most a search node offered on top of an unlisted run
+    # Per slot, the most a search node offered on top of an unlisted run of its train: with
+    # the mail left to another train (``unseen_context``), and with the mail still free, to
+    # be carried by the unlisted run (``unseen_total_context``); -1: none.
+    unseen_context: list[int] = field(default_factory=list)
+    unseen_total_context: list[int] = field(default_factory=list)
 
-    def bound(self, i: int, used: int, start: int, mail: bool) -> tuple[int, int]:
+    def limits(self, j: int, used: int, mail: bool) -> tuple[int, int]:
+        """Upper bounds for train ``j`` given the used resources: its best run compatible with
+        them (or an unlisted one), and its best value + mail bonus (equal if the mail is
+        taken).  Listed runs are sorted best first, so the first compatible one is the best."""
+        slot = self.slots[j]
+        best = max(slot.unseen, 0)
+        masks = slot.masks
+        for k in range(len(masks)):
+            if not masks[k] & used:
+                best = max(best, slot.values[k])
+                break
+        if not mail:
+            return best, best
+        top = max(best, slot.unseen_total)
+        by_mask = slot.masks_by_total
+        for k, total in enumerate(slot.totals_by_total):
+            if total <= top:
+                break
+            if not by_mask[k] & used:
+                top = total
+                break
+        return best, top
+
+    def bound(self, i: int, used: int, mail: bool) -> tuple[int, int]:
         """Upper bounds for trains i.. given the used resources: (sum of each train's best
         compatible run, best extra from nominating one of them as the mail)."""
         total = 0
         gain = 0
-        first = start
         for j in range(i, len(self.slots)):
-            slot = self.slots[j]
-            if j > i and not slot.same_as_previous:
-                first = 0
-            unseen = min(slot.unseen, slot.best_possible)
-            best_j = max(unseen, 0)
-            masks = slot.masks
-            for k in range(first, len(masks)):
-                if not masks[k] & used:
-                    best_j = slot.values[k]  # listed runs are worth more than unseen ones
-                    break
-            total += best_j
-            if mail:
-                by_mask = slot.masks_by_total
-                for k, run_total in enumerate(slot.totals_by_total):
-                    if run_total <= best_j + gain:
-                        break
-                    if not by_mask[k] & used:
-                        gain = run_total - best_j
-                        break
-                if unseen >= 0:
-                    gain = max(gain, unseen + slot.mail_cap - best_j)
+            best, top = self.limits(j, used, mail)
+            total += best
+            gain = max(gain, top - best)
         return total, gain
 
     def search(self, i: int, used: int, covered: int, value: int, mail: bool, start: int,
                chosen: list[tuple[int, bool]]) -> None:
         self.nodes += 1
-        if i == len(self.slots):
+        slots = self.slots
+        if i == len(slots):
             if covered & self.duties == self.duties and value > self.best_value:
                 self.best_value = value
                 self.best = list(chosen)
@@ -591,14 +828,49 @@ class _Search:
         missing = self.duties & ~covered
         if missing & ~self.duty_reach[i]:
             return
-        slot = self.slots[i]
+        slot = slots[i]
+        if i == len(slots) - 1 and not missing:
+            self._last(i, used, value, mail, start, chosen)
+            return
+        limits = [self.limits(j, used, mail) for j in range(i + 1, len(slots))]
+        # Identical trains after this one take runs later in the same list (no symmetric
+        # repeats), so with run k here each is worth at most run k + 1, and with the mail
+        # the best value + mail of the runs after k (or an unlisted run): the bound of the
+        # pair, not of each train's best run.
+        same = 0
+        while same < len(limits) and slots[i + 1 + same].same_as_previous:
+            same += 1
+        twins = limits[:same]
+        others_rest = sum(best for best, _ in limits[same:])
+        others_gain = max((top - best for best, top in limits[same:]), default=0)
+        rest = others_rest + sum(best for best, _ in twins)
+        gain = max([others_gain, *(top - best for best, top in twins)])
         values, masks, duties, mails = slot.values, slot.masks, slot.duties, slot.mails
-        rest, gain = self.bound(i + 1, used, 0, mail)
-        next_same = i + 1 < len(self.slots) and self.slots[i + 1].same_as_previous
-        mail_room = max(slot.max_mail, gain) if mail else 0
-        for k in range(start, len(values)):
+        n = len(values)
+        max_mail = slot.max_mail if mail else 0
+        unseen, unseen_total, totals_after = slot.unseen, slot.unseen_total, slot.totals_after
+        rest_k, gain_k = rest, gain
+        for k in range(start, n):
             run_value = values[k]
-            ceiling = value + run_value + rest + mail_room
+            if same:  # (conditional expressions: this loop is hot, min() is slower)
+                nxt = values[k + 1] if k + 1 < n else 0
+                cap = nxt if nxt > unseen else unseen
+                cap_total = totals_after[k + 1]
+                if unseen_total > cap_total:
+                    cap_total = unseen_total
+                rest_k, gain_k = others_rest, others_gain
+                for best, top in twins:
+                    if best > cap:
+                        best = cap
+                    rest_k += best
+                    if mail:
+                        if top > cap_total:
+                            top = cap_total
+                        if top - best > gain_k:
+                            gain_k = top - best
+            # Every term falls as k grows: the first run that cannot beat the answer ends
+            # the list.
+            ceiling = value + run_value + rest_k + (max_mail if max_mail > gain_k else gain_k)
             if ceiling <= self.best_value:
                 self.pruned_bound = max(self.pruned_bound, ceiling)
                 break
@@ -606,34 +878,74 @@ class _Search:
                 continue
             n_used = used | masks[k]
             n_covered = covered | duties[k]
-            # Identical trains take runs in increasing order (no symmetric repeats).
-            n_start = k + 1 if next_same else 0
+            n_start = k + 1 if same else 0
             if mail:
                 chosen.append((k, True))
                 self._descend(i, n_used, n_covered, value + run_value + mails[k], False,
-                              n_start, chosen, rest)
+                              n_start, chosen, rest_k)
                 chosen.pop()
             chosen.append((k, False))
             self._descend(i, n_used, n_covered, value + run_value, mail, n_start, chosen,
-                          rest + gain)
+                          rest_k + gain_k)
             chosen.pop()
         if slot.unseen >= 0:
-            # The runs below the threshold were not listed (and their mail bonus may be larger
-            # than any listed run's, so the cut above does not cover them): this node's bound
-            # with one of them must not beat the answer, or a lower threshold is needed.
-            context = value + rest + (max(slot.mail_cap, gain) if mail else 0)
-            self.unseen_context = max(self.unseen_context, context)
-            self.pruned_bound = max(self.pruned_bound,
-                                    context + min(slot.unseen, slot.best_possible))
+            self._unseen(i, value + rest, gain, mail)
         # The train may also stay idle (no compatible run, or to leave room for others).
         ceiling = value + rest + gain
         if ceiling > self.best_value:
             chosen.append((-1, False))
-            self.search(i + 1, used, covered, value, mail, len(values) if next_same else 0,
-                        chosen)
+            self.search(i + 1, used, covered, value, mail, n if same else 0, chosen)
             chosen.pop()
         else:
             self.pruned_bound = max(self.pruned_bound, ceiling)
+
+    def _unseen(self, i: int, context: int, gain: int, mail: bool) -> None:
+        """The runs below the threshold were not listed (and their mail bonus may be larger
+        than any listed run's, so the cuts above do not cover them): this node's bound with
+        one of them must not beat the answer, or a lower threshold is needed."""
+        slot = self.slots[i]
+        if mail:
+            self.unseen_context[i] = max(self.unseen_context[i], context + gain)
+            self.unseen_total_context[i] = max(self.unseen_total_context[i], context)
+            ceiling = max(context + gain + slot.unseen, context + slot.unseen_total)
+        else:
+            self.unseen_context[i] = max(self.unseen_context[i], context)
+            ceiling = context + slot.unseen
+        self.pruned_bound = max(self.pruned_bound, ceiling)
+
+    def _last(self, i: int, used: int, value: int, mail: bool, start: int,
+              chosen: list[tuple[int, bool]]) -> None:
+        """The last train (no duty left to cover): its best compatible run, by value + mail
+        if the mail is still free, is the best completion.  By value it is looked for from
+        ``start`` on (an identical train before it took an earlier run); with the mail, in
+        the whole list (an earlier run is a repeat of another branch, but a legal run)."""
+        slot = self.slots[i]
+        best = self.best_value
+        pick, extra = -1, 0
+        if mail:
+            by_mask, index = slot.masks_by_total, slot.index_by_total
+            for p, total in enumerate(slot.totals_by_total):
+                if value + total <= best:
+                    self.pruned_bound = max(self.pruned_bound, value + total)
+                    break
+                if not by_mask[p] & used:
+                    pick, extra = index[p], total
+                    break
+        else:
+            masks, values = slot.masks, slot.values
+            for k in range(start, len(values)):
+                run_value = values[k]
+                if value + run_value <= best:
+                    self.pruned_bound = max(self.pruned_bound, value + run_value)
+                    break
+                if not masks[k] & used:
+                    pick, extra = k, run_value
+                    break
+        if slot.unseen >= 0:
+            self._unseen(i, value, 0, mail)
+        if value + extra > best:
+            self.best_value = value + extra
+            self.best = [*chosen, (pick, mail and pick >= 0)]
 
     def _descend(self, i: int, used: int, covered: int, value: int, mail: bool, start: int,
                  chosen: list[tuple[int, bool]], optimistic_rest: int) -> None:
@@ -662,6 +974,7 @@ class SearchStats:
     enumerate_ms: float  # the arms
     search_ms: float  # runs over the threshold and the branch and bound, every pass
     thresholds: dict[str, int]  # per gauge: the last pass listed every run worth this much
+    total_thresholds: dict[str, int]  # and every run worth this much with its mail bonus
     passes: int
 
 
@@ -706,62 +1019,82 @@ def _eligible(cand: Candidate, train: Train) -> bool:
     return cand[LARGE] <= train.large
 
 
+def arms_of(graph: RouteGraph, company: str, trains: Sequence[Train], duties: Sequence[str] = ()
+            ) -> tuple[dict[TrainGauge, ReducedGraph], dict[TrainGauge, GaugeArms]]:
+    """Stages 1 and 2 for the gauges of ``trains``: the reduced graphs and the arms from the
+    company's bases, up to the most Large Stations any of the gauge's trains may visit
+    (4.5.4, 4.8.18).  ``duties``: the hexes a run must cover (4.2.3 / 4.4.2), sorted."""
+    reduced = _reduced(graph, trains, duties)
+    caps = _caps(trains)
+    return reduced, {g: all_arms(r, graph, company, caps[g]) for g, r in reduced.items()}
+
+
+def _reduced(graph: RouteGraph, trains: Sequence[Train], duties: Sequence[str]
+             ) -> dict[TrainGauge, ReducedGraph]:
+    """Stage 1 for each gauge of ``trains``, the gauges sharing resource bits (dual track used
+    by both conflicts, 4.5.10) and junction-tile bits (4.2.5)."""
+    duty_bits = {h: 1 << i for i, h in enumerate(duties)}
+    resources = _Resources()
+    hub_bits = {h: 1 << i for i, h in enumerate(sorted(junction_hexes(graph)))}
+    return {g: reduce_graph(graph, g, resources, duty_bits, hub_bits)
+            for g in sorted({t.gauge for t in trains})}
+
+
+def _caps(trains: Sequence[Train]) -> dict[TrainGauge, int]:
+    """Per gauge, the most Large Stations any of its trains may visit (a '1M': one)."""
+    caps: dict[TrainGauge, int] = {}
+    for t in trains:
+        caps[t.gauge] = max(caps.get(t.gauge, 0), 1 if t.one_m else t.large)
+    return caps
+
+
 def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
-             duties: Iterable[str] = (), first_threshold: int | None = None) -> BestRun:
+             duties: Iterable[str] = (), first_threshold: int | None = None,
+             greedy_start: bool | None = None) -> BestRun:
     """The company's run of greatest total value (train revenue plus mail, 4.6.2, 4.6.6).
 
     ``trains`` are those able to run this turn (4.5.1); ``duties`` hexes that must be on a run
     (4.2.3 / 4.4.2).  Deterministic: the same position always gives the same answer.  Raises
     :class:`RuleError` (4.2.3) when no legal run covers every duty hex.
 
-    ``first_threshold`` only tunes speed (and lets tests exercise the passes): the first pass
-    lists the runs worth at least this much (None: chosen from the network; 0: every run).
-    The answer is the optimum whatever it is.
+    ``first_threshold`` and ``greedy_start`` only tune speed (and let tests exercise every
+    way through): the first pass lists the runs worth at least ``first_threshold`` (0: every
+    run); ``greedy_start`` (with no duties and no first threshold) starts from a run set found
+    greedily and lists only the runs that could beat it (None: on a large network).  The
+    answer is the optimum whatever they are.
     """
     duty_list = sorted(set(duties))
-    duty_bits = {h: 1 << i for i, h in enumerate(duty_list)}
-    resources = _Resources()
     t0 = time.perf_counter()
     gauges: list[TrainGauge] = sorted({t.gauge for t in trains})
-    hub_bits = {h: 1 << i for i, h in enumerate(sorted(junction_hexes(graph)))}
-    reduced = {g: reduce_graph(graph, g, resources, duty_bits, hub_bits) for g in gauges}
+    reduced = _reduced(graph, trains, duty_list)
     t1 = time.perf_counter()
-    caps = {g: max((1 if t.one_m else t.large) for t in trains if t.gauge == g) for g in gauges}
+    caps = _caps(trains)
     arms = {g: all_arms(reduced[g], graph, company, caps[g]) for g in gauges}
     t2 = time.perf_counter()
-    # Search the runs worth at least a threshold first; the search proves the answer optimal
-    # or says how low the threshold must go (duties: every run, their reach must be exact).
-    if duty_list:
-        thresholds = dict.fromkeys(gauges, 0)
-    elif first_threshold is None:
-        thresholds = _first_thresholds(arms)
-    else:
-        thresholds = dict.fromkeys(gauges, first_threshold)
+    start, listing = _plan(trains, arms, bool(duty_list), first_threshold, greedy_start)
     passes = 0
     while True:
         passes += 1
-        runs = {g: runs_at_least(arms[g], thresholds[g]) for g in gauges}
-        search = _run_search(trains, runs, caps, len(duty_list), thresholds, arms)
-        if not any(thresholds.values()) or search.pruned_bound <= search.best_value:
+        runs = {g: runs_at_least(arms[g], *listing[g]) for g in gauges}
+        search = _run_search(trains, runs, caps, len(duty_list), listing, arms, start)
+        if (all(v <= 0 for v, _ in listing.values())
+                or search.pruned_bound <= search.best_value):
             break
-        # Low enough that every node seen would have been decided, but no more than half as
-        # low at a time: the answer found improves as more runs are listed.
-        needed = search.best_value - search.unseen_context + 1
-        for g, threshold in thresholds.items():
-            lower = min(threshold - 1, max(needed, threshold * STEP[0] // STEP[1]))
-            if lower <= MIN_RUN_VALUE or search.nodes > NODES_FOR_ANOTHER_PASS:
-                lower = 0  # list every run (a costly search is done once more only)
-            thresholds[g] = max(lower, 0)
+        start, listing = _next_pass(trains, arms, start, listing, search)
     slots = search.slots
     t3 = time.perf_counter()
     if search.best_value < 0:
         raise RuleError("4.2.3", "no legal run covers every hex that must be on a run this "
                         f"turn ({', '.join(duty_list)})")
-    routes = [
-        _expand(slot.runs[k], reduced[slot.train.gauge], slot.train, mail)
-        for slot, (k, mail) in zip(slots, search.best, strict=True)
-        if k >= 0
-    ]
+    if search.best is None:  # nothing beat the run set the search started from
+        routes = [_expand(cand, reduced[train.gauge], train, mail)
+                  for train, cand, mail in start[1]]
+    else:
+        routes = [
+            _expand(slot.runs[k], reduced[slot.train.gauge], slot.train, mail)
+            for slot, (k, mail) in zip(slots, search.best, strict=True)
+            if k >= 0
+        ]
     run = check_routes(graph, company, trains, routes, duty_list)
     stats = SearchStats(
         key_nodes={g: len(reduced[g].nodes) for g in gauges},
@@ -773,85 +1106,223 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
         reduce_ms=(t1 - t0) * 1000,
         enumerate_ms=(t2 - t1) * 1000,
         search_ms=(t3 - t2) * 1000,
-        thresholds={str(g): t for g, t in thresholds.items()},
+        thresholds={str(g): v for g, (v, _) in listing.items()},
+        total_thresholds={str(g): t for g, (_, t) in listing.items()},
         passes=passes,
     )
     return BestRun(run, max(run.total, search.pruned_bound), stats)
 
 
+def _plan(trains: Sequence[Train], arms: dict[TrainGauge, GaugeArms], duties: bool,
+          first_threshold: int | None, greedy_start: bool | None) -> tuple[_Start, Listing]:
+    """The run set the search starts from and what the first pass lists.  On a large network
+    the thresholds come from a good run set found first (every listed run must be able to
+    help beat it); the search then proves the answer optimal or says how low the thresholds
+    must go.  With duties every run is listed (their reach must be exact, 4.2.3)."""
+    nothing: _Start = (-1, [], {})
+    if duties:
+        return nothing, {g: (0, 0) for g in arms}
+    if first_threshold is not None:
+        return nothing, {g: (first_threshold, first_threshold + a.mail_cap)
+                         for g, a in arms.items()}
+    small = sum(len(a.values) for g in arms.values() for a in g.arms) < ARMS_FOR_THRESHOLDS
+    if not greedy_start if greedy_start is not None else small:
+        return nothing, {g: (0, 0) for g in arms}
+    start = _incumbent(trains, arms)
+    # Aim halfway between the run set found and the most any could be worth (if that is
+    # far): if the optimum is that good, one pass over fewer runs finds and proves it; if
+    # not, the next pass lists what the better run set found calls for.
+    ceiling = _ceiling(trains, start[2])
+    aim = start[0] + 1 + (ceiling - start[0] - 1) // 2
+    return start, _listing_for(trains, start[2],
+                               aim if ceiling - start[0] >= AIM_GAP else start[0] + 1)
+
+
+def _next_pass(trains: Sequence[Train], arms: dict[TrainGauge, GaugeArms], start: _Start,
+               listing: Listing, search: _Search) -> tuple[_Start, Listing]:
+    """After a pass that could not prove its answer: the run set to beat and what to list."""
+    lower = _next_listing(listing, search, arms, paced=not start[2])
+    if not start[2]:
+        return start, lower
+    # What the better run set found calls for (enough, docs/routes.md); never less than the
+    # search nodes call for, so that every pass lowers a threshold.
+    if search.best is not None:
+        start = (search.best_value, _taken(search), start[2])
+    wanted = _listing_for(trains, start[2], start[0] + 1)
+    return start, {g: (min(v, wanted[g][0]), min(t, wanted[g][1]))
+                   for g, (v, t) in lower.items()}
+
+
 # A threshold this low lists (nearly) every run anyway: go straight to a complete list. (The
 # answer is correct whatever the thresholds; they only decide how much is listed.)
 MIN_RUN_VALUE = 20
-
-
-def _best_possible(gauge_arms: GaugeArms) -> int:
-    """An upper bound on any run of the gauge: a base and its two best arms."""
-    top = 0
-    for a in gauge_arms.arms:
-        if a.ends:
-            top = max(top, gauge_arms.info.value[a.base] + 2 * a.best_after[0])
-    return top
-
-
-# The first threshold, and the least each later pass lowers it by, as fractions.
-FIRST = (1, 2)
+# From a forced first threshold, the least each later pass lowers a threshold by.
 STEP = (1, 2)
 # Below this many arms the runs are few enough to list them all in one pass.
-ARMS_FOR_THRESHOLDS = 1000
-# A pass whose search took more nodes than this is followed by a complete pass.
+ARMS_FOR_THRESHOLDS = 300
+# From a forced first threshold, a pass whose search took more nodes than this is followed
+# by a complete pass.
 NODES_FOR_ANOTHER_PASS = 1000
+# The first pass aims above the run set found greedily when the most any run set could be
+# worth is at least this much more (else halfway would list hardly fewer runs).
+AIM_GAP = 40
+
+# Per gauge, what a pass lists: the runs worth at least the first figure, or at least the
+# second with their mail bonus ((0, 0): every run).
+Listing = dict[TrainGauge, tuple[int, int]]
 
 
-def _first_thresholds(arms: dict[TrainGauge, GaugeArms]) -> dict[TrainGauge, int]:
-    """Where the first pass starts, per gauge: half the most a single run of the gauge could
-    be worth, or 0 (list every run) on a small network.  Any value is correct; a high one
-    lists few runs, and the pass then says how low the next must go."""
-    if sum(len(a.ends) for g in arms.values() for a in g.arms) < ARMS_FOR_THRESHOLDS:
-        return dict.fromkeys(arms, 0)
-    out: dict[TrainGauge, int] = {}
-    for gauge, gauge_arms in arms.items():
-        first = _best_possible(gauge_arms) * FIRST[0] // FIRST[1]
-        out[gauge] = first if first > MIN_RUN_VALUE else 0
+# A legal run set to start from: its total, its runs (train, run, carries the mail) and, per
+# train, the most any of its runs is worth without and with the mail (empty: not known).
+_Start = tuple[int, list[tuple[Train, Candidate, bool]], dict[Train, tuple[int, int]]]
+
+
+def _incumbent(trains: Sequence[Train], arms: dict[TrainGauge, GaugeArms]) -> _Start:
+    """A good legal run set, found greedily: each train in turn takes its most valuable run
+    sharing no resource with those taken before (4.5.10), one of them (first or last) its
+    best run with the mail (4.6.6).  Any legal set would do (the search only has to beat
+    it); a good one lets the thresholds leave out every run that could not."""
+    found: dict[tuple[Train, int, bool], Candidate | None] = {}
+
+    def best(train: Train, used: int, mail: bool, at_least: int = 1) -> Candidate | None:
+        key = (train, used, mail)
+        if key not in found:
+            # A train of the gauge that may visit more Large Stations (a '6' for a '5') may
+            # have found a run this one may make too: then it is this one's best as well.
+            wider = [c for (t, u, m), c in found.items() if u == used and m == mail
+                     and t.gauge == train.gauge and not t.one_m and not train.one_m
+                     and t.large >= train.large]
+            if wider and (wider[0] is None or _eligible(wider[0], train)):
+                found[key] = wider[0]
+            else:
+                found[key] = best_compatible(arms[train.gauge], train, used, mail, at_least)
+        return found[key]
+
+    tops: dict[Train, tuple[int, int]] = {}
+    for train in sorted(set(trains), key=lambda t: (t.gauge, -t.large, t.one_m, t.name)):
+        plain = best(train, 0, False)
+        # The best run with the mail is worth at least the best run is with its own.
+        mailed = None if plain is None else best(train, 0, True, plain[VALUE] + plain[MAIL])
+        tops[train] = (plain[VALUE] if plain else 0, mailed[VALUE] + mailed[MAIL] if mailed else 0)
+    order = sorted(trains, key=lambda t: (-tops[t][0], t.gauge, -t.large, t.one_m, t.name))
+    best_total, best_set = 0, []
+    for carrier in dict.fromkeys(order):
+        others = list(order)
+        others.remove(carrier)
+        for sequence in ([(carrier, True)] + [(t, False) for t in others],
+                         [(t, False) for t in others] + [(carrier, True)]):
+            used = 0
+            total = 0
+            taken: list[tuple[Train, Candidate, bool]] = []
+            for train, mail in sequence:
+                cand = best(train, used, mail)
+                if cand is not None:
+                    used |= cand[MASK]
+                    total += cand[VALUE] + (cand[MAIL] if mail else 0)
+                    taken.append((train, cand, mail))
+            if total > best_total:
+                best_total, best_set = total, taken
+    return best_total, best_set, tops
+
+
+def _listing_for(trains: Sequence[Train], tops: dict[Train, tuple[int, int]], target: int
+                 ) -> Listing:
+    """The thresholds that list every run able to be part of a run set worth ``target`` or
+    more, per gauge: a train's run must bring that total less the most the other trains
+    could add (their best runs, one of them with the mail; for its own mail bonus, their
+    best runs without).  Every unlisted run then falls short of ``target`` in every search
+    node, so a pass that finds a run set worth that much settles the answer."""
+    values = [tops[t][0] for t in trains]
+    gains = [tops[t][1] - tops[t][0] for t in trains]
+    out: Listing = {}
+    for i, train in enumerate(trains):
+        others = sum(values) - values[i]
+        gain = max((g for j, g in enumerate(gains) if j != i), default=0)
+        value, with_mail = out.get(train.gauge, (NEVER, NEVER))
+        out[train.gauge] = (min(value, target - others - gain),
+                            min(with_mail, target - others))
+    return {g: (0, 0) if v <= MIN_RUN_VALUE else (v, t) for g, (v, t) in out.items()}
+
+
+def _ceiling(trains: Sequence[Train], tops: dict[Train, tuple[int, int]]) -> int:
+    """The most any run set could be worth: every train's best run, one with the mail
+    (4.6.2, 4.6.6)."""
+    return (sum(tops[t][0] for t in trains)
+            + max((tops[t][1] - tops[t][0] for t in trains), default=0))
+
+
+def _taken(search: _Search) -> list[tuple[Train, Candidate, bool]]:
+    """The run set the search found, as (train, run, carries the mail)."""
+    assert search.best is not None
+    return [(slot.train, slot.runs[k], mail)
+            for slot, (k, mail) in zip(search.slots, search.best, strict=True) if k >= 0]
+
+
+def _unseen(listing: tuple[int, int], gauge_arms: GaugeArms) -> tuple[int, int]:
+    """The most a run the listing leaves out can be worth, without and with its mail bonus
+    (-1, -1: it leaves none out).  A mail bonus is at most the run's value (its two ends are
+    among its stations) and at most the gauge's ``mail_cap``."""
+    value, total = listing
+    if value <= 0:
+        return -1, -1
+    unseen = min(value - 1, total - 1, gauge_arms.best_possible)
+    return unseen, min(total - 1, unseen + gauge_arms.mail_cap, 2 * unseen)
+
+
+def _next_listing(listing: Listing, search: _Search, arms: dict[TrainGauge, GaugeArms],
+                  paced: bool = True) -> Listing:
+    """The thresholds of the next pass, per gauge: low enough that every search node seen
+    would have been decided without the runs still unlisted, but (``paced``) no more than
+    half as low at a time (the answer found improves as more runs are listed), and every
+    run after a costly search."""
+    best = search.best_value
+    out: Listing = {}
+    for gauge, (value, total) in listing.items():
+        slots = [i for i, s in enumerate(search.slots) if s.train.gauge == gauge]
+        context = max((search.unseen_context[i] for i in slots), default=-1)
+        total_context = max((search.unseen_total_context[i] for i in slots), default=-1)
+        unseen, unseen_total = _unseen((value, total), arms[gauge])
+        if context >= 0 and context + unseen > best:
+            floor = value * STEP[0] // STEP[1] if paced else 0
+            value = min(value - 1, max(best + 1 - context, floor))
+        if total_context >= 0 and total_context + unseen_total > best:
+            floor = total * STEP[0] // STEP[1] if paced else 0
+            total = min(total - 1, max(best + 1 - total_context, floor))
+        if min(value, total) <= MIN_RUN_VALUE or (paced
+                                                  and search.nodes > NODES_FOR_ANOTHER_PASS):
+            value = total = 0  # list every run (a costly search is done once more only)
+        out[gauge] = (value, total)
     return out
 
 
-def _mail_cap(gauge_arms: GaugeArms) -> int:
-    """The most a mail bonus of the gauge can be worth (4.6.6): the two most valuable ends of
-    one base's runs (the base itself or the end of an arm)."""
-    cap = 0
-    value = gauge_arms.info.value
-    for a in gauge_arms.arms:
-        ends = sorted([value[a.base], *(value[e] for e in a.ends)], reverse=True)[:2]
-        cap = max(cap, sum(ends))
-    return cap
-
-
 def _run_search(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]],
-                caps: dict[TrainGauge, int], duty_count: int, thresholds: dict[TrainGauge, int],
-                arms: dict[TrainGauge, GaugeArms]) -> _Search:
-    """One pass of the branch and bound over the runs listed at ``thresholds``."""
-    slots = _slots(trains, runs, caps, {
-        g: (_best_possible(a), thresholds[g] - 1 if thresholds[g] > 0 else -1, _mail_cap(a))
-        for g, a in arms.items()})
+                caps: dict[TrainGauge, int], duty_count: int, listing: Listing,
+                arms: dict[TrainGauge, GaugeArms], start: _Start) -> _Search:
+    """One pass of the branch and bound over the runs of ``listing``, to beat the run set
+    ``start`` (if any)."""
+    slots = _slots(trains, runs, caps, {g: _unseen(listing[g], a) for g, a in arms.items()},
+                   start[2])
     reach = [0] * (len(slots) + 1)
     for i in range(len(slots) - 1, -1, -1):
         union = 0
         for duty in slots[i].duties:
             union |= duty
         reach[i] = reach[i + 1] | union
-    search = _Search(slots, (1 << duty_count) - 1, reach)
-    root, gain = search.bound(0, 0, 0, True)
+    search = _Search(slots, (1 << duty_count) - 1, reach, best_value=start[0],
+                     unseen_context=[-1] * len(slots), unseen_total_context=[-1] * len(slots))
+    root, gain = search.bound(0, 0, True)
     search.root_bound = root + gain
     search.search(0, 0, 0, 0, True, 0, [])
     return search
 
 
 def _slots(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]],
-           caps: dict[TrainGauge, int], unlisted: dict[TrainGauge, tuple[int, int, int]]
-           ) -> list[_TrainSlot]:
+           caps: dict[TrainGauge, int], unlisted: dict[TrainGauge, tuple[int, int]],
+           tops: dict[Train, tuple[int, int]]) -> list[_TrainSlot]:
     """Trains in search order (best single run first; identical trains together), each with
     its eligible runs sorted best first: by value, then mail bonus, then enumeration order
-    (deterministic: the sorts are stable).  Identical trains share their lists."""
+    (deterministic: the sorts are stable).  Identical trains share their lists.  What an
+    unlisted run can be worth is capped by the train's best run (``tops``), when known."""
     shared: dict[Train, _TrainSlot] = {}
     for train in sorted(set(trains), key=lambda t: (t.gauge, t.large, t.one_m, t.name)):
         shared[train] = _slot(train, runs[train.gauge], caps[train.gauge])
@@ -860,14 +1331,17 @@ def _slots(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]],
     slots: list[_TrainSlot] = []
     for i, train in enumerate(order):
         same = i > 0 and order[i - 1] == train
-        best_possible, unseen, mail_cap = unlisted[train.gauge]
-        slots.append(replace(shared[train], same_as_previous=same, best_possible=best_possible,
-                             unseen=unseen, mail_cap=mail_cap))
+        unseen, unseen_total = unlisted[train.gauge]
+        if train in tops and unseen >= 0:
+            unseen = min(unseen, tops[train][0])
+            unseen_total = min(unseen_total, tops[train][1])
+        slots.append(replace(shared[train], same_as_previous=same, unseen=unseen,
+                             unseen_total=unseen_total))
     return slots
 
 
 def _slot(train: Train, runs: list[Candidate], cap: int) -> _TrainSlot:
-    """The train's eligible runs, already sorted best first by :func:`enumerate_runs`
+    """The train's eligible runs, already sorted best first by :func:`runs_at_least`
     (``cap``: the most Large Stations of any of them)."""
     if train.one_m or train.large < cap:
         runs = [c for c in runs if _eligible(c, train)]
@@ -878,6 +1352,10 @@ def _slot(train: Train, runs: list[Candidate], cap: int) -> _TrainSlot:
     # Indices by value + mail, best first (stable; the value order is nearly this order
     # already, which the sort exploits).
     order = sorted(range(len(totals)), key=totals.__getitem__, reverse=True)
+    after = [*totals, 0]
+    for k in range(len(totals) - 1, -1, -1):
+        if after[k + 1] > after[k]:
+            after[k] = after[k + 1]
     return _TrainSlot(train, runs, values, masks, list(map(itemgetter(DUTY), runs)), mails,
-                      [totals[k] for k in order], [masks[k] for k in order],
+                      [totals[k] for k in order], [masks[k] for k in order], order, after,
                       max(mails, default=0), False)
