@@ -1,7 +1,8 @@
 """Run every benchmark module in this package and print its results.
 
 A benchmark module is any ``bench/<name>.py`` that defines ``run() -> list[dict[str, object]]``;
-each dict is one result row.  ``python -m bench NAME ...`` runs only the named modules.
+each dict is one result row.  ``python -m bench NAME ...`` runs only the named modules; with
+more than one, each runs in a fresh interpreter (``--no-header`` leaves out the machine line).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import platform
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -52,12 +54,30 @@ def _fmt(value: object) -> str:
 
 def main(argv: list[str]) -> int:
     here = Path(__file__).parent
-    wanted = set(argv)
+    header = "--no-header" not in argv
+    wanted = {a for a in argv if a != "--no-header"}
     names = sorted(m.name for m in pkgutil.iter_modules([str(here)]) if not m.name.startswith("_"))
-    print(f"machine: {_machine()}")
-    for name in names:
-        if wanted and name not in wanted:
-            continue
+    unknown = wanted - set(names)
+    if unknown:
+        print(f"error: no benchmark named {', '.join(sorted(unknown))} "
+              f"(there are: {', '.join(names)})", file=sys.stderr)
+        return 2
+    chosen = [n for n in names if not wanted or n in wanted]
+    if len(chosen) > 1:
+        # Each benchmark in a fresh interpreter: the heap and caches one leaves behind (the
+        # router's arms, say) would otherwise slow the next one's allocations and garbage
+        # collection, and the figures would depend on the order the modules run in.
+        if header:
+            print(f"machine: {_machine()}", flush=True)
+        status = 0
+        for name in chosen:
+            done = subprocess.run([sys.executable, "-m", "bench", "--no-header", name],
+                                  check=False)
+            status = status or done.returncode
+        return status
+    if header:
+        print(f"machine: {_machine()}")
+    for name in chosen:
         module = importlib.import_module(f"bench.{name}")
         run = getattr(module, "run", None)
         if run is None:
