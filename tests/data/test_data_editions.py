@@ -587,6 +587,10 @@ MARKED = {
     "second": {
         ("second/companies.json", "companies[*].area"),
         ("second/companies.json", "companies[initials=ECR].colour"),
+        ("second/companies.json", "companies[*].par"),
+        ("second/companies.json", "companies[*].base_tokens"),
+        ("second/companies.json", "companies[*].homes[*].station"),
+        ("second/market.json", "values"),
         ("second/trains.json", "trains[name=1M].min_small_stations"),
         ("second/rules.json", "tables.players[*].minimum_bond"),
         ("second/board.json", "hexes[coord=O21]"),
