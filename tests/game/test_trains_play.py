@@ -126,6 +126,38 @@ def test_another_company_buys_a_returned_train_at_full_price() -> None:
     assert game.company("NWR").cash == 650 - 620 and game.state.bank == bank + 620
 
 
+def test_a_returned_credit_train_does_not_hold_back_the_next_type() -> None:
+    """4.8.3: 'all of one type must have been bought before the next type become available'.
+    random-3p-seed11, action 909: the GIP's trains step in Phase 3.  Every '3' card has been
+    bought; 3-2, bought on credit, is back in the bank because a new director returned it
+    (4.8.10, action 820).  The '4' is on sale, with the returned '3' as an alternative."""
+    game = before("random-3p-seed11", 908)
+    st = game.state
+    assert st.phase == 3 and game.active_entities() == [("GIP", "company")]
+    assert [t.id for t in st.trains if t.where == "bank" and t.runs_as == "3"] == ["3-2"]
+    bank = [a for a in offered(game, "GIP", "buy_train") if "source" not in a]
+    assert bank == [{"train": "3"}, {"train": "4"}]
+    act(game, "buy_train", "GIP", train="4")
+    assert game.state.phase == 4
+    assert [t.id for t in game.state.trains if t.where == "bank" and t.runs_as == "3"] == ["3-2"]
+
+
+def test_a_manager_may_buy_the_tokens_train_on_credit() -> None:
+    """3.4.3 with 4.8.19: a manager may buy 'a new train, from the bank, on credit', and the
+    minor's token buys a new metre train of the next phase; the two combine, and
+    ``legal_actions`` lists what ``process`` accepts.  random-3p-seed11, action 1086: the MSM,
+    a minor run by a manager, has no train, £100 and its token, in Phase 4 with no '3M' left."""
+    game = before("random-3p-seed11", 1085)
+    msm = game.company("MSM")
+    assert msm.director is None and msm.token and msm.cash == 100
+    assert not game.state.company_trains("MSM") and game.state.phase == 4
+    assert {"train": "4M", "credit": True, "token": True} in offered(game, "MSM", "buy_train")
+    act(game, "buy_train", "MSM", train="4M", credit=True, token=True)
+    msm = game.company("MSM")
+    assert msm.credit_train == "4M-1" and not msm.token and msm.cash == 100
+    assert game.state.phase == 4  # 4.8.19: the token's train starts no phase
+
+
 def test_no_contribution_when_the_company_can_afford_the_train() -> None:
     """4.8.8: a director may make up 'insufficient funds' and only those; 'after such a
     purchase the company treasury will be empty' (GREEDY, action 712: the NWR has £650)."""

@@ -176,8 +176,9 @@ def _train_actions(rules: GameRules, st: GameState, co: CompanyState) -> list[di
             if st.player(co.director).cash >= short:
                 out.append(_act("buy_train", e, "company", train=offer.train,
                                 contribution=short, **extra))
-        elif not st.company_trains(e) and not offer.token and not offer.returned:
-            out.append(_act("buy_train", e, "company", train=offer.train, credit=True))
+        elif not st.company_trains(e) and not offer.returned:
+            # 3.4.3 credit; with the minor's token (4.8.19) too: it is a new train from the bank.
+            out.append(_act("buy_train", e, "company", train=offer.train, credit=True, **extra))
     for seller, name in trains.company_sales(rules, st, co, same_controller=True):
         out.append(_act("buy_train", e, "company", train=name, source=seller,
                         price=rules.train_sale_minimum))

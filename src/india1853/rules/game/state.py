@@ -159,6 +159,9 @@ class GameState:
     minor_trains_added: bool = False
     elephant_offers: list[str] = field(default_factory=list)
     frontier_paid: list[tuple[str, str]] = field(default_factory=list)
+    # Broad train types all of whose cards have been bought from the bank (4.8.3): a card of
+    # such a type back in the bank (a credit train returned, 4.8.10) does not bar the next.
+    broad_sold_out: list[str] = field(default_factory=list)
     turn_start_board: BoardState | None = None
     # The undo barrier (hidden information): the position, among the actions in force, of the
     # last action that revealed a secret, and what it revealed.  Undo may not reach it.
@@ -182,6 +185,7 @@ class GameState:
         new.pending = [_copy_pending(p) for p in self.pending]
         new.elephant_offers = list(self.elephant_offers)
         new.frontier_paid = list(self.frontier_paid)
+        new.broad_sold_out = list(self.broad_sold_out)
         return new
 
     def player(self, name: str) -> PlayerState:

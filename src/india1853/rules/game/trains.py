@@ -113,8 +113,7 @@ def new_offers(rules: GameRules, st: GameState, co: CompanyState) -> list[Offer]
     """New cards the bank offers this company, ignoring money and the train limit."""
     phase = rules.phase(st.phase)
     offers: list[Offer] = []
-    broad = _broad_types(rules)
-    lowest = next((b.name for b in broad if _in_bank(rules, st, b.name)), None)
+    lowest = _lowest_broad(rules, st)
     for spec in rules.ed.trains:
         cards = _in_bank(rules, st, spec.name)
         if not cards or not may_own(rules, st, co, spec.name):
@@ -124,13 +123,33 @@ def new_offers(rules: GameRules, st: GameState, co: CompanyState) -> list[Offer]
                 continue
         else:
             dual_of = _dual_broad(rules, spec.name)
-            if dual_of is not None and dual_of != lowest:
+            # The metre side of a dual card is on sale when its broad side is.
+            if (dual_of is not None and dual_of != lowest
+                    and dual_of not in phase.trains_available):
                 continue
             if spec.name not in phase.trains_available:
                 continue
         offers.append(Offer(spec.name, cards[0].id, spec.price))
     offers.extend(_first_round_extras(rules, st, co))
     return offers
+
+
+def _lowest_broad(rules: GameRules, st: GameState) -> str | None:
+    """4.8.3: the broad type all of whose cards must be bought before the next type is sold:
+    the lowest type with a card in the bank that has not yet been bought out.  A card of a type
+    once bought out is back in the bank only because a credit train was returned (4.8.10);
+    like a train returned as excess (4.8.6) it is an alternative on offer, not a bar to the
+    next type (docs/rulings.md, "A returned train does not hold back the next type")."""
+    return next((b.name for b in _broad_types(rules)
+                 if b.name not in st.broad_sold_out and _in_bank(rules, st, b.name)), None)
+
+
+def _record_sold_out(rules: GameRules, st: GameState, card: TrainState) -> None:
+    """After a purchase from the bank: the broad types of the card now bought out (4.8.3)."""
+    for name in _card_types(rules, card):
+        if (rules.train_type(name).gauge == "broad" and name not in st.broad_sold_out
+                and not _in_bank(rules, st, name)):
+            st.broad_sold_out.append(name)
 
 
 def _dual_broad(rules: GameRules, train: str) -> str | None:
@@ -249,6 +268,7 @@ def buy_from_bank(
     if token:
         co.token = False
     _deliver(rules, st, co, card, train, token=token)
+    _record_sold_out(rules, st, card)
 
 
 def _not_offered(rules: GameRules, st: GameState, co: CompanyState, train: str, *,
