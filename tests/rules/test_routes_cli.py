@@ -44,3 +44,17 @@ def test_check_reports_rule_and_hex(tmp_path: Path, capsys: pytest.CaptureFixtur
         {"train": "3", "hexes": ["H10", "H12", "H14", "H16:st1"]}]})
     assert main(["routes", pos, "--company", "EIR", "--check", bad]) == 2
     assert "rule 4.5.1" in capsys.readouterr().err
+
+
+def test_bad_hexes_name_their_field(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A bad coordinate in the position's run duties or in a route file is one line naming the
+    # field it came from, not just the coordinate.
+    company = {**POSITION["companies"][0], "run_duties": ["H12", "ZZ9"]}  # type: ignore[index]
+    pos = _write(tmp_path, "pos.json", {**POSITION, "companies": [company]})
+    assert main(["routes", pos, "--company", "EIR"]) == 2
+    assert "companies.EIR.run_duties[1]: bad coordinate 'ZZ9'" in capsys.readouterr().err
+    pos = _write(tmp_path, "pos2.json", POSITION)
+    bad = _write(tmp_path, "r.json", {"company": "EIR", "routes": [
+        {"train": "2", "hexes": ["H10", "H12", "Q99:st1"]}]})
+    assert main(["routes", pos, "--company", "EIR", "--check", bad]) == 2
+    assert "routes[0].hexes[2]: bad coordinate 'Q99'" in capsys.readouterr().err

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field, replace
 from operator import add, itemgetter
 from typing import Final
 
-from india1853.errors import RuleError
+from india1853.errors import InputError, RuleError
 from india1853.rules.routes import (
     Node,
     Route,
@@ -305,8 +305,9 @@ def enumerate_runs(reduced: ReducedGraph, graph: RouteGraph, company: str, cap: 
     """Stage 2: every legal run of this gauge with at most ``cap`` Large Stations and a value
     of at least ``threshold``, best first (by value, then mail bonus; stable).
 
-    Rules 4.5.2 (a base), 4.5.4 (Large Station limit, at least two stations), 4.5.5 (one visit
-    per city, no reversing), 4.5.6 (not past a blocked station), 4.5.8 (no track twice).
+    Rules 4.5.2 (a base), 4.5.4 (Large Station limit; a run of arms has at least
+    :data:`ARM_RUN_STATIONS` stations, a train's own minimum is applied per train), 4.5.5 (one
+    visit per city, no reversing), 4.5.6 (not past a blocked station), 4.5.8 (no track twice).
     """
     return runs_at_least(all_arms(reduced, graph, company, cap), threshold)
 
@@ -378,8 +379,9 @@ def best_compatible(gauge_arms: GaugeArms, train: Train, used: int, with_mail: b
     info = gauge_arms.info
     by_value: defaultdict[int, list[Candidate]] = defaultdict(list)  # the improving runs
     room = 1 if train.one_m else min(train.large, gauge_arms.cap)
-    scan = (_Scan(NEVER, at_least, room, used, train.one_m, BEST_TOTAL) if with_mail
-            else _Scan(at_least, NEVER, room, used, train.one_m, BEST_VALUE))
+    counts = (train.min_stations, train.min_small)
+    scan = (_Scan(NEVER, at_least, room, used, train.one_m, BEST_TOTAL, *counts) if with_mail
+            else _Scan(at_least, NEVER, room, used, train.one_m, BEST_VALUE, *counts))
     for arms in gauge_arms.arms:
         _runs_through(arms, info, scan, by_value)
     found = [c for bucket in by_value.values() for c in bucket]
@@ -397,13 +399,20 @@ LIST_ALL: Final = 0
 BEST_VALUE: Final = 1
 BEST_TOTAL: Final = 2
 NEVER: Final = 1 << 40  # a threshold no run reaches
+# Every run the arms make has at least this many stations: a base and an arm's end station
+# (the arms follow track).  A train's fewest stations (4.5.4 / 33.4, the edition's
+# ``route_min_stations``) above it is tested run by run; one below it would allow a run
+# without track, which the arms cannot make (:func:`_check_minimums`).
+ARM_RUN_STATIONS: Final = 2
 
 
 @dataclass
 class _Scan:
     """The tests of one scan over the arms of a gauge: runs worth at least ``threshold`` or
     ``total`` with their mail bonus, at most ``room`` Large Stations, sharing no resource
-    with ``used``; ``one_m``: only runs a '1M' may make (4.8.18)."""
+    with ``used``; ``one_m``: only runs a '1M' may make (4.8.18); at least ``min_stations``
+    stations and ``min_small`` Small Stations (a train's minimums, 4.5.4, 4.8.18 b; zero: the
+    listing for every train of the gauge, each train's minimums applied by :func:`_slot`)."""
 
     threshold: int
     total: int
@@ -411,6 +420,8 @@ class _Scan:
     used: int = 0
     one_m: bool = False
     mode: int = LIST_ALL
+    min_stations: int = 0
+    min_small: int = 0
 
 
 @dataclass
@@ -432,6 +443,7 @@ class _Arms:
     values: list[int] = field(default_factory=list)
     large_bases: list[int] = field(default_factory=list)
     duties: list[int] = field(default_factory=list)
+    depths: list[int] = field(default_factory=list)  # the arm's stations (hops from the base)
     hops: list[Hop] = field(default_factory=list)  # the last hop of the arm
     skip: list[int] = field(default_factory=list)
     end_values: list[int] = field(default_factory=list)  # value of the arm's end station
@@ -570,8 +582,16 @@ def _grow_arms(b: int, steps: list[tuple[_Step, ...]], onward: list[bool], info:
 
 
 def _summarise(arms: _Arms) -> None:
-    """The orders and bests that the run listing prunes with."""
+    """The orders and bests that the run listing prunes with, and each arm's stations."""
     values, larges, end_values = arms.values, arms.larges, arms.end_values
+    # An arm's depth in the preorder tree is its number of hops, each ending at a station:
+    # its ancestors are the arms before it whose subtree (up to ``skip``) still holds it.
+    open_ends: list[int] = []
+    for k, end in enumerate(arms.skip):
+        while open_ends and open_ends[-1] <= k:
+            open_ends.pop()
+        arms.depths.append(len(open_ends) + 1)
+        open_ends.append(end)
     by_large, total_by_large = arms.best_by_large, arms.best_total_by_large
     # The best arm (and arm + end) with at most so many Large Stations: with arm one's count,
     # what arm two can add within the limit (4.5.4).
@@ -611,6 +631,10 @@ def _runs_through(arms: _Arms, info: _Stations, scan: _Scan, by_value: _Buckets)
     vb, lb, bb = value[b], large[b], large_base[b]
     room = scan.room - lb
     used, one_m, mode = scan.used, scan.one_m, scan.mode
+    # A train's minimums (4.5.4, 4.8.18 b), tested only when some run of arms could miss them.
+    depths = arms.depths
+    counting = scan.min_stations > ARM_RUN_STATIONS or scan.min_small > 0
+    min_arm_stations, min_small = scan.min_stations - 1, scan.min_small
     need = scan.threshold - vb  # what the arms must be worth together
     need_total = scan.total - vb  # and with the mail: arms plus their ends (or the base)
     top_end, top_two = arms.top_end, arms.top_two_ends
@@ -648,6 +672,7 @@ def _runs_through(arms: _Arms, info: _Stations, scan: _Scan, by_value: _Buckets)
                 continue  # no arm two worth at most v1 within the Large limit is enough
             m1, c1 = masks[one] | used, cities[one]
             d1, end1, l1, b1 = duties[one], hops[one][2], lb + larges[one], bb + lbases[one]
+            s1 = depths[one]
             two = 0
             while two < n:
                 v2 = values[two]
@@ -657,7 +682,10 @@ def _runs_through(arms: _Arms, info: _Stations, scan: _Scan, by_value: _Buckets)
                     continue
                 if ((v2 < v1 or two > one)
                         and (v2 >= need_two or v2 + end_values[two] >= need_two_total)
-                        and not (one_m and (l1 + larges[two] != 1 or b1 + lbases[two] != 1))):
+                        and not (one_m and (l1 + larges[two] != 1 or b1 + lbases[two] != 1))
+                        and not (counting and (
+                            s1 + depths[two] < min_arm_stations
+                            or 1 + s1 + depths[two] - l1 - larges[two] < min_small))):
                     v = vb + v1 + v2
                     by_value[v].append((v, e1 + end_values[two], l1 + larges[two],
                                         b1 + lbases[two], m1 & ~used | masks[two],
@@ -682,7 +710,9 @@ def _runs_through(arms: _Arms, info: _Stations, scan: _Scan, by_value: _Buckets)
             k = skip[k]
             continue
         if ((v >= need or vb + v + end_values[k] >= need_total)
-                and not (one_m and (lb + larges[k] != 1 or bb + lbases[k] != 1))):
+                and not (one_m and (lb + larges[k] != 1 or bb + lbases[k] != 1))
+                and not (counting and (depths[k] < min_arm_stations
+                                       or 1 + depths[k] - lb - larges[k] < min_small))):
             by_value[vb + v].append((vb + v, vb + end_values[k], lb + larges[k], bb + lbases[k],
                                      masks[k], duties[k], b, (arms, -1, k)))
             if mode == BEST_VALUE:
@@ -1013,10 +1043,37 @@ def _expand(cand: Candidate, reduced: ReducedGraph, train: Train, mail: bool) ->
 
 
 def _eligible(cand: Candidate, train: Train) -> bool:
-    """4.5.4 / 33.4 Large Station limit; 4.8.18 b for a '1M' train."""
+    """4.5.4 / 33.4 Large Station limit; 4.8.18 b for a '1M' train; the train's minimums."""
     if train.one_m:
-        return cand[LARGE] == 1 and cand[LARGE_BASES] == 1
-    return cand[LARGE] <= train.large
+        if cand[LARGE] != 1 or cand[LARGE_BASES] != 1:
+            return False
+    elif cand[LARGE] > train.large:
+        return False
+    return not _counts_matter(train) or _enough_stations(cand, train)
+
+
+def _counts_matter(train: Train) -> bool:
+    """Whether some run of arms could have fewer stations or Small Stations than ``train``
+    needs (4.5.4 / 33.4 ``route_min_stations``, 4.8.18 b ``min_small_stations``)."""
+    return train.min_stations > ARM_RUN_STATIONS or train.min_small > 0
+
+
+def _enough_stations(cand: Candidate, train: Train) -> bool:
+    """4.5.4 / 33.4 and 4.8.18 b: the run has the train's fewest stations and Small Stations
+    (its base and the stations of its arms)."""
+    arms, one, two = cand[LINKS]
+    stations = 1 + (arms.depths[one] if one >= 0 else 0) + arms.depths[two]
+    return stations >= train.min_stations and stations - cand[LARGE] >= train.min_small
+
+
+def _check_minimums(trains: Sequence[Train]) -> None:
+    """The router makes runs along track, from a base to at least one more station: a
+    train whose runs may have fewer stations (``route_min_stations``) is beyond it."""
+    for t in trains:
+        if t.min_stations < ARM_RUN_STATIONS:
+            raise InputError(f"train {t.name}: route_min_stations {t.min_stations} is below "
+                             f"{ARM_RUN_STATIONS}; the router only makes runs along track "
+                             "between stations")
 
 
 def arms_of(graph: RouteGraph, company: str, trains: Sequence[Train], duties: Sequence[str] = ()
@@ -1024,6 +1081,7 @@ def arms_of(graph: RouteGraph, company: str, trains: Sequence[Train], duties: Se
     """Stages 1 and 2 for the gauges of ``trains``: the reduced graphs and the arms from the
     company's bases, up to the most Large Stations any of the gauge's trains may visit
     (4.5.4, 4.8.18).  ``duties``: the hexes a run must cover (4.2.3 / 4.4.2), sorted."""
+    _check_minimums(trains)
     reduced = _reduced(graph, trains, duties)
     caps = _caps(trains)
     return reduced, {g: all_arms(r, graph, company, caps[g]) for g, r in reduced.items()}
@@ -1063,6 +1121,7 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
     greedily and lists only the runs that could beat it (None: on a large network).  The
     answer is the optimum whatever they are.
     """
+    _check_minimums(trains)
     duty_list = sorted(set(duties))
     t0 = time.perf_counter()
     gauges: list[TrainGauge] = sorted({t.gauge for t in trains})
@@ -1191,7 +1250,8 @@ def _incumbent(trains: Sequence[Train], arms: dict[TrainGauge, GaugeArms]) -> _S
             # have found a run this one may make too: then it is this one's best as well.
             wider = [c for (t, u, m), c in found.items() if u == used and m == mail
                      and t.gauge == train.gauge and not t.one_m and not train.one_m
-                     and t.large >= train.large]
+                     and t.large >= train.large and t.min_stations <= train.min_stations
+                     and t.min_small <= train.min_small]
             if wider and (wider[0] is None or _eligible(wider[0], train)):
                 found[key] = wider[0]
             else:
@@ -1343,7 +1403,7 @@ def _slots(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]],
 def _slot(train: Train, runs: list[Candidate], cap: int) -> _TrainSlot:
     """The train's eligible runs, already sorted best first by :func:`runs_at_least`
     (``cap``: the most Large Stations of any of them)."""
-    if train.one_m or train.large < cap:
+    if train.one_m or train.large < cap or _counts_matter(train):
         runs = [c for c in runs if _eligible(c, train)]
     values = list(map(itemgetter(VALUE), runs))
     mails = list(map(itemgetter(MAIL), runs))

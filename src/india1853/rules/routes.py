@@ -80,28 +80,35 @@ class Train:
     """A train as far as running is concerned.
 
     ``large`` is the train number: the most Large Stations a run may include (4.5.4 / 33.4).
-    ``one_m`` marks the minor companies' '1M' train (4.8.18 b): exactly one Large Station,
-    holding one of the company's bases, and at least one Small Station.
+    ``min_stations`` is the fewest stations a run includes (4.5.4 / 33.4, the edition's
+    ``rules.route_min_stations``); ``min_small`` the fewest Small Stations (the train's
+    ``min_small_stations``: 4.8.18 b for a '1M').  ``one_m`` marks the minor companies' '1M'
+    train (4.8.18 b): exactly one Large Station, holding one of the company's bases.  The
+    minimums come from the edition's data (:meth:`named`), never from this code.
     """
 
     name: str
     gauge: TrainGauge
     large: int
-    one_m: bool = False
+    min_stations: int
+    min_small: int
+    one_m: bool
 
     @staticmethod
-    def from_spec(spec: TrainSpec) -> Train:
-        """The running rules of an edition's train type (``ed.trains``)."""
+    def from_spec(spec: TrainSpec, route_min_stations: int) -> Train:
+        """The running rules of an edition's train type (``ed.trains``), with the edition's
+        fewest stations of a run (``ed.rules.route_min_stations``)."""
         if spec.gauge == "dual":
             raise InputError(f"train {spec.name!r}: a train runs on broad or metre gauge")
         gauge: TrainGauge = "broad" if spec.gauge == "broad" else "metre"
-        return Train(spec.name, gauge, spec.large_stations, spec.large_station_needs_base)
+        return Train(spec.name, gauge, spec.large_stations, route_min_stations,
+                     spec.min_small_stations, spec.large_station_needs_base)
 
     @staticmethod
     def named(edition: Edition, name: str) -> Train:
         """The train type ``name`` of ``edition`` (e.g. "3", "2M", "1M")."""
         try:
-            return Train.from_spec(edition.trains.get(name))
+            return Train.from_spec(edition.trains.get(name), edition.rules.route_min_stations)
         except DataError as exc:
             raise InputError(str(exc)) from None
 
@@ -213,15 +220,17 @@ def check_continuity(i: int, route: Route, tracks: Mapping[int, TrackLike]) -> N
 
 
 def check_ends(i: int, route: Route, graph: RouteGraph) -> None:
-    """4.5.4 / 33.4: a run starts and ends at stations and includes at least two."""
+    """4.5.4 / 33.4: a run starts and ends at stations and includes at least the edition's
+    ``route_min_stations`` (two in both editions; docs/rulings.md)."""
     first, last = route.nodes[0], route.nodes[-1]
     for node in (first, last):
         if node[0] != "S" or node not in graph.stations:
             raise RuleError("4.5.4", f"{_label(i, route)}: must end at a station, not at "
                             f"{_where(node)}")
-    if len(route.stations) < 2:
-        raise RuleError("4.5.4", f"{_label(i, route)}: a run includes at least two stations "
-                        f"(at {_where(first)})")
+    fewest = route.train.min_stations
+    if len(route.stations) < fewest:
+        raise RuleError("4.5.4", f"{_label(i, route)}: a run includes at least {fewest} "
+                        f"stations (at {_where(first)})")
 
 
 def check_gauge(i: int, route: Route, tracks: Mapping[int, TrackLike]) -> None:
@@ -315,16 +324,18 @@ def check_station_count(i: int, route: Route, graph: RouteGraph, company: str) -
     """4.5.4 / 33.4: at most N Large Stations for an 'N' train; any number of Small ones.
 
     4.8.18 b: a '1M' train runs through exactly one Large Station, which holds one of the
-    company's bases, and at least one Small Station.
+    company's bases, and at least its ``min_small_stations`` Small Stations (one).
     """
     large = [s for s in route.stations if graph.stations[s].kind == "large"]
+    if route.train.one_m and (len(large) != 1 or company not in graph.tokens(large[0])):
+        where = _where(large[1] if len(large) > 1 else route.nodes[0])
+        raise RuleError("4.8.18", f"{_label(i, route)}: a 1M train runs through exactly "
+                        f"one Large Station holding a base of {company} (at {where})")
+    fewest = route.train.min_small
+    if len(route.stations) - len(large) < fewest:
+        raise RuleError("4.8.18", f"{_label(i, route)}: a {route.train.name} train needs at "
+                        f"least {fewest} Small Station(s) (from {_where(route.nodes[0])})")
     if route.train.one_m:
-        if len(large) != 1 or company not in graph.tokens(large[0]):
-            where = _where(large[1] if len(large) > 1 else route.nodes[0])
-            raise RuleError("4.8.18", f"{_label(i, route)}: a 1M train runs through exactly "
-                            f"one Large Station holding a base of {company} (at {where})")
-        if len(route.stations) < 2:
-            raise RuleError("4.8.18", f"{_label(i, route)}: a 1M train needs a Small Station")
         return
     if len(large) > route.train.large:
         raise RuleError("4.5.4", f"{_label(i, route)}: Large Station at "
@@ -434,7 +445,10 @@ def _parse_stop(text: object, field: str) -> tuple[str, tuple[str, ...]]:
     if not isinstance(text, str):
         raise InputError(f"{field}: expected a hex such as \"J28\" or \"J28:st1\"")
     hex_text, _, stations = text.partition(":")
-    hex_ = parse_coord(hex_text)
+    try:
+        hex_ = parse_coord(hex_text)
+    except InputError as exc:
+        raise InputError(f"{field}: {exc}") from None
     ids = tuple(s.strip() for s in stations.split(",") if s.strip()) if stations else ()
     return hex_, ids
 
@@ -599,5 +613,10 @@ def runnable_trains(position: Position, company: str) -> tuple[str, list[Train],
     duties_raw = state.extra.get(RUN_DUTIES, [])
     if not isinstance(duties_raw, list):
         raise InputError(f"companies.{state.company}.{RUN_DUTIES}: expected a list of hexes")
-    duties = [parse_coord(str(h)) for h in duties_raw]
+    duties: list[str] = []
+    for k, raw in enumerate(duties_raw):
+        try:
+            duties.append(parse_coord(str(raw)))
+        except InputError as exc:
+            raise InputError(f"companies.{state.company}.{RUN_DUTIES}[{k}]: {exc}") from None
     return state.company, trains, duties

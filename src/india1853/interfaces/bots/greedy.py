@@ -382,7 +382,7 @@ class GreedyBot:
                     and run_value(board_of(k, view), initials, trains) <= 0):
                 # Its trains cannot run and no track of their gauge can be laid: metre track
                 # for a metre train (bought once it runs, :meth:`_extra_train`).
-                return frozenset({"metre"}), min(cash, metre.price), [Train.from_spec(metre)]
+                return frozenset({"metre"}), min(cash, metre.price), [Train.named(k.ed, metre.name)]
             return gauges, 0, trains
         director = int(self._me(view)["cash"] or 0)
         broad = _next_broad(k, view)
@@ -393,7 +393,7 @@ class GreedyBot:
             gauges, spec = frozenset({"metre"}), metre
         else:
             return frozenset({"broad"}), 0, []
-        planned = [Train.from_spec(spec)]
+        planned = [Train.named(k.ed, spec.name)]
         spare = cash - spec.price
         if spare < ROUTE_BUDGET and run_value(board_of(k, view), initials, planned) <= 0:
             spare = max(spare, min(ROUTE_BUDGET, cash, cash + director - spec.price))
