@@ -89,6 +89,7 @@ def test_png_of_a_game(finished: tuple[Path, Game], tmp_path: Path) -> None:
     (["--routes", "XYZ"], "--routes: unknown company 'XYZ'"),
     (["--to", "0"], "--to 0: no action with that id"),
     (["--tile", "K17:14:1"], "--tile/--base: draw a game's own board"),
+    (["--edition", "first"], "--edition first: "),
 ])
 def test_errors_are_one_line(finished: tuple[Path, Game], tmp_path: Path,
                              capsys: pytest.CaptureFixture[str], args: list[str],
@@ -96,6 +97,15 @@ def test_errors_are_one_line(finished: tuple[Path, Game], tmp_path: Path,
     assert main(["render", str(finished[0]), "--out", str(tmp_path / "b.svg"), *args]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
+    assert not (tmp_path / "b.svg").exists()
+
+
+def test_the_edition_of_the_game_may_be_named(finished: tuple[Path, Game], tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "b.svg"
+    assert main(["render", str(finished[0]), "--out", str(out), "--edition", "second"]) == 0
+    assert out.exists()
+    assert "is a game of the second edition" not in capsys.readouterr().err
 
 
 def test_routes_without_a_game_is_an_error(tmp_path: Path,

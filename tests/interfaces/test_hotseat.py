@@ -16,12 +16,13 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rich.console import Console as RichConsole
 
 from india1853.interfaces.bots import make_bot
 from india1853.interfaces.narrate import game_log
 from india1853.interfaces.simulate import decider as public_decider
-from india1853.interfaces.terminal.console import Console
+from india1853.interfaces.terminal.console import Console, EndOfInput
 from india1853.interfaces.terminal.loop import RECENT_LINES, Hotseat
 from india1853.interfaces.terminal.savefile import Table, load_game
 from india1853.interfaces.terminal.screen import option_cost, option_note, option_text
@@ -266,6 +267,57 @@ def test_mybid_shows_a_players_own_bid_only_after_he_confirms(tmp_path: Path) ->
     assert SEPARATOR in after and panel not in after.split(SEPARATOR, 1)[1]
 
 
+@pytest.mark.parametrize("stop", ["quit", "ctrl-c", "ctrl-d"])
+def test_stopping_at_a_secret_claim_leaves_no_secret_on_screen(tmp_path: Path,
+                                                               stop: str) -> None:
+    """Two humans: Bob stops the program (quit, Ctrl-C, Ctrl-D) while his claim screen shows
+    his bid column; the screen is cleared before the program ends, so Ann, next at the
+    keyboard, cannot read his cities."""
+    def step(s: Sitting, prompt: str) -> str | None:
+        entity, _ = s.entity()
+        if s.game.state.round == "claims" and entity == "Bob" and _decision(prompt):
+            bob = next(p for p in s.game.view("Bob")["players"] if p["name"] == "Bob")
+            if bob["cities"]:
+                if stop == "ctrl-c":
+                    raise KeyboardInterrupt
+                if stop == "ctrl-d":
+                    raise EndOfInput
+                return "quit"
+        return None
+
+    s = Sitting(tmp_path, ("Ann", "Bob", "Cat"), ("Cat",), seed=3, step=step)
+    if stop == "ctrl-c":
+        with pytest.raises(KeyboardInterrupt):
+            s.hotseat.run()
+        out = s.out.getvalue()
+    else:
+        out = s.run()
+    cities = next(p for p in s.game.view("Bob")["players"] if p["name"] == "Bob")["cities"]
+    assert cities and s.game.state.round == "claims"
+    *_, bobs_screen, after = out.split(SEPARATOR)
+    assert all(city in bobs_screen for city in cities)
+    assert not any(city in after for city in cities)
+
+
+def test_ctrl_c_while_mybid_shows_the_bid_clears_it(tmp_path: Path) -> None:
+    """Ctrl-C at "Press Enter to hide it" ends the program with the bid erased first."""
+    def step(s: Sitting, prompt: str) -> str | None:
+        if s.game.state.round != "stock":
+            return None
+        if "Press Enter to hide it" in prompt:
+            raise KeyboardInterrupt
+        return "mybid" if _decision(prompt) else ""
+
+    s = Sitting(tmp_path, ("Ann", "Bob", "Cat"), ("Cat",), seed=3, step=step)
+    with pytest.raises(KeyboardInterrupt):
+        s.hotseat.run()
+    who = s.player()
+    cities = next(p for p in s.game.view(who)["players"] if p["name"] == who)["cities"]
+    *_, shown, after = s.out.getvalue().split(SEPARATOR)
+    assert cities and all(city in shown for city in cities)
+    assert not any(city in after for city in cities)
+
+
 # --- costs beside the options -------------------------------------------------------------------
 
 
@@ -346,3 +398,22 @@ def test_the_screen_draws_with_the_new_costs(tmp_path: Path) -> None:
     console.print(options_table(game.legal_actions(entity), game.view(entity), game))
     text = console.file.getvalue()  # type: ignore[attr-defined]
     assert "of the bond uncovered" in text
+
+
+def test_the_lay_options_show_the_fee_and_the_phase() -> None:
+    """4.1.3: option 2's note gives the company's fee and option 1's the phase of its free
+    double lay, both from the edition's data."""
+    game = Game(Settings(("Ann", "Bob", "Cat"), seed=5))
+
+    def choosing(g: Game) -> bool:
+        entity, _ = g.active_entities()[0]
+        return any(a["type"] == "choose_lay_option" for a in g.legal_actions(entity))
+
+    _to(game, choosing)
+    entity, _ = game.active_entities()[0]
+    ed = game.rules.ed
+    notes = {a["option"]: option_note(a, game) for a in game.legal_actions(entity)
+             if a["type"] == "choose_lay_option"}
+    assert notes[1] == f"two lays from phase {ed.rules.double_lay_free_from_phase}, free (4.1.3)"
+    fee = ed.costs.double_lay_fees[entity]
+    assert notes[2] == f"two lays now, £{fee} each turn it lays two (4.1.3)"

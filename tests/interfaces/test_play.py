@@ -255,3 +255,25 @@ def test_the_run_option_says_what_the_optimal_run_earns() -> None:
     note = option_note(runs[0], game)
     assert best.total > 0 and note.startswith(f"optimal run £{best.total}: '")
     assert "-".join(best.routes[0].hexes) in note
+
+
+def test_bytes_not_in_the_terminals_encoding_are_an_unknown_command(tmp_path: Path) -> None:
+    """A Latin-1 "£" or a stray byte typed at a UTF-8 prompt gets one error line and the same
+    prompt, never a decoding traceback (stdin decoded strictly, as in a UTF-8 locale)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    done = subprocess.run(
+        [sys.executable, "-m", "india1853.interfaces.cli", "play", "--players", "Ann,Bob,Cat",
+         "--bots", "Bob,Cat", "--seed", "1", "--save", str(tmp_path / "g.json")],
+        input=b"bond \xa3100\n\xff\xfe\nbond 100\nquit\n", capture_output=True, env=env,
+        timeout=120, check=False)
+    out = done.stdout.decode("utf-8", "replace")
+    assert done.returncode == 0, done.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in done.stderr.decode("utf-8", "replace")
+    assert "error: bond: '\ufffd100' is not a whole number" in out
+    assert "error: unknown command '\ufffd\ufffd'" in out
+    assert [a["type"] for a in json.loads((tmp_path / "g.json").read_text())["actions"]][:1] == [
+        "place_bond"]

@@ -106,3 +106,34 @@ def test_the_first_edition_is_refused_in_one_clear_line(
     assert "the first edition's contract bids are not supported yet" in err
     assert "(the second edition can be played)" in err
     assert not (tmp_path / "g.json").exists()
+
+
+@pytest.mark.parametrize(("args", "option"), [
+    (["--seed", "3"], "--seed"),
+    (["--variant", "shortened_game"], "--variant"),
+    (["--edition", "second"], "--edition"),
+])
+def test_play_load_refuses_to_change_the_games_settings(
+        tmp_path: Path, args: list[str], option: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The loaded file's settings are the game's: an option that would change them is an
+    error naming it, never silently dropped, and the file is left as it was."""
+    path = _save(tmp_path / "game.json", {"bots": {}})
+    before = path.read_text(encoding="utf-8")
+    assert main(["play", "--load", str(path), *args]) == 2
+    assert _error(capsys) == (f"error: {option}: a loaded game keeps its own settings "
+                              f"(drop {option})")
+    assert path.read_text(encoding="utf-8") == before
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--players", "Ann,Bob"], "error: --players: 3 to 6 players needed, got 2"),
+    (["--players", "Ann,Ann,Bob"], "error: --players: player names must differ"),
+    (["--players", "Ann,Bob,Cat", "--variant", "nope"],
+     "error: --variant: unknown variant 'nope' in the second edition"),
+])
+def test_a_bad_new_game_names_the_option(tmp_path: Path, args: list[str], message: str,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", *args, "--save", str(tmp_path / "g.json")]) == 2
+    assert _error(capsys) == message
+    assert not (tmp_path / "g.json").exists()

@@ -78,6 +78,10 @@ def test_text_output(finished: tuple[Path, Game], capsys: pytest.CaptureFixture[
     out = capsys.readouterr().out
     for word in ("Players", "Companies", "Board", "Final scores", f"{len(game.log)} actions"):
         assert word in out
+    # Into a pipe (as here) no cell is cut short: every revealed city is there in full.
+    assert "…" not in out
+    for p in game.view(None)["players"]:
+        assert p["cities"] is None or ", ".join(p["cities"]) in out
 
 
 @pytest.mark.parametrize(("content", "args", "message"), [
@@ -87,7 +91,8 @@ def test_text_output(finished: tuple[Path, Game], capsys: pytest.CaptureFixture[
     ('{"engine_version": "0", "actions": []}', [], r"log\.engine_version"),
     ("GAME", ["--to", "0"], r"--to 0: no action with that id \(the log has 1\.\.\d+\)"),
     ("GAME", ["--to", "99999"], r"--to 99999: no action with that id"),
-    ("CORRUPT", [], r"rule|action"),
+    ("CORRUPT", [], r"^error: '[^']*bad\.json': actions\[5\] \(id 6, \w+ by Nobody\): "),
+    ("BAD_ID", ["--to", "20"], r"actions\[8\] \(id x, \w+ by \w+\): .*\.id: must be"),
 ])
 def test_errors_are_one_line(tmp_path: Path, finished: tuple[Path, Game],
                              capsys: pytest.CaptureFixture[str], content: str | None,
@@ -99,6 +104,10 @@ def test_errors_are_one_line(tmp_path: Path, finished: tuple[Path, Game],
         data = json.loads(finished[0].read_text(encoding="utf-8"))
         data["actions"][5]["entity"] = "Nobody"
         path.write_text(json.dumps(data), encoding="utf-8")
+    elif content == "BAD_ID":
+        data = json.loads(finished[0].read_text(encoding="utf-8"))
+        data["actions"][8]["id"] = "x"
+        path.write_text(json.dumps(data), encoding="utf-8")
     elif content is not None:
         path.write_text(content, encoding="utf-8")
     assert main(["replay", str(path), *args]) == 2
@@ -107,3 +116,28 @@ def test_errors_are_one_line(tmp_path: Path, finished: tuple[Path, Game],
     import re
 
     assert re.search(message, err), err
+
+
+def test_to_reads_no_further_than_its_action(tmp_path: Path, finished: tuple[Path, Game],
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """A malformed action after ``--to`` is not read (and never a traceback)."""
+    data = json.loads(finished[0].read_text(encoding="utf-8"))
+    data["actions"][30]["id"] = "x"
+    path = tmp_path / "late.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert _json(capsys, str(path), "--to", "5")["actions"] == 5
+
+
+def test_moderator_tables_show_the_cash_a_bond_left(finished: tuple[Path, Game],
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """In the bonds stage the public table hides the cash of a player who has written his bond
+    (it would betray the bond, 2.5.2); the moderator's shows it, as his JSON does."""
+    path, game = finished
+    first = game.log[0]
+    cash = game.rules.table.starting_cash - first["amount"]
+    assert main(["replay", str(path), "--to", "1"]) == 0
+    public = capsys.readouterr().out
+    assert f"£{cash}" not in public and "?" in public
+    assert main(["replay", str(path), "--to", "1", "--moderator"]) == 0
+    moderator = capsys.readouterr().out
+    assert f"£{cash}" in moderator and f"£{first['amount']}" in moderator

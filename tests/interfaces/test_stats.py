@@ -87,3 +87,17 @@ def test_an_unfinished_game_keeps_a_secret_bond_secret(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     path.write_text(json.dumps(game.to_log()), encoding="utf-8")
     assert main(["stats", str(path), "--out", str(tmp_path / "stats.svg")]) == 0
+
+
+def test_shares_claimed_in_the_bids_count_only_once_paid_for(tmp_path: Path) -> None:
+    """During the bids a claimed share is not paid for yet (2.7.2): a player's worth is his
+    cash (after the bond) until the payment at the end of the bids."""
+    game = Game(Settings(PLAYERS, seed=13))
+    for name in PLAYERS:
+        game.process(game.action("place_bond", name, amount=100))
+    entity, _ = game.active_entities()[0]
+    claim = next(a for a in game.legal_actions(entity) if a["type"] == "claim_city")
+    game.process({**claim, "id": game.next_id(), "created_at": 0})
+    me = next(p for p in game.view(None)["players"] if p["name"] == entity)
+    assert me["shares"] and game.state.round == "claims"
+    assert history(game).worth[entity][-1] == me["cash"]

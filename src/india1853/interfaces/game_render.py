@@ -83,6 +83,10 @@ def run_game_render(args: argparse.Namespace) -> int:
     if args.tile or args.base:
         raise InputError("--tile/--base: draw a game's own board; they apply without a game log")
     game = load_log(args.game, args.to)
+    edition = getattr(args, "edition", None)
+    if edition is not None and edition != game.settings.edition:
+        raise InputError(f"--edition {edition}: {args.game!r} is a game of the "
+                         f"{game.settings.edition} edition")
     run = optimal_run(game, args.routes) if args.routes else None
     path = write_picture(game_board_svg(game, run), args.out)
     if run is not None:

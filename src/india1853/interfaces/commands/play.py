@@ -28,7 +28,7 @@ from india1853.rules.game.settings import EDITIONS, Settings
 
 def register(sub: Any) -> None:
     parser = sub.add_parser("play", help="play a hotseat game in the terminal (bots optional)")
-    parser.add_argument("--edition", choices=EDITIONS, default="second",
+    parser.add_argument("--edition", choices=EDITIONS, default=None,
                         help="default: second (the only one playable: the first edition's "
                         "contract bids are not implemented)")
     parser.add_argument("--players", help="comma-separated names, 3 to 6, e.g. Ann,Bob,Cat")
@@ -65,23 +65,47 @@ def _new_game(args: argparse.Namespace) -> tuple[Game, Table, Path]:
         if name not in players:
             raise InputError(f"--bots: {name!r} is not one of --players ({', '.join(players)})")
     seed = args.seed if args.seed is not None else int(time.time()) % 1_000_000
-    settings = Settings(players, seed, args.edition, tuple(args.variant))
+    edition = args.edition or "second"
+    try:
+        settings = Settings(players, seed, edition, tuple(args.variant))
+    except InputError as exc:
+        raise _by_option(exc) from None
     save = Path(args.save) if args.save else Path("saves") / time.strftime(
         "game-%Y%m%d-%H%M%S.json")
     if save.exists() and not args.overwrite:
         raise InputError(f"--save {str(save)!r}: the file exists; resume it with --load or "
                          "pass --overwrite")
     try:
-        game_rules(args.edition, len(players))
+        game_rules(edition, len(players))
     except InputError as exc:
-        raise InputError(f"--edition {args.edition}: {exc} (the second edition can be played)"
+        raise InputError(f"--edition {edition}: {exc} (the second edition can be played)"
                          ) from None
-    return Game(settings), Table({name: args.bot for name in bots}), save
+    try:
+        game = Game(settings)
+    except InputError as exc:
+        raise _by_option(exc) from None
+    return game, Table({name: args.bot for name in bots}), save
+
+
+def _by_option(exc: InputError) -> InputError:
+    """The error with the settings' field named by the option that gave it (``--players``,
+    ``--variant``)."""
+    text = str(exc)
+    for key, option in (("settings.players", "--players"), ("settings.variants", "--variant")):
+        if text.startswith(key):
+            text = option + text[len(key):]
+    return InputError(text)
 
 
 def _loaded_game(args: argparse.Namespace) -> tuple[Game, Table, Path]:
-    if args.players:
-        raise InputError("--players: a loaded game keeps its own players (drop --players)")
+    # The file's settings are the game's: an option that would change them is refused, not
+    # silently dropped.
+    given = {"--players": args.players, "--edition": args.edition,
+             "--seed": args.seed is not None or None, "--variant": args.variant}
+    for option, value in given.items():
+        if value:
+            what = "players" if option == "--players" else "settings"
+            raise InputError(f"{option}: a loaded game keeps its own {what} (drop {option})")
     game, table = load_game(args.load)
     if args.bots:
         table = Table({name: args.bot for name in _names(args.bots, "--bots")})

@@ -28,7 +28,8 @@ from india1853.interfaces.render import render_board_svg, write_picture
 
 def register(sub: Any) -> None:
     parser = sub.add_parser("render", help="draw the board as SVG or PNG")
-    parser.add_argument("--edition", default="second", help="first or second (default: second)")
+    parser.add_argument("--edition", default=None,
+                        help="first or second (default: second; a game log's own edition)")
     parser.add_argument("--out", required=True, help="output file ending in .svg or .png")
     parser.add_argument("--tile", action="append", default=[], metavar="HEX:TILE:ROTATION",
                         help="lay a tile, e.g. K17:14:1 (repeatable)")
@@ -138,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
         return run_game_render(args)
     if args.to is not None or args.routes is not None:
         raise InputError("--to/--routes: need a game log, e.g. render game.json --out b.svg")
-    ed = load_edition(args.edition)
+    ed = load_edition(args.edition or "second")
     tiles = sketch_tiles(ed, args.tile)
     bases = [parse_base(b) for b in args.base]
     svg = render_board_svg(ed, tiles=tiles, bases=bases)

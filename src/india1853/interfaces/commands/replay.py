@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from rich.console import Console
@@ -17,6 +18,10 @@ from rich.console import Console
 from india1853.interfaces.terminal import screen
 from india1853.interfaces.terminal.savefile import load_log
 from india1853.rules.game.game import Game
+
+# The width of the tables when the output is not a terminal: the widest table (the players
+# with six cities and eight companies) fits.
+PIPE_WIDTH = 200
 
 JSON_KEYS: tuple[str, ...] = (
     "actions", "edition", "round", "phase", "stock_round", "operating_round", "bank",
@@ -77,10 +82,12 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(state_document(game, args.moderator), ensure_ascii=False, indent=1))
         return 0
     view = game.moderator_view() if args.moderator else game.view(None)
-    console = Console(highlight=False)
+    # Into a pipe or a file rich would assume 80 columns and cut the cells (a bid's cities
+    # to "Jai…"); there the tables get the width they need.
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else PIPE_WIDTH)
     console.print(screen.status_line(view))
     console.print(f"{len(game.log)} actions replayed")
-    console.print(screen.players_table(view, None))
+    console.print(screen.players_table(view, None, moderator=args.moderator))
     console.print(screen.companies_table(view, game))
     console.print(screen.train_market(view, game))
     console.print(screen.board_table(view, game))

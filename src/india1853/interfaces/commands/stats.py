@@ -58,9 +58,11 @@ def public_worth(view: Mapping[str, Any], game: Game) -> dict[str, int | None]:
         if p["cash"] is None:
             out[p["name"]] = None
             continue
+        # While the bids go on, the shares claimed are not paid for yet (2.7.2).
+        unpaid = list(p["claims"]) if view["round"] == "claims" else []
         shares = 0
         for initials, n in p["shares"].items():
-            paid = n - p["unredeemed"].get(initials, 0)
+            paid = n - p["unredeemed"].get(initials, 0) - unpaid.count(initials)
             price = view["companies"][initials]["price"]
             shares += paid * (price if price is not None else game.rules.company(initials).par)
         out[p["name"]] = int(p["cash"]) + shares

@@ -63,6 +63,11 @@ class Console:
                  color: bool | None = None) -> None:
         self.stdin = stdin
         self.stdout = stdout
+        # Bytes that are not in the terminal's encoding (a Latin-1 "£", a stray paste) become
+        # U+FFFD and get "unknown command", instead of a decoding traceback.
+        reconfigure = getattr(stdin, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="replace")
         self.interactive = _is_tty(stdin) and _is_tty(stdout)
         self.rich = RichConsole(
             file=stdout,

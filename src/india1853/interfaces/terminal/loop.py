@@ -42,7 +42,7 @@ from india1853.interfaces.terminal.console import Console, EndOfInput
 from india1853.interfaces.terminal.parse import Choice, Meta, Request, parse, resolve
 from india1853.interfaces.terminal.savefile import SaveFile
 from india1853.interfaces.terminal.savefile import Table as Seating
-from india1853.rules.game.game import Game, effective_actions
+from india1853.rules.game.game import Game, effective_actions, redo_stack
 
 SECRET_ROUNDS: frozenset[str] = frozenset({"bonds", "claims"})
 # The fewest lines of the public log a screen shows; more when more happened since the
@@ -226,10 +226,11 @@ class Hotseat:
                     self.console.print(Text(f"error: {exc}", style="bold red"))
         finally:
             self.redraw = None
-        if secret:
-            # Nothing of the secret stays on screen, nor in the scrollback, for the next
-            # player: not the bid column, not an error message that named a city.
-            self.console.clear(scrollback=True)
+            if secret:
+                # Nothing of the secret stays on screen, nor in the scrollback, for the next
+                # player: not the bid column, not an error message that named a city; also
+                # when the player stops here (quit, Ctrl-C, Ctrl-D) and leaves the table.
+                self.console.clear(scrollback=True)
 
     def handle(self, line: str, player: str, entity: str, entity_type: str,
                legal: list[dict[str, Any]], viewer: str | None) -> bool:
@@ -298,11 +299,17 @@ class Hotseat:
         self.console.clear(scrollback=True)
         self.console.print(Text(f"{player}'s secret contract bid is next: the others look "
                                 "away.", style="bold magenta"))
-        answer = self.console.prompt(f"{player}, press Enter to see it (anything else: "
-                                     "back) ")
-        if not answer.strip():
-            self.console.print(panel)
-            self.console.prompt("Press Enter to hide it ")
+        try:
+            answer = self.console.prompt(f"{player}, press Enter to see it (anything else: "
+                                         "back) ")
+            if not answer.strip():
+                self.console.print(panel)
+                self.console.prompt("Press Enter to hide it ")
+        except BaseException:
+            # Ctrl-C or Ctrl-D with the bid on screen: it must not stay there as the
+            # program ends.
+            self.console.clear(scrollback=True)
+            raise
         if self.redraw is not None:
             self.redraw()
         else:
@@ -413,18 +420,3 @@ def deciders_of(game: Game, done: list[dict[str, Any]]) -> list[str]:
         out.append(decider(replay, str(action["entity"]), str(action["entity_type"])))
         replay.process({**action, "id": replay.next_id()})
     return out
-
-
-def redo_stack(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The undone actions that ``redo`` would restore, the next one last."""
-    done: list[dict[str, Any]] = []
-    undone: list[dict[str, Any]] = []
-    for action in log:
-        if action["type"] == "undo":
-            undone.append(done.pop())
-        elif action["type"] == "redo":
-            done.append(undone.pop())
-        else:
-            done.append(action)
-            undone = []
-    return undone

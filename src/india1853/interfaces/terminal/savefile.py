@@ -23,6 +23,7 @@ from typing import Any
 from india1853.errors import InputError, RuleError
 from india1853.interfaces.bots import BOT_NAMES
 from india1853.rules.game.game import Game
+from india1853.rules.game.settings import Settings
 
 TABLE_KEY = "table"
 
@@ -103,16 +104,40 @@ def _game(path: str | Path, data: dict[str, Any], up_to: int | None) -> Game:
     if up_to is not None:
         actions = engine_log.get("actions")
         if isinstance(actions, list):
-            ids = [a.get("id") for a in actions if isinstance(a, dict)]
+            ids = [a.get("id") if isinstance(a, dict) else None for a in actions]
             if up_to not in ids:
                 last = max((i for i in ids if isinstance(i, int)), default=0)
                 raise InputError(f"--to {up_to}: no action with that id (the log has 1..{last})")
-            engine_log["actions"] = [a for a in actions
-                                     if isinstance(a, dict) and a.get("id", 0) <= up_to]
+            # The actions through that id (the engine numbers them 1, 2, ...: a prefix); a
+            # malformed id among them is the engine's to name, one after them is not read.
+            engine_log["actions"] = actions[:ids.index(up_to) + 1]
     try:
         return Game.from_log(engine_log)
     except (InputError, RuleError) as exc:
-        raise InputError(f"{str(path)!r}: {exc}") from None
+        raise InputError(f"{str(path)!r}: {_culprit(engine_log)}{exc}") from None
+
+
+def _culprit(engine_log: dict[str, Any]) -> str:
+    """Which action of a log the engine refused, as a prefix for its message
+    (``actions[101] (id 102, lay_tile by BBCI): ``), or "" when the settings or the log's
+    frame were at fault.  Found by replaying the actions one by one: only on the error path,
+    where a log of hundreds of actions must point at the bad one."""
+    actions = engine_log.get("actions")
+    try:
+        game = Game(Settings.from_json(engine_log.get("settings")))
+    except (InputError, RuleError):
+        return ""
+    if not isinstance(actions, list):
+        return ""
+    for index, action in enumerate(actions):
+        try:
+            game.process(action)
+        except (InputError, RuleError):
+            if not isinstance(action, dict):
+                return f"actions[{index}]: "
+            return (f"actions[{index}] (id {action.get('id')}, {action.get('type')} by "
+                    f"{action.get('entity')}): ")
+    return ""
 
 
 def _write_atomically(target: Path, text: str) -> None:

@@ -103,9 +103,10 @@ def status_line(view: View) -> Text:
     return Text("  ·  ".join(parts), style="bold")
 
 
-def players_table(view: View, viewer: str | None) -> Table:
+def players_table(view: View, viewer: str | None, *, moderator: bool = False) -> Table:
     """Cash, bond, bid and shares of every player.  During the bonds stage another player's
-    cash would betray his secret bond (2.5.2), so it is hidden until the bonds are revealed."""
+    cash would betray his secret bond (2.5.2), so it is hidden until the bonds are revealed
+    (the ``moderator``'s table, like his view, shows it)."""
     companies = list(view["companies"])
     table = Table(title="Players", title_justify="left", expand=False, pad_edge=False)
     for col in ("player", "cash", "bond", "bid"):
@@ -116,7 +117,8 @@ def players_table(view: View, viewer: str | None) -> Table:
     secret_bonds = view["round"] == "bonds"
     for p in view["players"]:
         own = p["name"] == viewer
-        cash = "?" if (secret_bonds and not own and p["bond_placed"]) else _money(p["cash"])
+        hidden = secret_bonds and not own and p["bond_placed"] and not moderator
+        cash = "?" if hidden or p["cash"] is None else _money(p["cash"])
         bond = _bond_text(p)
         bid = _bid_text(p)
         shares = []
@@ -340,13 +342,22 @@ def option_note(action: Action, game: Game, view: View | None = None) -> str:
         place = place_name(game.rules.ed, action["hex"]).split(" ", 1)
         return place[1].strip("()") if len(place) > 1 else ""
     if kind == "choose_lay_option":
-        return ("two lays from phase 3, free" if action["option"] == 1
-                else "two lays now, paying the fee (4.1.3)")
+        return _lay_option_note(action, game)
     if kind == "run_routes":
         return _run_note(action, game)
     if kind == "buy_train" and action.get("contribution"):
         return f"the director adds £{action['contribution']} (4.8.8)"
     return ""
+
+
+def _lay_option_note(action: Action, game: Game) -> str:
+    """4.1.3: option 1 gives two lays free from a later phase, option 2 at once for the
+    company's fee, paid each turn it lays two (both from the edition's data)."""
+    ed = game.rules.ed
+    if action["option"] == 1:
+        return f"two lays from phase {ed.rules.double_lay_free_from_phase}, free (4.1.3)"
+    fee = ed.costs.double_lay_fees.get(str(action["entity"]), 0)
+    return f"two lays now, £{fee} each turn it lays two (4.1.3)"
 
 
 def _dividend_note(action: Action, view: View, game: Game) -> str:

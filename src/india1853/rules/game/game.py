@@ -64,33 +64,31 @@ def initial_state(rules: GameRules, settings: Settings) -> GameState:
     )
 
 
+def _undo_stacks(
+    log: list[dict[str, Any]],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The actions in force and the undone ones ``redo`` would restore (the next one last)."""
+    done: list[dict[str, Any]] = []
+    undone: list[dict[str, Any]] = []
+    for action in log:
+        if action["type"] == "undo":
+            undone.append(done.pop())
+        elif action["type"] == "redo":
+            done.append(undone.pop())
+        else:
+            done.append(action)
+            undone = []
+    return done, undone
+
+
 def effective_actions(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The actions in force: the log with undone actions removed and redone ones restored."""
-    done: list[dict[str, Any]] = []
-    undone: list[dict[str, Any]] = []
-    for action in log:
-        if action["type"] == "undo":
-            undone.append(done.pop())
-        elif action["type"] == "redo":
-            done.append(undone.pop())
-        else:
-            done.append(action)
-            undone = []
-    return done
+    return _undo_stacks(log)[0]
 
 
-def _redo_stack(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    done: list[dict[str, Any]] = []
-    undone: list[dict[str, Any]] = []
-    for action in log:
-        if action["type"] == "undo":
-            undone.append(done.pop())
-        elif action["type"] == "redo":
-            done.append(undone.pop())
-        else:
-            done.append(action)
-            undone = []
-    return undone
+def redo_stack(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The undone actions that ``redo`` would restore, the next one last."""
+    return _undo_stacks(log)[1]
 
 
 def _apply(rules: GameRules, st: GameState, action: dict[str, Any], *, check: bool) -> None:
@@ -154,7 +152,7 @@ class Game:
             self._check_barrier(done)
             target = done[-1]
         else:
-            stack = _redo_stack(self.log)
+            stack = redo_stack(self.log)
             if not stack:
                 raise RuleError("redo", "there is nothing to redo")
             target = stack[-1]
