@@ -136,6 +136,19 @@ def dick_jeff_lou_bids(game: Game) -> None:
         act(game, "pass", entity)
 
 
+def claim_in_turn(game: Game, claims: dict[str, list[tuple[str, str]]], *,
+                  to_the_end: bool = False) -> None:
+    """Each player in turn claims his next listed city, or passes when his list is done; until
+    every list is done or, ``to_the_end``, until the claims stage ends."""
+    while game.state.round == "claims" and (to_the_end or any(claims.values())):
+        name = game.active_entities()[0][0]
+        if claims[name]:
+            city, company = claims[name].pop(0)
+            act(game, "claim_city", name, city=city, company=company)
+        else:
+            act(game, "pass", name)
+
+
 def four_player_start(seed: int = 3) -> Game:
     """A 4-player game where the EIR (major) and the MSM (minor) float from the bids and the
     first stock round ends at once; the game stands at the EIR's first operating turn."""

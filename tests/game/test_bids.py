@@ -5,7 +5,14 @@ from __future__ import annotations
 from itertools import combinations
 
 import pytest
-from helpers import act, check_invariants, check_replay, dick_jeff_lou, dick_jeff_lou_bids
+from helpers import (
+    act,
+    check_invariants,
+    check_replay,
+    claim_in_turn,
+    dick_jeff_lou,
+    dick_jeff_lou_bids,
+)
 
 from india1853.errors import RuleError
 from india1853.rules.game import Game, Settings
@@ -180,13 +187,7 @@ def test_unaffordable_shares_stay_unredeemed_cheapest_first() -> None:
               "D": [("Jaipur", "BBCI"), ("Ajmer", "BBCI"), ("Ahmadabad", "BBCI")],
               "E": [("Nagpur", "BNR"), ("Hyderabad", "BNR"), ("Karachi", "NWR")],
               "F": [("Waltair", "ECR"), ("Rawalpindi", "NWR"), ("Benares", "BNR")]}
-    while game.state.round == "claims":
-        name = game.active_entities()[0][0]
-        if claims[name]:
-            city, company = claims[name].pop(0)
-            act(game, "claim_city", name, city=city, company=company)
-        else:
-            act(game, "pass", name)
+    claim_in_turn(game, claims, to_the_end=True)
     a = game.player("A")
     # £510 - £340 bond = £170: pays the EIR (£100); GIP £96 is then unaffordable, so the
     # cheaper GIP, NWR and ECR shares all stay un-redeemed.
@@ -207,17 +208,6 @@ def test_not_your_turn() -> None:
     refused(game, "turn", "claim_city", "Jeff", city="Bombay", company="BBCI")
 
 
-def _claim_in_turn(game: Game, claims: dict[str, list[tuple[str, str]]]) -> None:
-    """Each player in turn claims his next listed city, or passes when his list is done."""
-    while game.state.round == "claims" and any(claims.values()):
-        name = game.active_entities()[0][0]
-        if claims[name]:
-            city, company = claims[name].pop(0)
-            act(game, "claim_city", name, city=city, company=company)
-        else:
-            act(game, "pass", name)
-
-
 def test_pass_at_exactly_40_unaccounted_is_refused_and_at_39_allowed() -> None:
     """2.5.4: "at least £40 of your Bond money not yet accounted for" (docs/rulings.md: the
     rulebook's "at least", not the guide's "more than")."""
@@ -225,7 +215,7 @@ def test_pass_at_exactly_40_unaccounted_is_refused_and_at_39_allowed() -> None:
     for name, amount in zip("ABCD", (100, 99, 80, 60), strict=True):
         act(game, "place_bond", name, amount=amount)
     assert [p.name for p in game.state.players] == ["A", "B", "C", "D"]
-    _claim_in_turn(game, {"A": [("Multan", "NWR"), ("Mysore", "SIR"), ("Jaipur", "GIP")],
+    claim_in_turn(game, {"A": [("Multan", "NWR"), ("Mysore", "SIR"), ("Jaipur", "GIP")],
                           "B": [("Lahore", "NWR"), ("Bangalore", "SIR"), ("Ajmer", "GIP")],
                           "C": [("Peshawar", "NWR"), ("Trichinopoly", "SIR"),
                                 ("Nagpur", "GIP")],
@@ -250,7 +240,7 @@ def test_a_bid_may_not_name_more_than_the_maximum_of_cities() -> None:
         act(game, "place_bond", name, amount=amount)
     assert game.active_entities() == [("A", "player")]
     others = [("Lahore", "NWR"), ("Trichinopoly", "SIR"), ("Hyderabad", "GIP")]
-    _claim_in_turn(game, {"A": [("Multan", "NWR"), ("Mysore", "SIR"), ("Jaipur", "GIP"),
+    claim_in_turn(game, {"A": [("Multan", "NWR"), ("Mysore", "SIR"), ("Jaipur", "GIP"),
                                 ("Nagpur", "BNR")],
                           **{name: list(others) for name in "BCDEF"}})
     while game.active_entities() != [("A", "player")]:
@@ -268,7 +258,7 @@ def test_a_claim_whose_only_completions_break_the_ganges_limit_names_2_5_7() -> 
     game = Game(Settings(("A", "B", "C", "D"), seed=0))
     for name, amount in zip("ABCD", (90, 80, 70, 60), strict=True):
         act(game, "place_bond", name, amount=amount)
-    _claim_in_turn(game, {"A": [("Multan", "NWR"), ("Rawalpindi", "NWR")],
+    claim_in_turn(game, {"A": [("Multan", "NWR"), ("Rawalpindi", "NWR")],
                           "B": [("Lahore", "NWR"), ("Karachi", "NWR")],
                           "C": [("Peshawar", "NWR"), ("Jaipur", "NWR")],
                           "D": [("Hyderabad", "GIP"), ("Cawnpore", "EIR")]})

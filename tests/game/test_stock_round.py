@@ -6,6 +6,7 @@ from helpers import (
     act,
     check_invariants,
     check_replay,
+    claim_in_turn,
     finish_first_stock_round,
     four_player_start,
 )
@@ -238,13 +239,7 @@ def _six_players_bbci_under_a_manager() -> Game:
             "Dan": [("Ahmadabad", "BBCI"), ("Peshawar", "NWR"), ("Rawalpindi", "NWR")],
             "Eve": [("Hyderabad", "BNR"), ("Nagpur", "BNR"), ("Waltair", "BNR")],
             "Fay": [("Mysore", "MSM"), ("Bangalore", "MSM"), ("Hyderabad", "MSM")]}
-    while game.state.round == "claims":
-        name = game.active_entities()[0][0]
-        if bids[name]:
-            city, company = bids[name].pop(0)
-            act(game, "claim_city", name, city=city, company=company)
-        else:
-            act(game, "pass", name)
+    claim_in_turn(game, bids, to_the_end=True)
     assert game.company("BBCI").floated and not game.company("SIR").floated
     return game
 
