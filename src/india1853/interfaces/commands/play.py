@@ -100,10 +100,10 @@ def _by_option(exc: InputError) -> InputError:
 def _loaded_game(args: argparse.Namespace) -> tuple[Game, Table, Path]:
     # The file's settings are the game's: an option that would change them is refused, not
     # silently dropped.
-    given = {"--players": args.players, "--edition": args.edition,
-             "--seed": args.seed is not None or None, "--variant": args.variant}
-    for option, value in given.items():
-        if value:
+    given = {"--players": args.players is not None, "--edition": args.edition is not None,
+             "--seed": args.seed is not None, "--variant": bool(args.variant)}
+    for option, present in given.items():
+        if present:
             what = "players" if option == "--players" else "settings"
             raise InputError(f"{option}: a loaded game keeps its own {what} (drop {option})")
     game, table = load_game(args.load)
