@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench soak clean
+.PHONY: run test lint typecheck unit bench soak clean chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,8 +25,14 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src
 
-unit: $(STAMP)
+unit: $(STAMP) chromium
 	$(BIN)/pytest -m "not soak"
+
+# The browser tests (tests/web/test_browser*.py) drive Debian's chromium package through
+# Playwright for Python (a PyPI dev dependency) by its executable path: `playwright install`
+# is never run and no browser is downloaded from anywhere else.
+chromium:
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 
 test: lint typecheck unit
 

@@ -338,3 +338,20 @@ def test_a_failing_rasteriser_is_a_one_line_error(
     err = capsys.readouterr().err
     assert err == ("error: PNG output: the rasteriser failed: the document does not have a "
                    "root node\n")
+
+
+def test_every_hex_has_a_named_titled_click_target(board: tuple[str, str]) -> None:
+    """The web page's hooks: one invisible polygon per hex with ``data-hex`` and a <title>."""
+    edition, svg = board
+    ed = load_edition(edition)
+    root = ET.fromstring(svg.encode("utf-8"))
+    targets = {el.get("data-hex"): el for el in root.iter(f"{SVG_NS}polygon")
+               if el.get("class") == "hex-target"}
+    assert set(targets) == set(ed.board.hexes)
+    for coord, el in targets.items():
+        assert el.get("fill-opacity") == "0"
+        title = el.find(f"{SVG_NS}title")
+        assert title is not None and title.text is not None
+        assert title.text.startswith(coord)
+        name = ed.board.hexes[coord].name
+        assert name is None or name in title.text

@@ -902,7 +902,32 @@ def render_board_svg(
         _draw_hex_label(svg, spec, lay)
     _draw_legend(svg, ed, lay)
     _draw_routes(svg, highlight_routes, placed, lay, ed)
+    _draw_hex_targets(svg, hexes, lay)
     return svg.document(lay.width, lay.height, SEA)
+
+
+def hex_title(spec: HexSpec) -> str:
+    """The words a screen reader says for a hex: its coordinate, name and terrain."""
+    words = [spec.coord]
+    if spec.name:
+        words.append(spec.name)
+    words.extend(TERRAIN_NAMES[t] for t in spec.terrain)
+    if not spec.playable:
+        words.append("off-board")
+    return ", ".join(words)
+
+
+def _draw_hex_targets(svg: _Svg, hexes: Iterable[HexSpec], layout: Layout) -> None:
+    """An invisible outline over every hex, drawn last, named by ``data-hex`` and titled in
+    words: the web page finds the hex under a click or a tap there and highlights the hexes
+    a decision offers; screen readers read the titles.  Nothing shows in a picture."""
+    svg.raw('<g class="hex-targets">')
+    for spec in hexes:
+        points = _points(hex_corners(layout.center(spec.coord), layout.radius))
+        svg.raw(f'<polygon class="hex-target" data-hex={quoteattr(spec.coord)} '
+                f'points="{points}" fill="#000000" fill-opacity="0">'
+                f'<title>{escape(hex_title(spec))}</title></polygon>')
+    svg.raw("</g>")
 
 
 def _draw_homes(
