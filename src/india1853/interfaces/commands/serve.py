@@ -1,0 +1,76 @@
+"""``india1853 serve``: the web server.
+
+    india1853 serve [--host 127.0.0.1] [--port 8053] [--db URL] [--data-dir DIR]
+
+The database is ``--db``, else ``DATABASE_URL``, else an SQLite file in the data directory
+(``--data-dir``, default ``$INDIA1853_DATA`` or ``~/.local/share/india1853``).  The schema is
+migrated at start.  The address is printed once the server listens.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+from india1853.errors import InputError
+
+
+def default_data_dir() -> Path:
+    configured = os.environ.get("INDIA1853_DATA")
+    if configured:
+        return Path(configured)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "india1853"
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("serve", help="run the web server (JSON API and browser UI)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on "
+                        "(default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8053, help="port (default 8053; 0: any "
+                        "free port)")
+    parser.add_argument("--db", help="database URL (default: DATABASE_URL, else an SQLite "
+                        "file in the data directory)")
+    parser.add_argument("--data-dir", type=Path, help="where the SQLite file lives")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from india1853.interfaces.web.app import create_app
+    from india1853.interfaces.web.db import database_url
+
+    if not 0 <= args.port <= 65535:
+        raise InputError(f"--port: must be between 0 and 65535, got {args.port}")
+    data_dir = args.data_dir if args.data_dir is not None else default_data_dir()
+    try:
+        url = database_url(args.db or os.environ.get("DATABASE_URL"), data_dir)
+    except OSError as exc:
+        raise InputError(f"--data-dir: cannot create {str(data_dir)!r}: "
+                         f"{exc.strerror or exc}") from None
+    config = uvicorn.Config(create_app(url), host=args.host, port=args.port,
+                            log_level="warning", timeout_graceful_shutdown=2)
+    server = uvicorn.Server(config)
+    return _serve(server, args.host)
+
+
+def _serve(server: Any, host: str) -> int:
+    """Run the server, printing its address as soon as it listens."""
+    import asyncio
+
+    async def main() -> None:
+        task = asyncio.create_task(server.serve())
+        while not server.started and not task.done():
+            await asyncio.sleep(0.05)
+        if server.started:
+            port = server.servers[0].sockets[0].getsockname()[1]
+            shown = f"[{host}]" if ":" in host else host
+            print(f"india1853 web server: http://{shown}:{port}/  (Ctrl-C stops it)",
+                  flush=True)
+        await task
+
+    asyncio.run(main())
+    return 0 if server.started else 1

@@ -1,0 +1,269 @@
+"""The web server's FastAPI application: the JSON API, live updates (SSE) and the browser UI.
+
+``create_app(url)`` builds the app on a database URL; ``india1853 serve`` runs it with
+uvicorn.  Every engine call runs in the thread pool (``anyio.to_thread``), never on the event
+loop.  The API is described in docs/web-api.md and served as OpenAPI at ``/openapi.json``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from functools import partial
+from pathlib import Path
+from typing import Any, TypeVar
+
+from anyio import to_thread
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from india1853.interfaces.web.bots import BotRunner
+from india1853.interfaces.web.db import Database
+from india1853.interfaces.web.events import Notifier
+from india1853.interfaces.web.store import ApiError, GameStore, NewGame, NewSeat
+
+log = logging.getLogger("india1853.web")
+
+STATIC = Path(__file__).parent / "static"
+MAX_BODY = 1 << 20  # 1 MiB: one action, or a new game's settings
+MAX_IMPORT = 16 << 20  # a whole log file
+KEEPALIVE_SECONDS = 15.0
+
+T = TypeVar("T")
+
+
+class PlayerBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str
+    bot: str | None = None
+
+
+class NewGameBody(BaseModel):
+    """POST /api/games: the settings of a new game and who sits where."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    edition: str = "second"
+    variants: list[str] = []
+    seed: int | None = None
+    players: list[PlayerBody]
+    hotseat: bool = False
+
+
+def _one_line(exc: ValidationError | RequestValidationError) -> str:
+    """The first validation error as ``field: message`` on one line."""
+    err = exc.errors()[0]
+    loc = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
+    return f"{loc}: {err.get('msg', 'invalid')}"
+
+
+async def _body(request: Request, cap: int) -> Any:
+    """The request's JSON body, at most ``cap`` bytes (413 beyond)."""
+    length = request.headers.get("content-length")
+    if length is not None and length.isdigit() and int(length) > cap:
+        raise ApiError(413, f"body: larger than {cap} bytes")
+    data = bytearray()
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > cap:
+            raise ApiError(413, f"body: larger than {cap} bytes")
+    try:
+        return json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ApiError(422, f"body: not valid JSON ({exc})") from None
+
+
+def _bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "Authorization: must be 'Bearer TOKEN'")
+    return token.strip()
+
+
+def _json(data: Any) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+async def _run(func: Callable[..., T], *args: Any) -> T:
+    return await to_thread.run_sync(partial(func, *args))
+
+
+def _json_response(data: bytes, status: int = 200) -> Response:
+    return Response(content=data, status_code=status, media_type="application/json",
+                    headers={"Cache-Control": "no-store"})
+
+
+def _openapi_body(model: type[BaseModel] | None, description: str) -> dict[str, Any]:
+    schema: dict[str, Any] = model.model_json_schema() if model else {"type": "object"}
+    return {"requestBody": {"required": True, "description": description,
+                            "content": {"application/json": {"schema": schema}}}}
+
+
+def create_app(url: str, *, cache_size: int = 200) -> FastAPI:
+    """The application on the database at ``url`` (migrated to the newest schema at start)."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        db = Database(url)
+        await _run(db.migrate)
+        notifier = Notifier(asyncio.get_running_loop())
+        store = GameStore(db, cache_size=cache_size, on_change=notifier.changed)
+        runner = BotRunner(store)
+        app.state.store, app.state.notifier, app.state.bots = store, notifier, runner
+        for game_id in await _run(store.games_waiting_for_bots):
+            runner.kick(game_id)
+        try:
+            yield
+        finally:
+            notifier.close()
+            await runner.stop()
+            db.dispose()
+
+    app = FastAPI(title="india1853", version="1",
+                  description="1853 (India) on the web: games, seats, actions, live views. "
+                  "See docs/web-api.md.", lifespan=lifespan)
+
+    def store() -> GameStore:
+        result: GameStore = app.state.store
+        return result
+
+    @app.exception_handler(ApiError)
+    async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"detail": _one_line(exc)}, status_code=422)
+
+    @app.post("/api/games", status_code=201,
+              openapi_extra=_openapi_body(NewGameBody, "the new game's settings and seats"))
+    async def create_game(request: Request) -> Response:
+        """Create a game: one private token per human seat (and a hotseat token if asked)."""
+        try:
+            body = NewGameBody.model_validate(await _body(request, MAX_BODY))
+        except ValidationError as exc:
+            raise ApiError(422, _one_line(exc)) from None
+        spec = NewGame(players=tuple(NewSeat(p.name, p.bot) for p in body.players),
+                       edition=body.edition, variants=tuple(body.variants), seed=body.seed,
+                       hotseat=body.hotseat)
+        out = await _run(store().create, spec)
+        app.state.bots.kick(out["id"])
+        return _json_response(_json(out), 201)
+
+    @app.post("/api/games/import", status_code=201,
+              openapi_extra=_openapi_body(None, "a log file as the command line writes it"))
+    async def import_game(request: Request, hotseat: bool = False) -> Response:
+        """Create a game from a log file (every action checked again)."""
+        data = await _body(request, MAX_IMPORT)
+        out = await _run(store().import_log, data, hotseat)
+        app.state.bots.kick(out["id"])
+        return _json_response(_json(out), 201)
+
+    @app.get("/api/games")
+    async def list_games() -> Response:
+        """Every game (newest first, at most 200): no seed, no token."""
+        games = await _run(store().list_games)
+        return _json_response(_json({"games": games}))
+
+    @app.get("/api/games/{game_id}")
+    async def get_game(game_id: str, request: Request, seat: str | None = None) -> Response:
+        """The game as the token's seat sees it (no token: a spectator)."""
+        token = _bearer(request)
+        data = await _run(lambda: _json(store().view(game_id, token, seat)))
+        return _json_response(data)
+
+    @app.post("/api/games/{game_id}/actions",
+              openapi_extra=_openapi_body(None, "one action as in docs/actions.md"))
+    async def post_action(game_id: str, request: Request, seat: str | None = None) -> Response:
+        """Apply one action (its id must be the turn's next_id); the new view on success."""
+        token = _bearer(request)
+        action = await _body(request, MAX_BODY)
+        data = await _run(lambda: _json(store().act(game_id, token, action, seat)))
+        app.state.bots.kick(game_id)
+        return _json_response(data)
+
+    @app.get("/api/games/{game_id}/log")
+    async def game_log(game_id: str) -> Response:
+        """The public log in words; the whole log file once the game has ended."""
+        return _json_response(await _run(lambda: _json(store().public_log(game_id))))
+
+    @app.get("/api/games/{game_id}/at/{n}")
+    async def game_at(game_id: str, n: int) -> Response:
+        """The public view after action ``n`` (history)."""
+        return _json_response(await _run(lambda: _json(store().at(game_id, n))))
+
+    @app.get("/api/games/{game_id}/board.svg")
+    async def board_svg(game_id: str, at: int | None = None) -> Response:
+        """The board as SVG, now or after action ``at``."""
+        svg = await _run(store().board_svg, game_id, at)
+        return Response(content=svg, media_type="image/svg+xml")
+
+    @app.get("/api/games/{game_id}/events")
+    async def game_events(game_id: str, request: Request, token: str | None = None,
+                          seat: str | None = None, after: int | None = None) -> Response:
+        """Server-sent events: the GET view at every change (``id:`` the last action id);
+        resumes after ``Last-Event-ID`` (or ``?after=N``)."""
+        token = token or _bearer(request)
+        await _run(store().check_access, game_id, token, seat)
+        last = request.headers.get("last-event-id")
+        resume = int(last) if last is not None and last.strip().isdigit() else after
+        stream = _stream(app, game_id, token, seat, resume)
+        return StreamingResponse(stream, media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store",
+                                          "X-Accel-Buffering": "no"})
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> Response:
+        return _page("index.html")
+
+    @app.get("/games/{game_id}", include_in_schema=False)
+    async def game_page(game_id: str) -> Response:
+        await _run(store().last_action_id, game_id)  # 404 for an unknown game
+        return _page("game.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+    return app
+
+
+def _page(name: str) -> Response:
+    path = STATIC / name
+    if not path.is_file():
+        raise ApiError(404, f"{name}: the browser UI is not installed")
+    return FileResponse(path, headers={"Cache-Control": "no-cache"})
+
+
+async def _stream(app: FastAPI, game_id: str, token: str | None, seat: str | None,
+                  resume: int | None) -> AsyncIterator[str]:
+    store: GameStore = app.state.store
+    notifier: Notifier = app.state.notifier
+    yield "retry: 1000\n\n"
+    seen: int | None = None
+    first = True
+    while not notifier.closing.is_set():
+        event = notifier.event(game_id)
+        revision = notifier.revision(game_id)
+        if revision != seen:
+            seen = revision
+            try:
+                view = await _run(store.view, game_id, token, seat)
+            except ApiError as exc:
+                yield f"event: error\ndata: {json.dumps({'detail': exc.detail})}\n\n"
+                return
+            action_id = view["last_action_id"]
+            if not (first and resume is not None and resume == action_id):
+                data = await _run(_json, view)
+                yield f"id: {action_id}\ndata: {data.decode('utf-8')}\n\n"
+            first = False
+            continue
+        try:
+            await asyncio.wait_for(event.wait(), KEEPALIVE_SECONDS)
+        except TimeoutError:
+            yield ": keepalive\n\n"

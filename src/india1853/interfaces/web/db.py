@@ -1,0 +1,156 @@
+"""Persistence: the tables, the database engines and the migrations run at server start.
+
+A game row holds the settings (seed included: the server's secret), the engine version and
+the count of actions; every accepted action is a row ``(game_id, idx)`` under a unique
+constraint, written in the same transaction that accepts it.  Seats are rows too: a human
+seat keeps only the SHA-256 of its token, never the token.
+
+SQLite (the default: a file under the data directory) runs in WAL mode; writes open with
+``BEGIN IMMEDIATE`` so that the check of the last action index and the insert of the next
+action are one atomic step even between processes.  PostgreSQL (a ``postgresql://`` URL)
+gets the same guarantee from ``SELECT ... FOR UPDATE`` on the game row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    Connection,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    UniqueConstraint,
+    create_engine,
+    event,
+)
+
+from india1853.errors import InputError
+
+metadata = MetaData()
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("engine_version", String(16), nullable=False),
+    Column("settings", JSON, nullable=False),
+    Column("hotseat_hash", String(64), nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("actions", Integer, nullable=False, default=0),
+    Column("round", String(32), nullable=False),
+    Column("finished", Boolean, nullable=False, default=False),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("position", Integer, primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("bot", String(32), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("data", JSON, nullable=False),
+    # The player who decided the action (the entity itself, or a company's director or
+    # manager then): undo is allowed to that player's token (and to the hotseat token).
+    Column("seat", String(64), nullable=True),
+    Column("created_at", Float, nullable=False),
+    UniqueConstraint("game_id", "idx", name="uq_actions_game_idx"),
+)
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+BUSY_TIMEOUT_MS = 30_000
+
+
+def database_url(db: str | None, data_dir: Path) -> str:
+    """``db`` if given (``--db`` or ``DATABASE_URL``), else an SQLite file in ``data_dir``."""
+    if db:
+        if "://" not in db:
+            raise InputError(f"--db: {db!r} is not a database URL (sqlite:///FILE, "
+                             "postgresql://...)")
+        return db
+    data_dir.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{(data_dir / 'india1853.sqlite3').resolve()}"
+
+
+def _sqlite_engine(url: str, begin: str) -> Engine:
+    engine = create_engine(url, connect_args={"check_same_thread": False,
+                                              "timeout": BUSY_TIMEOUT_MS / 1000},
+                           pool_size=8, max_overflow=16)
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        # pysqlite's own transaction handling is switched off so that BEGIN is ours.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        # NORMAL in WAL mode: a commit survives the death of the process (kill -9), which is
+        # the guarantee tested; FULL would also survive a power cut at an fsync per action.
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        conn.exec_driver_sql(begin)
+
+    return engine
+
+
+class Database:
+    """The engines of one database: ``read()`` and ``write()`` transactions."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.sqlite = url.startswith("sqlite")
+        if self.sqlite:
+            self._reader = _sqlite_engine(url, "BEGIN")
+            self._writer = _sqlite_engine(url, "BEGIN IMMEDIATE")
+        else:
+            self._reader = self._writer = create_engine(url, pool_size=8, max_overflow=16,
+                                                         pool_pre_ping=True)
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        with self._reader.begin() as conn:
+            yield conn
+
+    @contextmanager
+    def write(self) -> Iterator[Connection]:
+        """A write transaction: on SQLite it holds the database's write lock from its start;
+        elsewhere the caller locks the game row (``with_for_update``)."""
+        with self._writer.begin() as conn:
+            yield conn
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest migration (Alembic, shipped in the package)."""
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        with self._writer.begin() as conn:
+            config.attributes["connection"] = conn
+            command.upgrade(config, "head")
+
+    def dispose(self) -> None:
+        self._reader.dispose()
+        self._writer.dispose()

@@ -1,0 +1,630 @@
+"""The game store: every game's rows in the database, its state cached in memory.
+
+All engine work (replay, legality, legal actions, views, bots) runs in worker threads, never
+on the event loop; the calls here are blocking and the app runs them with ``to_thread``.
+
+Actions on one game are applied strictly one at a time: a lock per game serialises them in
+this process, and the write transaction checks the database's count of actions against the
+cached game's log before inserting the next row (unique ``(game_id, idx)``), so that no
+process ever acts on a stale cache and no action is lost or written twice.  The engine
+applies an action to the cached game first (cheap to throw away: an error leaves it
+unchanged) and the row is written after; should the write fail, the cached game is dropped
+and rebuilt from the rows.  A game not in the cache is rebuilt by the engine's unchecked
+replay of its rows, which this server alone wrote after checking each one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Connection, insert, select, update
+
+from india1853.errors import InputError, RuleError
+from india1853.interfaces.bots import BOT_NAMES, Bot, make_bot
+from india1853.interfaces.game_render import game_board_svg
+from india1853.interfaces.narrate import LogLine, narrate
+from india1853.interfaces.web.db import Database, actions, games, seats
+from india1853.interfaces.web.turn import decider, turn
+from india1853.rules.game.game import ENGINE_VERSION, Game, effective_actions, redo_stack
+from india1853.rules.game.settings import Settings
+
+log = logging.getLogger("india1853.web")
+
+TOKEN_BYTES = 24  # 192 random bits per token
+GAME_ID_BYTES = 12
+WRITE_ATTEMPTS = 3
+
+# Action fields that hold a secret while the game runs: a bond's amount (2.5.2) and a bid's
+# city (2.5.4).  The public log leaves them out; the narration tells them once revealed.
+SECRET_FIELDS: dict[str, tuple[str, ...]] = {"place_bond": ("amount",), "claim_city": ("city",)}
+
+
+class ApiError(Exception):
+    """A request the server refuses: the HTTP status and a one-line message."""
+
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str
+    bot: str | None
+    token_hash: str | None
+
+
+@dataclass(frozen=True)
+class Access:
+    """What a request's token may do: the seat it views as and the seats it may act for."""
+
+    seat: str | None
+    seats: tuple[str, ...]
+    hotseat: bool = False
+
+
+@dataclass
+class Entry:
+    """One game in memory: the engine's game and what the server keeps beside it."""
+
+    game: Game
+    seats: tuple[Seat, ...]
+    hotseat_hash: str | None
+    created_at: float
+    submitters: list[str | None]  # the deciding player of each action in the log
+    bots: dict[str, Bot] = field(default_factory=dict)
+    responses: dict[tuple[str | None, tuple[str, ...]], dict[str, Any]] = field(
+        default_factory=dict)
+    narrator: Game | None = None
+    lines: list[dict[str, Any]] = field(default_factory=list)
+    bot_error: str | None = None
+
+    def humans(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.seats if s.bot is None)
+
+    def bot_of(self, player: str | None) -> str | None:
+        return next((s.bot for s in self.seats if s.name == player), None)
+
+    def changed(self) -> None:
+        self.responses.clear()
+
+
+@dataclass(frozen=True)
+class NewSeat:
+    name: str
+    bot: str | None = None
+
+
+@dataclass(frozen=True)
+class NewGame:
+    players: tuple[NewSeat, ...]
+    edition: str = "second"
+    variants: tuple[str, ...] = ()
+    seed: int | None = None
+    hotseat: bool = False
+
+
+def public_action(action: dict[str, Any]) -> dict[str, Any]:
+    hidden = SECRET_FIELDS.get(str(action.get("type")), ())
+    return {k: v for k, v in action.items() if k not in hidden}
+
+
+class GameStore:
+    """Games in the database and in an LRU cache; every method blocks (run it in a thread)."""
+
+    def __init__(self, db: Database, *, cache_size: int = 200,
+                 on_change: Callable[[str], None] | None = None) -> None:
+        self.db = db
+        self.cache_size = cache_size
+        self.on_change = on_change
+        self._cache: OrderedDict[str, Entry] = OrderedDict()
+        self._cache_guard = threading.Lock()
+        self._locks: dict[str, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
+
+    # --- cache and locks ------------------------------------------------------------------
+
+    def lock(self, game_id: str) -> threading.Lock:
+        with self._locks_guard:
+            return self._locks.setdefault(game_id, threading.Lock())
+
+    def _cached(self, game_id: str) -> Entry | None:
+        with self._cache_guard:
+            entry = self._cache.get(game_id)
+            if entry is not None:
+                self._cache.move_to_end(game_id)
+            return entry
+
+    def _remember(self, game_id: str, entry: Entry) -> None:
+        with self._cache_guard:
+            self._cache[game_id] = entry
+            self._cache.move_to_end(game_id)
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+
+    def _forget(self, game_id: str) -> None:
+        with self._cache_guard:
+            self._cache.pop(game_id, None)
+
+    def _count(self, conn: Connection, game_id: str, *, for_update: bool = False) -> int:
+        query = select(games.c.actions).where(games.c.id == game_id)
+        if for_update:
+            query = query.with_for_update()
+        count = conn.execute(query).scalar_one_or_none()
+        if count is None:
+            raise ApiError(404, f"game {game_id!r}: no such game")
+        return int(count)
+
+    def _entry(self, conn: Connection, game_id: str, count: int) -> Entry:
+        """The cached game if it holds the database's ``count`` actions, else rebuilt."""
+        entry = self._cached(game_id)
+        if entry is not None and len(entry.game.log) == count:
+            return entry
+        row = conn.execute(select(games).where(games.c.id == game_id)).one()
+        seat_rows = conn.execute(select(seats).where(seats.c.game_id == game_id)
+                                 .order_by(seats.c.position)).all()
+        rows = conn.execute(select(actions.c.data, actions.c.seat)
+                            .where(actions.c.game_id == game_id)
+                            .order_by(actions.c.idx)).all()
+        settings = Settings.from_json(row.settings)
+        game = Game.replay(settings, [r.data for r in rows], check=False)
+        entry = Entry(game=game,
+                      seats=tuple(Seat(s.name, s.bot, s.token_hash) for s in seat_rows),
+                      hotseat_hash=row.hotseat_hash, created_at=row.created_at,
+                      submitters=[r.seat for r in rows])
+        self._remember(game_id, entry)
+        return entry
+
+    def _read(self, game_id: str) -> Entry:
+        """The game, current with the database (call with the game's lock held)."""
+        with self.db.read() as conn:
+            return self._entry(conn, game_id, self._count(conn, game_id))
+
+    # --- tokens -----------------------------------------------------------------------------
+
+    def _access(self, entry: Entry, token: str | None, seat: str | None) -> Access:
+        """401 for a token that is no seat's; 403 for a seat the token may not view as."""
+        if token is None:
+            if seat is not None:
+                raise ApiError(401, "seat: viewing as a seat needs that seat's token")
+            return Access(None, ())
+        digest = token_hash(token)
+        # Every stored hash is compared (in constant time each), the match taken after.
+        matches = [s.name for s in entry.seats
+                   if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest)]
+        hotseat = entry.hotseat_hash is not None and hmac.compare_digest(entry.hotseat_hash,
+                                                                         digest)
+        if matches:
+            if seat is not None and seat != matches[0]:
+                raise ApiError(403, f"seat: this token is {matches[0]}'s, not {seat}'s")
+            return Access(matches[0], (matches[0],))
+        if hotseat:
+            humans = entry.humans()
+            if seat is None:
+                seat = self._next_human(entry, humans)
+            elif seat not in humans:
+                raise ApiError(403, f"seat: {seat!r} is not a human seat of this game")
+            return Access(seat, humans, hotseat=True)
+        raise ApiError(401, "token: not a token of this game")
+
+    @staticmethod
+    def _next_human(entry: Entry, humans: Sequence[str]) -> str:
+        """The human seat that must act next (the first human seat when none must)."""
+        game = entry.game
+        for entity, entity_type in game.active_entities():
+            player = decider(game, entity, entity_type)
+            if player is not None and player in humans:
+                return player
+        return humans[0]
+
+    # --- responses --------------------------------------------------------------------------
+
+    def _meta(self, game_id: str, entry: Entry) -> dict[str, Any]:
+        settings = entry.game.settings
+        return {
+            "id": game_id,
+            "edition": settings.edition,
+            "variants": list(settings.variants),
+            "players": [{"name": s.name, "bot": s.bot} for s in entry.seats],
+            "hotseat": entry.hotseat_hash is not None,
+            "engine_version": ENGINE_VERSION,
+            "created_at": entry.created_at,
+            "round": entry.game.state.round,
+            "finished": entry.game.finished,
+            "actions": len(entry.game.log),
+        }
+
+    def _undo_target(self, entry: Entry, kind: str) -> dict[str, Any] | None:
+        log_ = entry.game.log
+        stack = effective_actions(log_) if kind == "undo" else redo_stack(log_)
+        return stack[-1] if stack else None
+
+    def _may(self, entry: Entry, access: Access, kind: str) -> dict[str, Any] | None:
+        """The undo (or redo) action this access may take now, or None."""
+        if not access.seats or entry.game.finished:
+            return None
+        target = self._undo_target(entry, kind)
+        if target is None or entry.submitters[int(target["id"]) - 1] not in access.seats:
+            return None
+        if kind == "undo":
+            barrier = entry.game.state.undo_barrier
+            if len(effective_actions(entry.game.log)) <= barrier:
+                return None
+        return entry.game.action(kind, str(target["entity"]))
+
+    def _response(self, game_id: str, entry: Entry, access: Access) -> dict[str, Any]:
+        key = (access.seat, access.seats)
+        cached = entry.responses.get(key)
+        if cached is not None:
+            return cached
+        undo = self._may(entry, access, "undo")
+        redo = self._may(entry, access, "redo")
+        out = {
+            "game": self._meta(game_id, entry),
+            "seat": access.seat,
+            "seats": list(access.seats),
+            "turn": turn(entry.game, access.seat),
+            "last_action_id": len(entry.game.log),
+            "can_undo": undo is not None,
+            "undo": undo,
+            "can_redo": redo is not None,
+            "redo": redo,
+            "bot_error": entry.bot_error,
+        }
+        entry.responses[key] = out
+        return out
+
+    # --- reading ----------------------------------------------------------------------------
+
+    def view(self, game_id: str, token: str | None, seat: str | None) -> dict[str, Any]:
+        with self.lock(game_id):
+            entry = self._read(game_id)
+            return self._response(game_id, entry, self._access(entry, token, seat))
+
+    def last_action_id(self, game_id: str) -> int:
+        entry = self._cached(game_id)
+        if entry is not None:
+            return len(entry.game.log)
+        with self.db.read() as conn:
+            return self._count(conn, game_id)
+
+    def check_access(self, game_id: str, token: str | None, seat: str | None) -> None:
+        """Raise the ApiError a request with this token would get (404, 401, 403)."""
+        with self.lock(game_id):
+            self._access(self._read(game_id), token, seat)
+
+    def list_games(self, limit: int = 200) -> list[dict[str, Any]]:
+        with self.db.read() as conn:
+            rows = conn.execute(select(games).order_by(games.c.created_at.desc())
+                                .limit(limit)).all()
+            ids = [r.id for r in rows]
+            seat_rows = conn.execute(select(seats).where(seats.c.game_id.in_(ids))
+                                     .order_by(seats.c.position)).all() if ids else []
+        players: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}
+        for s in seat_rows:
+            players[s.game_id].append({"name": s.name, "bot": s.bot})
+        return [{"id": r.id, "edition": r.settings.get("edition"),
+                 "variants": r.settings.get("variants", []), "players": players[r.id],
+                 "round": r.round, "finished": r.finished, "created_at": r.created_at,
+                 "actions": r.actions} for r in rows]
+
+    def public_log(self, game_id: str) -> dict[str, Any]:
+        """The log in words with each action's public data; the whole log file (seed and
+        secrets) once the game has ended."""
+        with self.lock(game_id):
+            entry = self._read(game_id)
+            game = entry.game
+            self._narrate(entry)
+            out: dict[str, Any] = {"finished": game.finished,
+                                   "settings": _public_settings(game.settings),
+                                   "last_action_id": len(game.log),
+                                   "actions": list(entry.lines)}
+            if game.finished:
+                out["log"] = game.to_log()
+            return out
+
+    def _narrate(self, entry: Entry) -> None:
+        """Narrate the actions not yet narrated, on a game of its own (public views only)."""
+        game = entry.game
+        if entry.narrator is None or len(entry.lines) > len(game.log):
+            entry.narrator = Game(game.settings)
+            entry.lines = []
+        narrator = entry.narrator
+        ed = narrator.rules.ed
+        before = narrator.view(None)
+        for action in game.log[len(entry.lines):]:
+            narrator.process(action)
+            after = narrator.view(None)
+            line: LogLine = narrate(ed, action, before, after)
+            entry.lines.append({"id": line.id, "entity": line.entity, "lines": list(line.lines),
+                                "action": public_action(action)})
+            before = after
+
+    def _game_at(self, game_id: str, at: int | None) -> Game:
+        with self.lock(game_id):
+            game = self._read(game_id).game
+            if at is None:
+                at = len(game.log)
+            if not 0 <= at <= len(game.log):
+                raise ApiError(422, f"at: must be between 0 and {len(game.log)}, got {at}")
+            if at == len(game.log):
+                return game
+            return Game.replay(game.settings, game.log[:at], check=False)
+
+    def at(self, game_id: str, at: int) -> dict[str, Any]:
+        """The public view after action ``at`` (history)."""
+        game = self._game_at(game_id, at)
+        return {"last_action_id": at, "turn": turn(game, None)}
+
+    def board_svg(self, game_id: str, at: int | None) -> str:
+        return game_board_svg(self._game_at(game_id, at))
+
+    # --- writing ----------------------------------------------------------------------------
+
+    def create(self, spec: NewGame) -> dict[str, Any]:
+        names = tuple(p.name for p in spec.players)
+        for i, p in enumerate(spec.players):
+            if p.bot is not None and p.bot not in BOT_NAMES:
+                raise ApiError(422, f"players[{i}].bot: unknown bot {p.bot!r} "
+                                    f"(known: {', '.join(BOT_NAMES)})")
+        if all(p.bot is not None for p in spec.players):
+            raise ApiError(422, "players: at least one seat must be a human's (no bot)")
+        seed = spec.seed if spec.seed is not None else secrets.randbelow(2**31)
+        settings = _settings(lambda: Settings(names, seed, spec.edition, spec.variants))
+        game = _game(lambda: Game(settings))
+        return self._insert(game, [(p.name, p.bot) for p in spec.players], [], spec.hotseat)
+
+    def import_log(self, data: object, hotseat: bool) -> dict[str, Any]:
+        """A log file as the command line writes it (a save file's ``table.bots`` names the
+        bot seats); every action is checked again."""
+        if not isinstance(data, dict):
+            raise ApiError(422, "log: must be a JSON object")
+        table = data.get("table") or {}
+        bots = table.get("bots", {}) if isinstance(table, dict) else None
+        if not isinstance(bots, dict) or not all(isinstance(v, str) for v in bots.values()):
+            raise ApiError(422, "table.bots: must map player names to bot names")
+        if data.get("engine_version") != ENGINE_VERSION:
+            raise ApiError(422, f"log.engine_version: {data.get('engine_version')!r} is not "
+                                f"{ENGINE_VERSION!r}")
+        settings = _settings(lambda: Settings.from_json(data.get("settings")))
+        for name, bot in bots.items():
+            if name not in settings.players:
+                raise ApiError(422, f"table.bots: {name!r} is not a player")
+            if bot not in BOT_NAMES:
+                raise ApiError(422, f"table.bots.{name}: unknown bot {bot!r}")
+        if all(p in bots for p in settings.players):
+            raise ApiError(422, "table.bots: at least one seat must be a human's (no bot)")
+        log_actions = data.get("actions")
+        if not isinstance(log_actions, list):
+            raise ApiError(422, "log.actions: must be a list")
+        game = Game(settings)
+        submitters: list[str | None] = []
+        for i, action in enumerate(log_actions):
+            try:
+                submitters.append(_submitter(game, action, submitters))
+                game.process(action)
+            except (InputError, RuleError) as exc:
+                raise ApiError(422, f"actions[{i}]: {exc}") from None
+        return self._insert(game, [(p, bots.get(p)) for p in settings.players], submitters,
+                            hotseat)
+
+    def _insert(self, game: Game, players: list[tuple[str, str | None]],
+                submitters: list[str | None], hotseat: bool) -> dict[str, Any]:
+        game_id = secrets.token_urlsafe(GAME_ID_BYTES)
+        tokens = {name: new_token() for name, bot in players if bot is None}
+        hotseat_token = new_token() if hotseat else None
+        now = time.time()
+        with self.db.write() as conn:
+            conn.execute(insert(games).values(
+                id=game_id, engine_version=ENGINE_VERSION, settings=game.settings.to_json(),
+                hotseat_hash=token_hash(hotseat_token) if hotseat_token else None,
+                created_at=now, updated_at=now, actions=len(game.log),
+                round=game.state.round, finished=game.finished))
+            conn.execute(insert(seats), [
+                {"game_id": game_id, "position": i, "name": name, "bot": bot,
+                 "token_hash": token_hash(tokens[name]) if name in tokens else None}
+                for i, (name, bot) in enumerate(players)])
+            if game.log:
+                conn.execute(insert(actions), [
+                    {"game_id": game_id, "idx": a["id"], "data": a, "seat": who,
+                     "created_at": now} for a, who in zip(game.log, submitters, strict=True)])
+        entry = Entry(game=game, seats=tuple(Seat(n, b, token_hash(tokens[n])
+                                                  if n in tokens else None)
+                                             for n, b in players),
+                      hotseat_hash=token_hash(hotseat_token) if hotseat_token else None,
+                      created_at=now, submitters=list(submitters))
+        self._remember(game_id, entry)
+        out: dict[str, Any] = {
+            "id": game_id,
+            "tokens": tokens,
+            "spectator": f"/games/{game_id}",
+            "links": {n: f"/games/{game_id}#token={t}" for n, t in tokens.items()},
+        }
+        if hotseat_token is not None:
+            out["hotseat_token"] = hotseat_token
+            out["hotseat_link"] = f"/games/{game_id}#token={hotseat_token}"
+        return out
+
+    def act(self, game_id: str, token: str | None, action: object,
+            seat: str | None = None) -> dict[str, Any]:
+        """Check and apply one action sent with ``token``; the response of GET after it."""
+        if token is None:
+            raise ApiError(401, "token: acting needs a seat's token (Authorization: Bearer)")
+        if not isinstance(action, dict):
+            raise ApiError(422, "action: must be a JSON object")
+        for _attempt in range(WRITE_ATTEMPTS):
+            with self.lock(game_id):
+                entry = self._read(game_id)
+                access = self._access(entry, token, seat)
+                action_id = action.get("id")
+                if not isinstance(action_id, int) or isinstance(action_id, bool):
+                    raise ApiError(422, "action.id: must be an integer (the turn's next_id)")
+                if action_id != entry.game.next_id():
+                    raise ApiError(409, f"action.id: expected {entry.game.next_id()}, got "
+                                        f"{action_id} (the game has moved on: reload it)")
+                who = self._authorize(entry, access, action)
+                stamped = {**action, "created_at": int(time.time())}
+                if self._apply(game_id, entry, stamped, who):
+                    if access.hotseat:
+                        access = Access(self._next_human(entry, access.seats), access.seats,
+                                        hotseat=True)
+                    return self._response(game_id, entry, access)
+        raise ApiError(409, "the game changed while the action was written; reload it")
+
+    def _authorize(self, entry: Entry, access: Access, action: dict[str, Any]) -> str:
+        """The player deciding the action, if the token may act for him; else 403."""
+        kind = action.get("type")
+        game = entry.game
+        if kind in ("undo", "redo"):
+            target = self._undo_target(entry, str(kind))
+            if target is None:
+                raise ApiError(422, f"rule {kind}: there is nothing to {kind}")
+            who = entry.submitters[int(target["id"]) - 1]
+            if who not in access.seats:
+                raise ApiError(403, f"{kind}: the action to {kind} was decided by {who}, "
+                                    "not by this token's seat")
+            return who
+        entity = action.get("entity")
+        if not isinstance(entity, str):
+            raise ApiError(422, "action.entity: must be a player's name or a company's "
+                                "initials")
+        entity_type = "company" if entity in game.state.companies else "player"
+        if entity_type == "player" and entity not in game.settings.players:
+            raise ApiError(422, f"action.entity: unknown player or company {entity!r}")
+        who = decider(game, entity, entity_type)
+        if who is None or who not in access.seats:
+            raise ApiError(403, f"action.entity: {entity} is not decided by this token's "
+                                f"seat ({', '.join(access.seats) or 'none'})")
+        return who
+
+    def _apply(self, game_id: str, entry: Entry, action: dict[str, Any], who: str) -> bool:
+        """Process and persist one action (the game's lock held).  False if another process
+        wrote an action first (the cache is then dropped and the caller starts again)."""
+        game = entry.game
+        before = len(game.log)
+        try:
+            game.process(action)
+        except (InputError, RuleError) as exc:
+            raise ApiError(422, str(exc)) from None
+        accepted = game.log[-1]
+        try:
+            with self.db.write() as conn:
+                if self._count(conn, game_id, for_update=True) != before:
+                    self._forget(game_id)
+                    return False
+                conn.execute(insert(actions).values(game_id=game_id, idx=accepted["id"],
+                                                    data=accepted, seat=who,
+                                                    created_at=time.time()))
+                conn.execute(update(games).where(games.c.id == game_id).values(
+                    actions=len(game.log), round=game.state.round, finished=game.finished,
+                    updated_at=time.time()))
+        except BaseException:
+            self._forget(game_id)
+            raise
+        entry.submitters.append(who)
+        entry.changed()
+        if self.on_change is not None:
+            self.on_change(game_id)
+        return True
+
+    # --- bots -------------------------------------------------------------------------------
+
+    def bot_step(self, game_id: str) -> bool:
+        """One bot action if a bot must act now; False when none must (or a bot failed)."""
+        with self.lock(game_id):
+            entry = self._read(game_id)
+            game = entry.game
+            if game.finished or entry.bot_error is not None:
+                return False
+            for entity, entity_type in game.active_entities():
+                player = decider(game, entity, entity_type)
+                bot_name = entry.bot_of(player)
+                if player is None or bot_name is None:
+                    continue
+                bot = entry.bots.get(player)
+                if bot is None:
+                    bot = entry.bots[player] = make_bot(bot_name, player, game.settings.seed)
+                try:
+                    legal = game.legal_actions(entity)
+                    choice = bot.choose(game.view(player), legal) if legal else None
+                    if choice is None or choice not in legal:
+                        raise InputError(f"bot of {player} found no legal action for {entity}")
+                    action = {**choice, "id": game.next_id(), "created_at": int(time.time())}
+                    return self._apply(game_id, entry, action, player)
+                except ApiError as exc:
+                    self._bot_failed(game_id, entry, f"bot of {player}: {exc.detail}")
+                    return False
+                except (InputError, RuleError) as exc:
+                    self._bot_failed(game_id, entry, f"bot of {player}: {exc}")
+                    return False
+            return False
+
+    def _bot_failed(self, game_id: str, entry: Entry, message: str) -> None:
+        log.error("game %s: %s", game_id, message)
+        entry.bot_error = message
+        entry.changed()
+        if self.on_change is not None:
+            self.on_change(game_id)
+
+    def games_waiting_for_bots(self) -> list[str]:
+        """Unfinished games that have a bot seat (to wake their bots at server start)."""
+        with self.db.read() as conn:
+            rows = conn.execute(select(games.c.id).where(games.c.finished.is_(False))
+                                .where(games.c.id.in_(select(seats.c.game_id)
+                                                      .where(seats.c.bot.is_not(None))))
+                                ).all()
+        return [r.id for r in rows]
+
+
+def _public_settings(settings: Settings) -> dict[str, Any]:
+    return {k: v for k, v in settings.to_json().items() if k != "seed"}
+
+
+def _settings(build: Callable[[], Settings]) -> Settings:
+    try:
+        return build()
+    except (InputError, RuleError) as exc:
+        raise ApiError(422, str(exc)) from None
+
+
+def _game(build: Callable[[], Game]) -> Game:
+    try:
+        return build()
+    except (InputError, RuleError) as exc:
+        raise ApiError(422, str(exc)) from None
+
+
+def _submitter(game: Game, action: object, submitters: list[str | None]) -> str | None:
+    """Who decided an imported action: for undo and redo, whoever decided its target."""
+    if not isinstance(action, dict):
+        return None
+    kind = action.get("type")
+    if kind in ("undo", "redo"):
+        stack = effective_actions(game.log) if kind == "undo" else redo_stack(game.log)
+        target_id = stack[-1].get("id") if stack else None
+        if not isinstance(target_id, int) or not 0 < target_id <= len(submitters):
+            return None
+        return submitters[target_id - 1]
+    entity = action.get("entity")
+    if not isinstance(entity, str):
+        return None
+    entity_type = "company" if entity in game.state.companies else "player"
+    return decider(game, entity, entity_type)
