@@ -1,0 +1,48 @@
+// The HTTP API of docs/web-api.md; every call returns parsed JSON or throws ApiError.
+
+export class ApiError extends Error {
+  constructor(status, detail) {
+    super(detail);
+    this.status = status;
+  }
+}
+
+async function call(method, url, { token, body } = {}) {
+  const headers = { Accept: "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(url, {
+    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (!response.ok) {
+    const detail = data && data.detail !== undefined ? data.detail : text || response.statusText;
+    throw new ApiError(response.status, typeof detail === "string" ? detail : JSON.stringify(detail));
+  }
+  return data;
+}
+
+export const api = {
+  listGames: () => call("GET", "/api/games"),
+  createGame: (body) => call("POST", "/api/games", { body }),
+  game: (id, token, seat) =>
+    call("GET", `/api/games/${encodeURIComponent(id)}${seat ? `?seat=${encodeURIComponent(seat)}` : ""}`, { token }),
+  act: (id, token, action, seat) =>
+    call("POST", `/api/games/${encodeURIComponent(id)}/actions${seat ? `?seat=${encodeURIComponent(seat)}` : ""}`, { token, body: action }),
+  log: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/log`, { token }),
+  at: (id, n) => call("GET", `/api/games/${encodeURIComponent(id)}/at/${n}`),
+  async boardSvg(id, at) {
+    const url = `/api/games/${encodeURIComponent(id)}/board.svg${at === null || at === undefined ? "" : `?at=${at}`}`;
+    const response = await fetch(url);
+    if (!response.ok) throw new ApiError(response.status, `board: ${response.statusText}`);
+    return response.text();
+  },
+  eventsUrl: (id, token, seat) => {
+    const q = new URLSearchParams();
+    if (token) q.set("token", token);
+    if (seat) q.set("seat", seat);
+    return `/api/games/${encodeURIComponent(id)}/events?${q}`;
+  },
+};

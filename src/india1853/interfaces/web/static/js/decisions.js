@@ -1,0 +1,300 @@
+// The decision panel: the options of the turn model (turn.decisions[].options[]) as buttons,
+// hex choices on the board, tile previews with their rotations, runs, and secret dialogs.
+// Every option is submitted as its ``action`` exactly; nothing here decides what is legal.
+import { h, clear, costWords, money } from "./dom.js";
+import { routeSwatch } from "./board.js";
+
+const TRACK = ["lay_tile", "promote_tile"];
+const SHARES = ["buy_share", "sell_shares", "redeem_share"];
+
+function optionButton(option, act, { primary = false, label } = {}) {
+  const cost = costWords(option.cost);
+  return h("button", {
+    type: "button", class: primary ? "primary" : "",
+    title: option.effect + (option.note ? ` — ${option.note}` : ""),
+    onclick: () => act(option),
+  }, label || option.label, cost ? h("span", { class: "option-cost" }, ` (${cost})`) : null);
+}
+
+function byHex(options) {
+  const map = new Map();
+  for (const o of options) {
+    const hex = o.ui && o.ui.hex;
+    if (!hex) continue;
+    if (!map.has(hex)) map.set(hex, []);
+    map.get(hex).push(o);
+  }
+  return map;
+}
+
+export class Decisions {
+  constructor({ body, title, board, act, dialog }) {
+    this.body = body;
+    this.title = title;
+    this.board = board;
+    this.act = act;
+    this.dialog = dialog;
+    this.selection = null; // {kind: "track"|"base", hex, tile, index}
+    this.turn = null;
+    this.secretShownFor = null;
+    document.addEventListener("keydown", (event) => {
+      if (event.target.closest && event.target.closest("input, select, textarea, dialog")) return;
+      if ((event.key === "r" || event.key === "R") && this.selection && this.selection.tile) {
+        event.preventDefault();
+        this.rotate(event.key === "R" ? -1 : 1);
+      }
+      if (event.key === "Escape" && this.selection) { this.cancel(); }
+    });
+  }
+
+  /** The board asks: a highlighted hex was clicked or pressed. */
+  hexChosen(hex) {
+    const sel = this.selection;
+    if (sel && sel.hex === hex && sel.tile) {
+      this.rotate(1);
+      return;
+    }
+    const kind = this.trackOptions().length && byHex(this.trackOptions()).has(hex) ? "track" : "base";
+    this.selection = { kind, hex, tile: null, index: 0 };
+    const tiles = this.tilesAt(hex);
+    if (kind === "track" && tiles.length === 1) this.selection.tile = tiles[0];
+    this.render();
+    const first = this.body.querySelector(".preview button, .options button");
+    if (first) first.focus({ preventScroll: true });
+  }
+
+  trackOptions() { return this.options().filter((o) => TRACK.includes(o.type)); }
+  baseOptions() { return this.options().filter((o) => o.type === "place_base"); }
+  options() { return (this.turn?.decisions || []).flatMap((d) => d.options); }
+
+  tilesAt(hex) {
+    const seen = [];
+    for (const o of byHex(this.trackOptions()).get(hex) || []) {
+      if (!seen.includes(o.ui.tile)) seen.push(o.ui.tile);
+    }
+    return seen;
+  }
+
+  rotations() {
+    const sel = this.selection;
+    return (byHex(this.trackOptions()).get(sel.hex) || []).filter((o) => o.ui.tile === sel.tile)
+      .sort((a, b) => a.ui.rotation - b.ui.rotation);
+  }
+
+  rotate(step) {
+    const n = this.rotations().length;
+    if (!n) return;
+    this.selection.index = (this.selection.index + step + n) % n;
+    this.render();
+    const rotate = this.body.querySelector("#rotate");
+    if (rotate && document.activeElement && !this.board.container.contains(document.activeElement)) rotate.focus();
+  }
+
+  cancel() {
+    this.selection = null;
+    this.board.clearOverlay();
+    this.render();
+  }
+
+  update(turn, { readOnly }) {
+    const keep = this.selection && turn && this.turn && turn.next_id === this.turn.next_id;
+    this.turn = turn;
+    this.readOnly = readOnly;
+    if (!keep) this.selection = null;
+    this.render();
+  }
+
+  render() {
+    const turn = this.turn;
+    const box = this.body.closest(".decisions");
+    this.board.clearOverlay();
+    if (!turn) return;
+    if (this.readOnly) {
+      box.classList.add("idle");
+      this.title.textContent = "History";
+      clear(this.body, h("p", {}, "A read-only view of an earlier moment. Return to the game to act."));
+      this.board.highlight(new Map());
+      return;
+    }
+    const decisions = turn.decisions || [];
+    box.classList.toggle("idle", decisions.length === 0);
+    if (!decisions.length) {
+      this.title.textContent = turn.finished ? "Game over" : "Waiting";
+      clear(this.body, turn.finished ? h("p", {}, "The game is over: see the final scores.")
+        : h("ul", {}, (turn.active || []).map((a) => h("li", {}, `${a.what}`, a.rule ? ` (${a.rule})` : ""))));
+      this.board.highlight(new Map());
+      return;
+    }
+    this.title.textContent = "Your turn";
+    const offered = new Map();
+    for (const [hex, opts] of byHex(this.trackOptions())) offered.set(hex, `${opts.length} tile placements offered`);
+    for (const [hex] of byHex(this.baseOptions())) if (!offered.has(hex)) offered.set(hex, "a base may be placed");
+    this.board.highlight(offered, this.selection ? this.selection.hex : null);
+    clear(this.body, decisions.map((d) => this.decision(d)));
+  }
+
+  decision(d) {
+    const header = h("p", { class: "what" }, d.what, d.rule ? h("span", { class: "hint" }, ` (rule ${d.rule})`) : null);
+    if (d.secret) return h("div", { class: "decision" }, header, this.secretLauncher(d));
+    const opts = d.options;
+    const track = opts.filter((o) => TRACK.includes(o.type));
+    const bases = opts.filter((o) => o.type === "place_base");
+    const runs = opts.filter((o) => o.type === "run_routes");
+    const shares = opts.filter((o) => SHARES.includes(o.type));
+    const rest = opts.filter((o) => !TRACK.includes(o.type) && o.type !== "place_base"
+      && o.type !== "run_routes" && !SHARES.includes(o.type));
+    const parts = [header];
+    if (track.length) parts.push(this.trackPart(track));
+    if (bases.length) parts.push(this.basePart(bases));
+    if (runs.length) parts.push(this.runPart(runs));
+    if (shares.length) {
+      parts.push(h("p", { class: "hint" }, `${shares.length} share options: use the Buy and Sell buttons in the share table.`),
+        h("details", {}, h("summary", {}, "or choose from the list"),
+          h("div", { class: "options column" }, shares.map((o) => optionButton(o, this.act)))));
+    }
+    if (rest.length) {
+      parts.push(h("div", { class: `options${rest.length > 4 ? " column" : ""}` },
+        rest.map((o) => optionButton(o, this.act, { primary: o.type === "dividend" && o.action.kind === "payout" }))));
+      const effects = rest.filter((o) => o.type === "dividend");
+      for (const o of effects) parts.push(h("p", { class: "effect" }, `${o.label}: ${o.effect}`));
+    }
+    return h("div", { class: "decision" }, parts);
+  }
+
+  trackPart(track) {
+    const sel = this.selection && this.selection.kind === "track" ? this.selection : null;
+    const hexes = byHex(track);
+    if (!sel) {
+      return h("div", {},
+        h("p", {}, `Choose a highlighted hex on the board (${hexes.size} offered), or here:`),
+        h("div", { class: "options hexes" }, [...hexes.entries()].map(([hex, opts]) =>
+          h("button", { type: "button", onclick: () => { this.board.reveal(hex); this.hexChosen(hex); },
+            "aria-label": `Hex ${hex}${opts[0].note ? ` ${opts[0].note}` : ""}: ${opts.length} placements` },
+          hex, opts[0].note ? h("span", { class: "hint" }, ` ${opts[0].note}`) : null))));
+    }
+    const tiles = this.tilesAt(sel.hex);
+    const parts = [h("p", {}, `Hex ${sel.hex}: choose a tile`),
+      h("div", { class: "options tiles" }, tiles.map((tile) => {
+        const first = hexes.get(sel.hex).find((o) => o.ui.tile === tile);
+        const verb = first.type === "promote_tile" ? "Promote to" : "Tile";
+        return h("button", { type: "button", class: sel.tile === tile ? "chosen" : "",
+          "aria-pressed": sel.tile === tile ? "true" : "false",
+          onclick: () => { sel.tile = tile; sel.index = 0; this.render(); this.body.querySelector("#confirm")?.focus(); } },
+        `${verb} ${tile}`, first.ui.colour ? h("span", { class: "hint" }, ` ${first.ui.colour}`) : null);
+      }))];
+    if (sel.tile) {
+      const rotations = this.rotations();
+      const option = rotations[sel.index % rotations.length];
+      this.board.preview(sel.hex, option.ui);
+      parts.push(h("div", { class: "preview", role: "group", "aria-label": "Tile preview" },
+        h("p", { "aria-live": "polite" }, h("strong", {}, `Tile ${option.ui.tile}, rotation ${option.ui.rotation}`),
+          ` (${sel.index + 1} of ${rotations.length} legal) · exits ${(option.ui.exits || []).join(", ")} · `,
+          h("strong", {}, costWords(option.cost) || "free")),
+        h("p", { class: "effect" }, option.effect),
+        option.note ? h("p", { class: "note" }, option.note) : null,
+        h("div", { class: "options" },
+          h("button", { type: "button", id: "rotate", disabled: rotations.length < 2,
+            onclick: () => this.rotate(1), "aria-keyshortcuts": "R" }, "Rotate ⟳ (R)"),
+          h("button", { type: "button", id: "confirm", class: "primary", onclick: () => this.act(option) }, "Confirm"),
+          h("button", { type: "button", id: "cancel", onclick: () => this.cancel() }, "Cancel"))));
+    } else {
+      parts.push(h("div", { class: "options" }, h("button", { type: "button", onclick: () => this.cancel() }, "Cancel")));
+    }
+    return h("div", {}, parts);
+  }
+
+  basePart(bases) {
+    const sel = this.selection && this.selection.kind === "base" ? this.selection : null;
+    const hexes = byHex(bases);
+    if (!sel) {
+      return h("div", {},
+        h("p", {}, `Place a base: choose a highlighted hex on the board (${hexes.size} offered), or here:`),
+        h("div", { class: "options" }, bases.map((o) => optionButton(o, (opt) => {
+          this.board.reveal(opt.ui.hex);
+          this.selection = { kind: "base", hex: opt.ui.hex, option: opt };
+          this.render();
+          this.body.querySelector("#confirm")?.focus();
+        }))));
+    }
+    const here = hexes.get(sel.hex) || [];
+    const option = sel.option && here.includes(sel.option) ? sel.option : here.length === 1 ? here[0] : null;
+    return h("div", { class: "preview" },
+      h("p", {}, h("strong", {}, `Base on ${sel.hex}`), option ? ` · ${costWords(option.cost) || "free"}` : ""),
+      option ? h("p", { class: "effect" }, option.effect) : h("p", {}, "Choose the city:"),
+      h("div", { class: "options" },
+        option ? h("button", { type: "button", id: "confirm", class: "primary", onclick: () => this.act(option) }, "Confirm")
+          : here.map((o) => h("button", { type: "button", onclick: () => { sel.option = o; this.render(); } },
+            o.ui.station ? `Station ${o.ui.station}` : o.label)),
+        h("button", { type: "button", id: "cancel", onclick: () => this.cancel() }, "Cancel")));
+  }
+
+  runPart(runs) {
+    const sel = this.selection && this.selection.kind === "run" ? this.selection : { kind: "run", index: 0 };
+    const option = runs[sel.index % runs.length];
+    const routes = option.ui.routes || [];
+    this.board.routes(routes);
+    return h("div", { class: "preview" },
+      h("p", {}, h("strong", {}, runs.length > 1 ? `Run ${sel.index + 1} of ${runs.length}` : "The optimal run"),
+        ` · revenue ${money(option.ui.revenue)}`, option.ui.mail ? ` + mail ${money(option.ui.mail)}` : ""),
+      h("ol", { class: "routes" }, routes.map((r, i) => h("li", {}, routeSwatch(i),
+        h("span", {}, h("strong", {}, `Train ${r.train}`), r.mail ? " ✉ mail" : "",
+          ` · ${money(r.revenue)}`, r.mail_revenue ? ` (+${money(r.mail_revenue)} mail)` : "",
+          h("br"), h("span", { class: "hint" }, r.hexes.join(" – ")))))),
+      h("p", { class: "effect" }, option.effect),
+      h("div", { class: "options" },
+        h("button", { type: "button", id: "accept-run", class: "primary", onclick: () => this.act(option) }, "Accept this run"),
+        runs.length > 1 ? h("button", { type: "button", onclick: () => {
+          this.selection = { kind: "run", index: (sel.index + 1) % runs.length };
+          this.render();
+        } }, "Another run") : null),
+      runs.length === 1 ? h("p", { class: "note" }, "The engine offers the optimal run; to run fewer trains, pass below.") : null);
+  }
+
+  // --- secret steps: bonds and city claims, in a dialog ----------------------------------
+
+  secretLauncher(d) {
+    const open = h("button", { type: "button", class: "primary", id: "open-secret",
+      onclick: () => this.openSecret(d) }, d.options.some((o) => o.type === "place_bond")
+      ? "Write down your bond (secret)…" : "Name a city and claim a share (secret)…");
+    return h("div", {}, h("p", { class: "hint" }, "This step is secret: it opens in a dialog that only this seat sees."), open);
+  }
+
+  openSecret(d) {
+    const { dialog } = this;
+    const body = dialog.querySelector("#secret-body");
+    dialog.querySelector("#secret-title").textContent = `${d.player}: ${d.what}`;
+    const bonds = d.options.filter((o) => o.type === "place_bond");
+    const claims = d.options.filter((o) => o.type === "claim_city");
+    const others = d.options.filter((o) => o.type !== "place_bond" && o.type !== "claim_city");
+    const parts = [];
+    if (bonds.length) {
+      const select = h("select", { id: "bond-amount", "aria-label": "Bond amount" },
+        bonds.map((o, i) => h("option", { value: String(i) }, o.label)));
+      const note = h("p", { class: "note" }, bonds[0].note);
+      select.addEventListener("change", () => { note.textContent = bonds[Number(select.value)].note; });
+      parts.push(h("div", { class: "row" }, h("label", { for: "bond-amount" }, "Bond"), select,
+        h("button", { type: "button", class: "primary", id: "place-bond",
+          onclick: () => { dialog.close(); this.act(bonds[Number(select.value)]); } }, "Place bond")), note,
+        h("p", { class: "hint" }, bonds[0].effect));
+    }
+    if (claims.length) {
+      const cities = new Map();
+      for (const o of claims) {
+        if (!cities.has(o.ui.city)) cities.set(o.ui.city, []);
+        cities.get(o.ui.city).push(o);
+      }
+      parts.push(h("div", { class: "claims" }, [...cities.entries()].map(([city, opts]) =>
+        h("div", { class: "claim-city" },
+          h("strong", {}, city), h("span", { class: "hint" }, ` ${opts[0].ui.hex} · bond value ${money(opts[0].ui.bond_value)}`),
+          opts[0].note ? h("span", { class: "note" }, ` · ${opts[0].note}`) : null,
+          h("div", { class: "options" }, opts.map((o) => h("button", { type: "button",
+            "aria-label": o.label, title: o.effect,
+            onclick: () => { dialog.close(); this.act(o); } }, `Claim for ${o.ui.company}`)))))));
+    }
+    if (others.length) {
+      parts.push(h("div", { class: "options" }, others.map((o) => optionButton(o, (opt) => { dialog.close(); this.act(opt); }))));
+    }
+    clear(body, parts);
+    if (!dialog.open) dialog.showModal();
+  }
+}

@@ -1,0 +1,207 @@
+// The game page: loads the game as this link's seat sees it, follows it live (server-sent
+// events), renders the board, the decisions and the tables, and submits the chosen options.
+import { api } from "./api.js";
+import { Board } from "./board.js";
+import { Decisions } from "./decisions.js";
+import { h, clear } from "./dom.js";
+import {
+  renderContract, renderLog, renderMarket, renderPlayers, renderScores, renderShares, renderTrains,
+} from "./panels.js";
+
+const gameId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop());
+const token = new URLSearchParams(window.location.hash.slice(1)).get("token");
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  data: null,        // the last GET /api/games/{id} answer
+  seat: null,        // a seat picked by hand (hotseat); null = the server's choice
+  at: null,          // action number shown read-only, or null for the live game
+  boardFor: null,    // the action id the board picture shows
+  busy: false,
+  events: null,
+};
+
+const board = new Board($("board"), { onHex: (hex) => decisions.hexChosen(hex) });
+const decisions = new Decisions({
+  body: $("decision-body"), title: $("decisions-title"), board, act, dialog: $("secret-dialog"),
+});
+
+function showError(message) {
+  const el = $("error");
+  el.textContent = message;
+  clearTimeout(showError.timer);
+  if (message) showError.timer = setTimeout(() => { el.textContent = ""; }, 8000);
+}
+
+async function act(option) {
+  if (state.busy || !state.data) return;
+  state.busy = true;
+  showError("");
+  try {
+    const seat = state.data.seat;
+    const data = await api.act(gameId, token, option.action, seat);
+    state.seat = null; // hotseat: follow the seat that acts next
+    await apply(data, { force: true });
+    if (state.seat === null && data.seat !== seat) await refresh();
+  } catch (err) {
+    showError(err.message);
+    await refresh();
+  } finally {
+    state.busy = false;
+  }
+}
+
+async function undo() {
+  const d = state.data;
+  if (!d || !d.can_undo) return;
+  const action = d.undo_action ? { ...d.undo_action } : {
+    type: "undo", entity: d.undo_entity?.entity ?? d.seat, entity_type: d.undo_entity?.entity_type ?? "player",
+  };
+  action.id = d.turn.next_id;
+  action.created_at = 0;
+  await act({ action });
+}
+
+async function refresh() {
+  try {
+    const data = await api.game(gameId, token, state.seat);
+    await apply(data, {});
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+async function apply(data, { force }) {
+  const changed = force || !state.data || state.data.last_action_id !== data.last_action_id
+    || state.data.seat !== data.seat;
+  state.data = data;
+  if (state.at !== null) return; // history view stays put until "return"
+  if (changed || state.boardFor !== data.last_action_id) {
+    await loadBoard(null, data.last_action_id);
+  }
+  render(data.turn, { readOnly: false });
+  loadLog();
+}
+
+async function loadBoard(at, id) {
+  const svg = await api.boardSvg(gameId, at);
+  board.show(svg);
+  state.boardFor = at === null ? id : `at${at}`;
+}
+
+async function loadLog() {
+  try {
+    const data = await api.log(gameId, token);
+    const entries = Array.isArray(data) ? data : data.log || data.entries || data.actions || [];
+    renderLog($("log"), entries);
+  } catch (err) {
+    renderLog($("log"), [`(the log could not be loaded: ${err.message})`]);
+  }
+}
+
+function render(turn, { readOnly }) {
+  const d = state.data;
+  document.title = `1853 — ${turn.title}`;
+  $("title").textContent = `${turn.title} · phase ${turn.phase}${readOnly ? ` · action ${state.at}` : ""}`;
+  $("headline").textContent = turn.headline;
+  renderSeat(d, readOnly);
+  decisions.update(turn, { readOnly });
+  renderPlayers($("players"), turn);
+  renderShares($("shares"), turn, { act, readOnly });
+  renderMarket($("market"), turn);
+  renderTrains($("trains"), turn);
+  renderContract($("contract"), $("contract-body"), turn);
+  renderScores($("scores"), $("scores-body"), turn, d && d.charts ? d.charts : null);
+  $("undo").disabled = readOnly || !(d && d.can_undo);
+  $("history-at").max = String(d ? d.last_action_id : 0);
+  if (!readOnly) $("history-at").value = String(d ? d.last_action_id : 0);
+}
+
+function renderSeat(d, readOnly) {
+  const select = $("seat-select");
+  const seats = (d && d.seats) || [];
+  const name = $("seat-name");
+  if (seats.length > 1 && !readOnly) {
+    select.hidden = false;
+    name.textContent = "";
+    clear(select, seats.map((s) => h("option", { value: s, selected: s === d.seat }, s)));
+    $("seat-label").hidden = false;
+  } else {
+    select.hidden = true;
+    $("seat-label").hidden = true;
+    name.textContent = readOnly ? "history" : d && d.seat ? d.seat : "spectator";
+  }
+}
+
+$("seat-select").addEventListener("change", (event) => {
+  state.seat = event.target.value;
+  refresh();
+});
+
+// --- history ---------------------------------------------------------------------------------
+
+async function viewAt(n) {
+  const last = state.data ? state.data.last_action_id : 0;
+  if (!Number.isInteger(n) || n < 0 || n > last) {
+    showError(`view at action: a whole number from 0 to ${last}`);
+    return;
+  }
+  if (n === last && state.at === null) return;
+  try {
+    const data = await api.at(gameId, n);
+    state.at = n;
+    await loadBoard(n);
+    render(data.turn || data, { readOnly: true });
+    const banner = $("history-banner");
+    banner.hidden = false;
+    banner.textContent = `Viewing the game as it was after action ${n} of ${last} (read-only).`;
+    $("history-live").hidden = false;
+    $("history-at").value = String(n);
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+async function returnLive() {
+  state.at = null;
+  $("history-banner").hidden = true;
+  $("history-live").hidden = true;
+  state.boardFor = null;
+  await refresh();
+}
+
+$("history-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  viewAt(Number($("history-at").value));
+});
+$("history-back").addEventListener("click", () => {
+  const current = state.at ?? (state.data ? state.data.last_action_id : 0);
+  if (current > 0) viewAt(current - 1);
+});
+$("history-forward").addEventListener("click", () => {
+  if (state.at === null) return;
+  const last = state.data ? state.data.last_action_id : 0;
+  if (state.at + 1 >= last) returnLive(); else viewAt(state.at + 1);
+});
+$("history-live").addEventListener("click", returnLive);
+
+// --- board tools, undo, live updates ---------------------------------------------------------
+
+$("zoom-in").addEventListener("click", () => board.setZoom(board.zoom * 1.25));
+$("zoom-out").addEventListener("click", () => board.setZoom(board.zoom / 1.25));
+$("zoom-fit").addEventListener("click", () => board.fit());
+$("undo").addEventListener("click", undo);
+$("board-hint").textContent = "Drag or scroll to pan; Ctrl+wheel or the buttons zoom.";
+
+function listen() {
+  if (!window.EventSource) return;
+  const source = new EventSource(api.eventsUrl(gameId, token, null));
+  source.addEventListener("message", (event) => {
+    let id = Number(event.lastEventId);
+    try { id = JSON.parse(event.data).last_action_id ?? id; } catch { /* the id alone will do */ }
+    if (!state.busy && state.data && id !== state.data.last_action_id) refresh();
+  });
+  state.events = source;
+}
+
+refresh().then(listen);

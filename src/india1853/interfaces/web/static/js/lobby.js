@@ -1,0 +1,146 @@
+// The lobby: create a game (edition, variants, seats human or bot, seed), list games, copy links.
+import { api } from "./api.js";
+import { h, clear } from "./dom.js";
+
+const BOTS = [["", "Human"], ["greedy", "Bot: greedy"], ["random", "Bot: random"]];
+const DEFAULT_SEATS = [["Ann", ""], ["Bob", ""], ["Cat", ""]];
+const MIN_SEATS = 3;
+const MAX_SEATS = 6;
+
+const seatsList = document.getElementById("seats");
+const addSeat = document.getElementById("add-seat");
+const formError = document.getElementById("form-error");
+
+function seatRow(name, bot) {
+  const index = seatsList.children.length + 1;
+  const nameInput = h("input", { type: "text", value: name, "aria-label": `Seat ${index} name`,
+    class: "seat-name-input", required: true, maxlength: 24, autocomplete: "off" });
+  const kind = h("select", { "aria-label": `Seat ${index} played by`, class: "seat-kind" },
+    BOTS.map(([value, label]) => h("option", { value, selected: value === bot }, label)));
+  const remove = h("button", { type: "button", "aria-label": `Remove seat ${index}`,
+    onclick: () => { row.remove(); renumber(); } }, "Remove");
+  const row = h("li", {}, h("div", { class: "seat-row" }, nameInput, kind, remove));
+  return row;
+}
+
+function renumber() {
+  [...seatsList.children].forEach((li, i) => {
+    li.querySelector(".seat-name-input").setAttribute("aria-label", `Seat ${i + 1} name`);
+    li.querySelector(".seat-kind").setAttribute("aria-label", `Seat ${i + 1} played by`);
+    li.querySelector("button").setAttribute("aria-label", `Remove seat ${i + 1}`);
+    li.querySelector("button").disabled = seatsList.children.length <= MIN_SEATS;
+  });
+  addSeat.disabled = seatsList.children.length >= MAX_SEATS;
+}
+
+for (const [name, bot] of DEFAULT_SEATS) seatsList.append(seatRow(name, bot));
+renumber();
+addSeat.addEventListener("click", () => {
+  const names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"];
+  seatsList.append(seatRow(names[seatsList.children.length] || "", "greedy"));
+  renumber();
+  seatsList.lastElementChild.querySelector("input").focus();
+});
+
+function absolute(path) {
+  return new URL(path, window.location.href).href;
+}
+
+function copyButton(text, what) {
+  const button = h("button", { type: "button", "aria-label": `Copy the link for ${what}` }, "Copy");
+  button.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      button.textContent = "Copied";
+    } catch {
+      button.textContent = "Select and copy";
+      const range = document.createRange();
+      range.selectNodeContents(button.previousElementSibling);
+      const sel = window.getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+    }
+  });
+  return button;
+}
+
+function linkItem(label, path) {
+  const url = absolute(path);
+  return h("li", {}, h("a", { href: path }, label), h("code", {}, url), copyButton(url, label));
+}
+
+function showCreated(result, hotseat) {
+  const items = [];
+  if (hotseat && result.hotseat_token) {
+    items.push(linkItem("Play here (hotseat, every human seat)",
+      `/games/${result.id}#token=${result.hotseat_token}`));
+  }
+  for (const [name, path] of Object.entries(result.links || {})) {
+    items.push(linkItem(`${name}'s private link`, path));
+  }
+  items.push(linkItem("Spectators", result.spectator || `/games/${result.id}`));
+  clear(document.getElementById("links"), items);
+  const box = document.getElementById("created");
+  box.hidden = false;
+  box.focus();
+}
+
+document.getElementById("new-game").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  formError.textContent = "";
+  const players = [...seatsList.children].map((li) => {
+    const name = li.querySelector("input").value.trim();
+    const bot = li.querySelector("select").value;
+    return bot ? { name, bot } : { name };
+  });
+  const empty = players.findIndex((p) => !p.name);
+  if (empty >= 0) {
+    formError.textContent = `seat ${empty + 1}: a name is needed`;
+    return;
+  }
+  const seedText = document.getElementById("seed").value.trim();
+  if (!/^\d+$/.test(seedText)) {
+    formError.textContent = "seed: a whole number of 0 or more";
+    return;
+  }
+  const hotseat = document.getElementById("hotseat").checked;
+  const body = {
+    edition: document.getElementById("edition").value,
+    variants: [...document.querySelectorAll("input[name=variant]:checked")].map((i) => i.value),
+    seed: Number(seedText),
+    players,
+    hotseat,
+  };
+  const submit = event.submitter || document.querySelector("#new-game button[type=submit]");
+  submit.disabled = true;
+  try {
+    const result = await api.createGame(body);
+    showCreated(result, hotseat);
+    await loadGames();
+  } catch (err) {
+    formError.textContent = err.message;
+  } finally {
+    submit.disabled = false;
+  }
+});
+
+async function loadGames() {
+  const status = document.getElementById("list-status");
+  const body = document.querySelector("#games tbody");
+  try {
+    const { games } = await api.listGames();
+    status.textContent = games.length ? `${games.length} game${games.length === 1 ? "" : "s"}` : "No games yet.";
+    clear(body, games.map((g) => h("tr", {},
+      h("td", {}, h("code", {}, g.id)),
+      h("td", {}, g.edition + (g.variants && g.variants.length ? ` (${g.variants.join(", ")})` : "")),
+      h("td", {}, g.players.map((p) => p.bot ? `${p.name} (bot)` : p.name).join(", ")),
+      h("td", {}, g.finished ? "finished" : String(g.round ?? "")),
+      h("td", {}, String(g.actions ?? "")),
+      h("td", {}, h("a", { href: `/games/${g.id}`, "aria-label": `Watch game ${g.id}` }, "Watch")),
+    )));
+  } catch (err) {
+    status.textContent = `Could not list the games: ${err.message}`;
+  }
+}
+
+loadGames();

@@ -1,0 +1,177 @@
+// The always-visible tables: players, companies and shares, market, trains, log, contract,
+// scores. They render the turn model's tables (rules layer); nothing here computes a rule.
+import { h, clear, money, companyBadge } from "./dom.js";
+
+function activePlayers(turn) {
+  return new Set((turn.active || []).map((a) => a.player));
+}
+
+export function renderPlayers(el, turn, bonds) {
+  const t = turn.tables;
+  const acting = activePlayers(turn);
+  const companies = new Map(t.companies.map((c) => [c.initials, c]));
+  const showBond = t.players.some((p) => p.bond !== null && p.bond !== undefined);
+  clear(el, h("table", { class: "players" },
+    h("caption", { class: "sr-only" }, "Players: cash, certificates and directorships"),
+    h("thead", {}, h("tr", {},
+      h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Cash"),
+      h("th", { scope: "col" }, "Certificates"), h("th", { scope: "col" }, "Director of"),
+      showBond ? h("th", { scope: "col" }, "Bond") : null)),
+    h("tbody", {}, t.players.map((p) => {
+      const certs = Object.entries(p.certificates || {}).filter(([, n]) => n > 0);
+      const count = certs.reduce((s, [, n]) => s + n, 0);
+      return h("tr", { class: [p.you ? "you" : "", acting.has(p.name) ? "acting" : ""].join(" ") },
+        h("th", { scope: "row" }, p.name,
+          acting.has(p.name) ? h("span", { class: "tag" }, "to act") : null,
+          p.you ? h("span", { class: "tag" }, "you") : null,
+          p.elephant ? h("span", { class: "tag", title: "holds the Elephant (3.1.11)" }, "Elephant") : null),
+        h("td", {}, p.cash === null ? h("span", { title: "secret" }, "?") : money(p.cash)),
+        h("td", { class: "certs" }, count ? `${count}: ` : "",
+          certs.map(([co, n], i) => [i ? ", " : "", `${co} ${n}`,
+            (p.unredeemed || {})[co] ? ` (${p.unredeemed[co]} unredeemed)` : ""])),
+        h("td", {}, (p.director_of || []).map((co, i) => [i ? " " : "", companyBadge(companies.get(co))])),
+        showBond ? h("td", {}, p.bond === null || p.bond === undefined
+          ? (p.bond_placed ? "placed" : "—") : money(p.bond)) : null);
+    })),
+  ), bonds ? h("p", { class: "hint" }, bonds) : null);
+}
+
+const SHARE_ACTIONS = ["buy_share", "sell_shares", "redeem_share"];
+
+/** The share table, 18xx style, with buy and sell buttons enabled only for legal options. */
+export function renderShares(el, turn, { act, readOnly }) {
+  const t = turn.tables;
+  const players = t.players.map((p) => p.name);
+  const options = [];
+  for (const d of turn.decisions || []) {
+    for (const o of d.options) if (SHARE_ACTIONS.includes(o.type)) options.push(o);
+  }
+  const stock = !readOnly && (turn.decisions || []).some((d) => d.step === "stock");
+  const holdings = new Map(t.players.map((p) => [p.name, p.certificates || {}]));
+  const button = (label, option, what) => h("button", {
+    type: "button", disabled: !option, "aria-label": what,
+    title: option ? `${option.effect}${option.note ? ` — ${option.note}` : ""}` : `${what}: not allowed now`,
+    onclick: option ? () => act(option) : null,
+  }, label);
+  clear(el, h("table", { class: "shares" },
+    h("caption", { class: "sr-only" }, "Companies: par, price, treasury, trains, shares in the offering, the pool and each player's hands"),
+    h("thead", {}, h("tr", {},
+      h("th", { scope: "col" }, "Company"), h("th", { scope: "col" }, "Par"),
+      h("th", { scope: "col" }, "Price"), h("th", { scope: "col" }, "Treasury"),
+      h("th", { scope: "col" }, "Trains"), h("th", { scope: "col", title: "the offering (IPO)" }, "IPO"),
+      h("th", { scope: "col" }, "Pool"),
+      players.map((n) => h("th", { scope: "col" }, n)),
+      stock ? h("th", { scope: "col" }, "Buy / sell") : null)),
+    h("tbody", {}, t.companies.map((c) => {
+      const mine = options.filter((o) => o.ui && o.ui.company === c.initials);
+      const find = (type, source) => mine.find((o) => o.type === type && (!source || o.ui.source === source));
+      const sells = mine.filter((o) => o.type === "sell_shares").sort((a, b) => a.ui.count - b.ui.count);
+      const redeem = find("redeem_share");
+      return h("tr", { class: c.floated ? "floated" : "" },
+        h("th", { scope: "row" }, companyBadge(c), " ",
+          h("span", { class: "hint" }, c.state === "operating" ? "" : c.state)),
+        h("td", {}, money(c.par)), h("td", {}, c.price === null ? "—" : money(c.price)),
+        h("td", {}, money(c.treasury)),
+        h("td", {}, (c.trains || []).join(", ") || "—", c.credit_train ? ` (+${c.credit_train} on credit)` : ""),
+        h("td", {}, String(c.ipo)), h("td", {}, String(c.pool)),
+        players.map((n) => {
+          const count = holdings.get(n)[c.initials] || 0;
+          const director = c.director === n;
+          return h("td", {}, count ? String(count) : "",
+            director ? h("abbr", { class: "dir", title: `${n} is the director` }, " D") : null);
+        }),
+        stock ? h("td", {}, h("div", { class: "share-actions" },
+          button("Buy IPO", find("buy_share", "ipo"), `Buy ${c.initials} from the offering`),
+          button("Buy pool", find("buy_share", "pool"), `Buy ${c.initials} from the pool`),
+          button("Sell", sells[0], `Sell a share of ${c.initials}`),
+          sells.slice(1).map((o) => button(`Sell ${o.ui.count}`, o, `Sell ${o.ui.count} shares of ${c.initials}`)),
+          redeem ? button("Redeem", redeem, `Redeem a ${c.initials} share`) : null)) : null);
+    }))),
+  h("p", { class: "hint" }, "D: director. Bank: ", h("strong", {}, money(t.bank)),
+    t.bank_broken ? " — the bank is broken" : ""));
+}
+
+export function renderMarket(el, turn) {
+  const m = turn.tables.market;
+  const companies = new Map(turn.tables.companies.map((c) => [c.initials, c]));
+  const spaces = (m.values || []).map((value, i) => {
+    const markers = (m.markers || {})[String(i)] || [];
+    const end = m.game_end_price !== undefined && m.game_end_price !== null && value >= m.game_end_price;
+    const exempt = m.limit_exempt_price !== undefined && m.limit_exempt_price !== null
+      && value <= m.limit_exempt_price;
+    return h("li", { class: `space${end ? " end" : ""}${exempt ? " exempt" : ""}`,
+      "aria-label": `£${value}${markers.length ? `: ${markers.join(", ")}` : ""}${end ? " (the game ends)" : ""}` },
+      h("span", { class: "price" }, `${value}${end ? "★" : ""}`),
+      markers.map((co) => {
+        const spec = companies.get(co) || {};
+        return h("span", { class: "marker", style: { background: spec.colour || "#ddd",
+          color: spec.text_colour || "#000" } }, co);
+      }));
+  });
+  clear(el, h("ol", { class: "market", "aria-label": "Stock market track, lowest first" }, spaces),
+    h("p", { class: "hint" },
+      m.game_end_price ? `★ £${m.game_end_price} or more ends the game. ` : "",
+      m.limit_exempt_price ? `Green: at most £${m.limit_exempt_price}, exempt from the holding limit.` : ""));
+}
+
+export function renderTrains(el, turn) {
+  const tr = turn.tables.trains;
+  clear(el,
+    h("p", {}, h("strong", {}, `Phase ${tr.phase}`),
+      tr.train_limit !== undefined ? ` · train limit ${tr.train_limit}` : "",
+      tr.tiles ? ` · tiles: ${tr.tiles.join(", ")}` : "",
+      ` · bank ${money(turn.tables.bank)}`),
+    h("table", {},
+      h("caption", { class: "sr-only" }, "Train roster"),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Train"), h("th", { scope: "col" }, "Gauge"),
+        h("th", { scope: "col" }, "Price"), h("th", { scope: "col" }, "Left"),
+        h("th", { scope: "col" }, "Pool"), h("th", { scope: "col" }, "Starts phase"))),
+      h("tbody", {}, tr.roster.map((r) => h("tr", { class: (tr.available || []).includes(r.type) ? "available" : "" },
+        h("th", { scope: "row" }, r.type, (tr.available || []).includes(r.type) ? h("span", { class: "tag" }, "on sale") : null),
+        h("td", {}, r.gauge || ""),
+        h("td", {}, r.price === null || r.price === undefined ? (r.prices || []).map(money).join(" / ") : money(r.price)),
+        h("td", {}, String(r.left)), h("td", {}, String(r.pool || 0)),
+        h("td", {}, r.starts_phase === null || r.starts_phase === undefined ? "" : String(r.starts_phase)))))));
+}
+
+export function renderContract(section, body, turn) {
+  const c = turn.tables.contract;
+  section.hidden = !c;
+  if (!c) return;
+  clear(body,
+    h("p", {}, `Bond ${money(c.bond)}`, c.returned ? " (returned)" : "",
+      c.uncovered !== undefined ? ` · uncovered ${money(c.uncovered)}` : ""),
+    c.cities && c.cities.length
+      ? h("ul", {}, c.cities.map((city) => h("li", {}, `${city.name} (${city.hex}), bond value ${money(city.bond_value)}`)))
+      : h("p", { class: "hint" }, "No city named yet."));
+}
+
+export function renderScores(section, body, turn, chartsUrl) {
+  const scores = turn.tables.scores;
+  section.hidden = !turn.finished;
+  if (!turn.finished) return;
+  let rows = [];
+  if (Array.isArray(scores)) {
+    rows = scores.map((s) => [s.name ?? s.player, s.total ?? s.score ?? s.value, s]);
+  } else if (scores && typeof scores === "object") {
+    rows = Object.entries(scores).map(([name, v]) => [name, typeof v === "object" ? (v.total ?? v.score) : v, v]);
+  }
+  rows.sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0));
+  clear(body,
+    rows.length ? h("ol", { class: "scores" }, rows.map(([name, total]) =>
+      h("li", {}, h("strong", {}, name), ` ${money(total)}`))) : h("p", {}, "The game is over."),
+    chartsUrl ? h("div", { class: "charts" },
+      h("img", { src: chartsUrl, alt: "Charts of the game: each player's worth and the companies' share prices by round" })) : null);
+}
+
+export function logWords(entry) {
+  if (typeof entry === "string") return entry;
+  if (!entry || typeof entry !== "object") return String(entry);
+  return entry.text ?? entry.words ?? entry.message ?? entry.description ?? JSON.stringify(entry);
+}
+
+export function renderLog(el, entries) {
+  const atEnd = el.scrollTop + el.clientHeight >= el.scrollHeight - 4;
+  clear(el, entries.map((e) => h("li", { value: e && e.id ? e.id : null }, logWords(e))));
+  if (atEnd) el.scrollTop = el.scrollHeight;
+}
