@@ -262,7 +262,7 @@ export class Decisions {
   openSecret(d) {
     const { dialog } = this;
     const body = dialog.querySelector("#secret-body");
-    dialog.querySelector("#secret-title").textContent = `${d.player}: ${d.what}`;
+    dialog.querySelector("#secret-title").textContent = d.what.startsWith(d.player) ? d.what : `${d.player}: ${d.what}`;
     const bonds = d.options.filter((o) => o.type === "place_bond");
     const claims = d.options.filter((o) => o.type === "claim_city");
     const others = d.options.filter((o) => o.type !== "place_bond" && o.type !== "claim_city");

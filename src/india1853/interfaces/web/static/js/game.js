@@ -54,12 +54,8 @@ async function act(option) {
 async function undo() {
   const d = state.data;
   if (!d || !d.can_undo) return;
-  const action = d.undo_action ? { ...d.undo_action } : {
-    type: "undo", entity: d.undo_entity?.entity ?? d.seat, entity_type: d.undo_entity?.entity_type ?? "player",
-  };
-  action.id = d.turn.next_id;
-  action.created_at = 0;
-  await act({ action });
+  // The server names the undo this seat may take now (the entity of the last action in force).
+  if (d.undo) await act({ action: d.undo });
 }
 
 async function refresh() {
@@ -92,7 +88,7 @@ async function loadBoard(at, id) {
 async function loadLog() {
   try {
     const data = await api.log(gameId, token);
-    const entries = Array.isArray(data) ? data : data.log || data.entries || data.actions || [];
+    const entries = Array.isArray(data) ? data : data.actions || data.entries || [];
     renderLog($("log"), entries);
   } catch (err) {
     renderLog($("log"), [`(the log could not be loaded: ${err.message})`]);

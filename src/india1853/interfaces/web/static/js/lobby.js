@@ -73,7 +73,7 @@ function showCreated(result, hotseat) {
   const items = [];
   if (hotseat && result.hotseat_token) {
     items.push(linkItem("Play here (hotseat, every human seat)",
-      `/games/${result.id}#token=${result.hotseat_token}`));
+      result.hotseat_link || `/games/${result.id}#token=${result.hotseat_token}`));
   }
   for (const [name, path] of Object.entries(result.links || {})) {
     items.push(linkItem(`${name}'s private link`, path));

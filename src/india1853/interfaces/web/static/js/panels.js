@@ -57,7 +57,7 @@ export function renderShares(el, turn, { act, readOnly }) {
     h("caption", { class: "sr-only" }, "Companies: par, price, treasury, trains, shares in the offering, the pool and each player's hands"),
     h("thead", {}, h("tr", {},
       h("th", { scope: "col" }, "Company"), h("th", { scope: "col" }, "Par"),
-      h("th", { scope: "col" }, "Price"), h("th", { scope: "col" }, "Treasury"),
+      h("th", { scope: "col" }, "Price"), h("th", { scope: "col", title: "treasury" }, "Cash"),
       h("th", { scope: "col" }, "Trains"), h("th", { scope: "col", title: "the offering (IPO)" }, "IPO"),
       h("th", { scope: "col" }, "Pool"),
       players.map((n) => h("th", { scope: "col" }, n)),
@@ -68,8 +68,8 @@ export function renderShares(el, turn, { act, readOnly }) {
       const sells = mine.filter((o) => o.type === "sell_shares").sort((a, b) => a.ui.count - b.ui.count);
       const redeem = find("redeem_share");
       return h("tr", { class: c.floated ? "floated" : "" },
-        h("th", { scope: "row" }, companyBadge(c), " ",
-          h("span", { class: "hint" }, c.state === "operating" ? "" : c.state)),
+        h("th", { scope: "row", title: c.name }, companyBadge(c),
+          c.state === "operating" ? null : h("span", { class: "co-state" }, c.state)),
         h("td", {}, money(c.par)), h("td", {}, c.price === null ? "—" : money(c.price)),
         h("td", {}, money(c.treasury)),
         h("td", {}, (c.trains || []).join(", ") || "—", c.credit_train ? ` (+${c.credit_train} on credit)` : ""),
@@ -167,6 +167,7 @@ export function renderScores(section, body, turn, chartsUrl) {
 export function logWords(entry) {
   if (typeof entry === "string") return entry;
   if (!entry || typeof entry !== "object") return String(entry);
+  if (Array.isArray(entry.lines)) return entry.lines.join(" ");
   return entry.text ?? entry.words ?? entry.message ?? entry.description ?? JSON.stringify(entry);
 }
 
