@@ -1,0 +1,103 @@
+"""The real web server for tests: ``india1853 serve`` in a subprocess on 127.0.0.1, a free
+port, a temporary SQLite database.
+
+Fixtures:
+- ``server_url``: one server for the test module; yields its base URL (``http://127.0.0.1:PORT``).
+- ``start_server``: a factory ``start_server(data_dir) -> ServerProcess`` for tests that stop,
+  kill (``kill -9``) or restart servers; every server it started is stopped after the test.
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+START_TIMEOUT = 60.0
+
+
+class ServerProcess:
+    """One ``india1853 serve --port 0`` process; ``url`` once it listens."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        data_dir.mkdir(parents=True, exist_ok=True)
+        self._stderr = open(data_dir / "server.err", "ab")  # noqa: SIM115 (closed in stop)
+        env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "india1853.interfaces.cli", "serve", "--host", "127.0.0.1",
+             "--port", "0", "--data-dir", str(data_dir)],
+            stdout=subprocess.PIPE, stderr=self._stderr, stdin=subprocess.DEVNULL, env=env)
+        self.url = self._read_address()
+
+    def _read_address(self) -> str:
+        assert self.process.stdout is not None
+        selector = selectors.DefaultSelector()
+        selector.register(self.process.stdout, selectors.EVENT_READ)
+        deadline = time.monotonic() + START_TIMEOUT
+        line = b""
+        while not line.endswith(b"\n"):
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                self.kill()
+                err = (self.data_dir / "server.err").read_text(errors="replace")
+                raise RuntimeError(f"the server did not start: {err[-2000:]}")
+            if selector.select(timeout=0.2):
+                chunk = os.read(self.process.stdout.fileno(), 1)
+                line += chunk
+        selector.close()
+        text = line.decode()
+        # "india1853 web server: http://127.0.0.1:PORT/  (Ctrl-C stops it)"
+        address = text.split("http://", 1)[1].split("/", 1)[0]
+        return f"http://{address}"
+
+    def kill(self) -> None:
+        """``kill -9``: no shutdown at all."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+        self._close()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        self._close()
+
+    def _close(self) -> None:
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+        self._stderr.close()
+
+
+@pytest.fixture
+def start_server(tmp_path: Path) -> Iterator[Callable[[Path], ServerProcess]]:
+    started: list[ServerProcess] = []
+
+    def start(data_dir: Path) -> ServerProcess:
+        server = ServerProcess(data_dir)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    server = ServerProcess(tmp_path_factory.mktemp("web-server"))
+    try:
+        yield server.url
+    finally:
+        server.stop()

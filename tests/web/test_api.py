@@ -1,0 +1,303 @@
+"""The JSON API through real HTTP: every endpoint, with bad input (right status, a clear
+one-line message, nothing changed)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from webclient import act, auth, client, create, option, view, wait_for
+
+GAMES = Path(__file__).parents[1] / "games"
+
+
+@pytest.fixture
+def c(server_url: str) -> httpx.Client:
+    return client(server_url)
+
+
+def snapshot(c: httpx.Client, game_id: str, token: str) -> tuple[int, Any]:
+    state = view(c, game_id, token)
+    return state["last_action_id"], state["turn"]["view"]
+
+
+def test_create_gives_one_token_per_human_seat_and_lists_no_secret(c: httpx.Client) -> None:
+    made = create(c, players=[{"name": "Ann"}, {"name": "Bob", "bot": "greedy"},
+                              {"name": "Cat"}], seed=424242)
+    assert set(made["tokens"]) == {"Ann", "Cat"}
+    assert "hotseat_token" not in made
+    assert made["spectator"] == f"/games/{made['id']}"
+    assert made["links"]["Ann"] == f"/games/{made['id']}#token={made['tokens']['Ann']}"
+    # >= 128 random bits: 192 bits in URL-safe base64 are 32 characters.
+    assert all(len(t) >= 32 for t in made["tokens"].values())
+    assert len(set(made["tokens"].values())) == 2
+    raw = c.get("/api/games").content
+    listed = json.loads(raw)["games"]
+    mine = next(g for g in listed if g["id"] == made["id"])
+    assert mine["players"] == [{"name": "Ann", "bot": None}, {"name": "Bob", "bot": "greedy"},
+                               {"name": "Cat", "bot": None}]
+    assert {"id", "edition", "variants", "round", "finished", "created_at", "actions"} <= set(mine)
+    for token in made["tokens"].values():
+        assert token.encode() not in raw
+    assert b"424242" not in raw and b"seed" not in raw
+    spectator = c.get(f"/api/games/{made['id']}").content
+    assert b"424242" not in spectator and b'"seed"' not in spectator
+
+
+def test_hotseat_token_acts_for_every_human_seat(c: httpx.Client) -> None:
+    made = create(c, hotseat=True)
+    hot = made["hotseat_token"]
+    assert made["hotseat_link"].endswith(hot)
+    state = view(c, made["id"], hot)
+    assert state["seats"] == ["Ann", "Bob", "Cat"] and state["seat"] == "Ann"
+    for name in ("Ann", "Bob"):
+        state = view(c, made["id"], hot, seat=name)
+        assert state["seat"] == name
+        r = act(c, made["id"], hot, option(state, "place_bond", amount=100), seat=name)
+        assert r.status_code == 200, r.text
+    assert view(c, made["id"], hot)["seat"] == "Cat"  # the human seat that must act next
+    r = c.get(f"/api/games/{made['id']}", params={"seat": "Dan"}, headers=auth(hot))
+    assert r.status_code == 403 and "Dan" in r.json()["detail"]
+
+
+@pytest.mark.parametrize(("body", "status", "message"), [
+    (b"{not json", 422, "body: not valid JSON"),
+    (b"[1, 2]", 422, "Input should be"),
+    (b'{"seed": 1}', 422, "players: Field required"),
+    (b'{"players": [{"name": "Ann"}, {"name": "Bob"}]}', 422, "3 to 6 players"),
+    (b'{"players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat", "bot": "clever"}]}',
+     422, "players[2].bot: unknown bot 'clever'"),
+    (b'{"players": [{"name": "A", "bot": "random"}, {"name": "B", "bot": "random"}, '
+     b'{"name": "C", "bot": "random"}]}', 422, "at least one seat must be a human"),
+    (b'{"players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}], "colour": 1}',
+     422, "colour: Extra inputs are not permitted"),
+    (b'{"players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}], "seed": "7"}',
+     422, "seed: Input should be a valid integer"),
+    (b'{"players": [{"name": "Ann"}, {"name": "Ann"}, {"name": "Cat"}]}', 422,
+     "names must differ"),
+    (b'{"players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}], "edition": "third"}',
+     422, "unknown edition"),
+    (b'{"players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}], "variants": ["x"]}',
+     422, "x"),
+    (b'{"players": []}' + b" " * (1 << 20), 413, "body: larger than"),
+])
+def test_create_refuses_bad_input(c: httpx.Client, body: bytes, status: int,
+                                  message: str) -> None:
+    before = len(c.get("/api/games").json()["games"])
+    r = c.post("/api/games", content=body, headers={"Content-Type": "application/json"})
+    assert r.status_code == status, r.text
+    detail = r.json()["detail"]
+    assert isinstance(detail, str) and "\n" not in detail and message in detail, detail
+    assert len(c.get("/api/games").json()["games"]) == before
+
+
+def test_get_unknown_game_and_bad_tokens(c: httpx.Client) -> None:
+    made = create(c)
+    r = c.get("/api/games/nosuchgame")
+    assert r.status_code == 404 and "no such game" in r.json()["detail"]
+    r = c.get(f"/api/games/{made['id']}", headers=auth("x" * 32))
+    assert r.status_code == 401 and "not a token of this game" in r.json()["detail"]
+    r = c.get(f"/api/games/{made['id']}", headers={"Authorization": "Basic abc"})
+    assert r.status_code == 401 and "Bearer" in r.json()["detail"]
+    other = create(c)
+    r = c.get(f"/api/games/{made['id']}", headers=auth(other["tokens"]["Ann"]))
+    assert r.status_code == 401
+    r = c.get(f"/api/games/{made['id']}", params={"seat": "Bob"},
+              headers=auth(made["tokens"]["Ann"]))
+    assert r.status_code == 403 and "Ann's, not Bob's" in r.json()["detail"]
+    spectator = view(c, made["id"])
+    assert spectator["seat"] is None and spectator["seats"] == []
+    assert spectator["turn"]["decisions"] == []
+    ann = view(c, made["id"], made["tokens"]["Ann"])
+    assert ann["seat"] == "Ann" and ann["seats"] == ["Ann"]
+    assert all(d["player"] == "Ann" for d in ann["turn"]["decisions"])
+    assert ann["turn"]["next_id"] == ann["last_action_id"] + 1 == 1
+
+
+def test_an_accepted_action_returns_the_new_turn(c: httpx.Client) -> None:
+    made = create(c)
+    ann = made["tokens"]["Ann"]
+    state = view(c, made["id"], ann)
+    r = act(c, made["id"], ann, option(state, "place_bond", amount=120))
+    assert r.status_code == 200, r.text
+    after = r.json()
+    assert after["last_action_id"] == 1 and after["turn"]["next_id"] == 2
+    me = next(p for p in after["turn"]["view"]["players"] if p["name"] == "Ann")
+    assert me["bond"] == 120
+    assert view(c, made["id"], ann) == after
+
+
+def test_action_errors_change_nothing(c: httpx.Client) -> None:
+    made = create(c)
+    game, ann, bob = made["id"], made["tokens"]["Ann"], made["tokens"]["Bob"]
+    state = view(c, game, ann)
+    act(c, game, ann, option(state, "place_bond", amount=100)).raise_for_status()
+    before = snapshot(c, game, bob)
+    bond = {"type": "place_bond", "entity": "Bob", "entity_type": "player", "amount": 100,
+            "id": 2, "created_at": 0}
+    url = f"/api/games/{game}/actions"
+    cases: list[tuple[httpx.Response, int, str]] = [
+        (c.post(url, json=bond), 401, "needs a seat's token"),
+        (c.post(url, json=bond, headers=auth("y" * 32)), 401, "not a token of this game"),
+        (c.post("/api/games/nosuchgame/actions", json=bond, headers=auth(bob)), 404,
+         "no such game"),
+        (c.post(url, json={**bond, "entity": "Cat"}, headers=auth(bob)), 403,
+         "Cat is not decided by this token's seat"),
+        (c.post(url, json={**bond, "id": 1}, headers=auth(bob)), 409, "expected 2, got 1"),
+        (c.post(url, json={**bond, "id": 3}, headers=auth(bob)), 409, "expected 2, got 3"),
+        (c.post(url, json={**bond, "amount": 5}, headers=auth(bob)), 422, "rule 2.5.2"),
+        (c.post(url, json={**bond, "amount": 2000}, headers=auth(bob)), 422, "rule 2.5.2"),
+        (c.post(url, json={**bond, "type": "fly"}, headers=auth(bob)), 422, "fly"),
+        (c.post(url, json={k: v for k, v in bond.items() if k != "id"}, headers=auth(bob)),
+         422, "action.id"),
+        (c.post(url, json={**bond, "entity": "Zed"}, headers=auth(bob)), 422,
+         "unknown player or company 'Zed'"),
+        (c.post(url, json=[bond], headers=auth(bob)), 422, "action: must be a JSON object"),
+        (c.post(url, content=b'{"type": ', headers=auth(bob)), 422, "body: not valid JSON"),
+        (c.post(url, json={**bond, "pad": "x" * (1 << 20)}, headers=auth(bob)), 413,
+         "body: larger than"),
+        (c.post(url, json={"type": "undo", "entity": "Bob", "entity_type": "player",
+                           "id": 2, "created_at": 0}, headers=auth(bob)), 403,
+         "decided by Ann"),
+    ]
+    for r, status, message in cases:
+        assert r.status_code == status, (message, r.text)
+        detail = r.json()["detail"]
+        assert isinstance(detail, str) and "\n" not in detail and message in detail, detail
+    assert snapshot(c, game, bob) == before
+
+
+def test_undo_own_last_action_only_and_redo(c: httpx.Client) -> None:
+    made = create(c)
+    game, ann, bob = made["id"], made["tokens"]["Ann"], made["tokens"]["Bob"]
+    assert view(c, game, ann)["can_undo"] is False
+    state = act(c, game, ann, option(view(c, game, ann), "place_bond", amount=100)).json()
+    assert state["can_undo"] is True and view(c, game, bob)["can_undo"] is False
+    undo = state["undo"]
+    assert undo == {"type": "undo", "entity": "Ann", "entity_type": "player", "id": 2,
+                    "created_at": 0}
+    r = act(c, game, bob, {**undo, "entity": "Bob"})
+    assert r.status_code == 403
+    after = act(c, game, ann, undo)
+    assert after.status_code == 200, after.text
+    me = next(p for p in after.json()["turn"]["view"]["players"] if p["name"] == "Ann")
+    assert me["bond"] is None and after.json()["can_redo"] is True
+    redone = act(c, game, ann, after.json()["redo"]).json()
+    me = next(p for p in redone["turn"]["view"]["players"] if p["name"] == "Ann")
+    assert me["bond"] == 100
+    # Once Bob has acted, Ann's action is no longer the last: no undo for her.
+    act(c, game, bob, option(view(c, game, bob), "place_bond", amount=90)).raise_for_status()
+    assert view(c, game, ann)["can_undo"] is False
+    r = act(c, game, ann, {**undo, "id": 5})
+    assert r.status_code == 403
+
+
+def test_undo_never_crosses_a_revealed_secret(c: httpx.Client) -> None:
+    made = create(c, hotseat=True)
+    game, hot = made["id"], made["hotseat_token"]
+    for name in ("Ann", "Bob", "Cat"):
+        state = view(c, game, hot, seat=name)
+        act(c, game, hot, option(state, "place_bond", amount=100), seat=name).raise_for_status()
+    state = view(c, game, hot)
+    assert state["can_undo"] is False
+    r = act(c, game, hot, {"type": "undo", "entity": "Cat", "entity_type": "player",
+                           "id": 4, "created_at": 0})
+    assert r.status_code == 422 and "revealed secret information" in r.json()["detail"]
+    assert view(c, game, hot)["last_action_id"] == 3
+
+
+def test_bots_play_as_soon_as_it_is_their_turn(c: httpx.Client) -> None:
+    made = create(c, players=[{"name": "Ann"}, {"name": "Bob", "bot": "greedy"},
+                              {"name": "Cat", "bot": "random"}])
+    game, ann = made["id"], made["tokens"]["Ann"]
+    # Bonds are written at once: both bots place theirs without waiting for Ann.
+    wait_for(lambda: view(c, game, ann)["last_action_id"] == 2)
+    state = view(c, game, ann)
+    act(c, game, ann, option(state, "place_bond")).raise_for_status()
+    # Then the claims go round; the bots claim until Ann must decide again.
+    wait_for(lambda: any(d["player"] == "Ann"
+                         for d in view(c, game, ann)["turn"]["decisions"]))
+    state = view(c, game, ann)
+    assert state["bot_error"] is None and state["last_action_id"] >= 3
+
+
+def test_log_hides_secrets_until_the_end(c: httpx.Client) -> None:
+    made = create(c, seed=987654)
+    game, ann = made["id"], made["tokens"]["Ann"]
+    act(c, game, ann, option(view(c, game, ann), "place_bond", amount=140)).raise_for_status()
+    r = c.get(f"/api/games/{game}/log")
+    assert r.status_code == 200
+    data = r.json()
+    assert data["finished"] is False and "log" not in data
+    assert data["actions"][0]["action"]["type"] == "place_bond"
+    assert "amount" not in data["actions"][0]["action"]
+    assert b"140" not in r.content and b"987654" not in r.content
+    assert data["settings"] == {"edition": "second", "players": ["Ann", "Bob", "Cat"],
+                                "variants": []}
+    assert c.get("/api/games/nosuchgame/log").status_code == 404
+
+
+def test_import_a_finished_game_then_log_history_and_board(c: httpx.Client) -> None:
+    text = (GAMES / "random-3p-seed3.json").read_bytes()
+    r = c.post("/api/games/import", content=text)
+    assert r.status_code == 201, r.text
+    made = r.json()
+    game = made["id"]
+    logged = json.loads(text)
+    state = view(c, game, made["tokens"]["Ann"] if "Ann" in made["tokens"]
+                 else next(iter(made["tokens"].values())))
+    assert state["game"]["finished"] is True
+    assert state["last_action_id"] == len(logged["actions"])
+    full = c.get(f"/api/games/{game}/log").json()
+    assert full["finished"] is True and full["log"]["actions"] == logged["actions"]
+    assert full["log"]["settings"] == logged["settings"]
+    assert [a["id"] for a in full["actions"]] == list(range(1, len(logged["actions"]) + 1))
+    assert all(a["lines"] for a in full["actions"])
+    start = c.get(f"/api/games/{game}/at/0").json()
+    assert start["last_action_id"] == 0 and start["turn"]["round"] == "bonds"
+    r = c.get(f"/api/games/{game}/at/{len(logged['actions']) + 1}")
+    assert r.status_code == 422 and "at: must be between 0" in r.json()["detail"]
+    assert c.get(f"/api/games/{game}/at/x").status_code == 422
+    svg = c.get(f"/api/games/{game}/board.svg", params={"at": 40})
+    assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
+    assert svg.text.lstrip().startswith("<svg") or svg.text.lstrip().startswith("<?xml")
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    (b"{", "body: not valid JSON"),
+    (b"[]", "log: must be a JSON object"),
+    (b'{"engine_version": "0", "settings": {}, "actions": []}', "log.engine_version"),
+    (b'{"engine_version": "1", "settings": {"players": ["A", "B"]}, "actions": []}',
+     "3 to 6 players"),
+    (b'{"engine_version": "1", "settings": {"players": ["A", "B", "C"]}, "actions": '
+     b'[{"type": "place_bond", "entity": "A", "entity_type": "player", "amount": 1, '
+     b'"id": 1, "created_at": 0}]}', "actions[0]: rule 2.5.2"),
+    (b'{"engine_version": "1", "settings": {"players": ["A", "B", "C"]}, "actions": [], '
+     b'"table": {"bots": {"A": "random", "B": "random", "C": "random"}}}',
+     "at least one seat must be a human"),
+    (b'{"engine_version": "1", "settings": {"players": ["A", "B", "C"]}, "actions": [], '
+     b'"table": {"bots": {"D": "random"}}}', "'D' is not a player"),
+])
+def test_import_refuses_bad_logs(c: httpx.Client, body: bytes, message: str) -> None:
+    before = len(c.get("/api/games").json()["games"])
+    r = c.post("/api/games/import", content=body)
+    assert r.status_code == 422, r.text
+    assert message in r.json()["detail"]
+    assert len(c.get("/api/games").json()["games"]) == before
+
+
+def test_openapi_document_names_every_endpoint(c: httpx.Client) -> None:
+    paths = c.get("/openapi.json").json()["paths"]
+    for path in ("/api/games", "/api/games/import", "/api/games/{game_id}",
+                 "/api/games/{game_id}/actions", "/api/games/{game_id}/log",
+                 "/api/games/{game_id}/events", "/api/games/{game_id}/at/{n}",
+                 "/api/games/{game_id}/board.svg"):
+        assert path in paths, path
+
+
+def test_game_page_of_unknown_game_is_404(c: httpx.Client) -> None:
+    r = c.get("/games/nosuchgame")
+    assert r.status_code == 404 and "no such game" in r.json()["detail"]
