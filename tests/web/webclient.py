@@ -56,3 +56,48 @@ def wait_for(predicate: Any, timeout: float = 60.0) -> None:
     while not predicate():
         assert time.monotonic() < deadline, "timed out waiting"
         time.sleep(0.05)
+
+
+class EventStream:
+    """A server-sent-events stream read in a thread: ``events`` collects ``(id, raw data)``."""
+
+    def __init__(self, url: str, path: str, headers: dict[str, str] | None = None,
+                 **params: str) -> None:
+        import threading
+
+        self.events: list[tuple[int, bytes]] = []
+        self.raw = bytearray()
+        self._client = httpx.Client(base_url=url, timeout=httpx.Timeout(30.0))
+        self._request = self._client.build_request("GET", path, headers=headers or {},
+                                                   params=params)
+        self.status: int | None = None
+        self._stop = False
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+        wait_for(lambda: self.status is not None, 30.0)
+
+    def _read(self) -> None:
+        response = self._client.send(self._request, stream=True)
+        self.status = response.status_code
+        event_id, data = 0, b""
+        try:
+            for line in response.iter_lines():
+                if self._stop:
+                    break
+                raw = line.encode()
+                self.raw += raw + b"\n"
+                if raw.startswith(b"id: "):
+                    event_id = int(raw[4:])
+                elif raw.startswith(b"data: "):
+                    data = raw[6:]
+                elif raw == b"" and data:
+                    self.events.append((event_id, data))
+                    data = b""
+        except httpx.HTTPError:
+            pass
+        finally:
+            response.close()
+
+    def close(self) -> None:
+        self._stop = True
+        self._client.close()
