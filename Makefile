@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench soak clean chromium
+.PHONY: run play test lint typecheck unit bench soak clean chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,10 +12,15 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
+# The web server (docs/web-api.md): open the address it prints; Ctrl-C stops it. Games are kept
+# in an SQLite file under ~/.local/share/india1853 (INDIA1853_DATA=DIR or DATABASE_URL to change).
+run: $(STAMP)
+	$(BIN)/india1853 serve
+
 # A terminal game: you against three greedy bots, second edition; saved after every action
 # under saves/ (resume with: .venv/bin/india1853 play --load saves/FILE.json).
 PLAYER ?= You
-run: $(STAMP)
+play: $(STAMP)
 	$(BIN)/india1853 play --edition second --players "$(PLAYER),Greedy1,Greedy2,Greedy3" \
 		--bots Greedy1,Greedy2,Greedy3 --bot greedy
 

@@ -1,6 +1,7 @@
 """``india1853 serve``: the web server.
 
     india1853 serve [--host 127.0.0.1] [--port 8053] [--db URL] [--data-dir DIR]
+                    [--bot-delay SECONDS]
 
 The database is ``--db``, else ``DATABASE_URL``, else an SQLite file in the data directory
 (``--data-dir``, default ``$INDIA1853_DATA`` or ``~/.local/share/india1853``).  The schema is
@@ -34,6 +35,9 @@ def register(sub: Any) -> None:
     parser.add_argument("--db", help="database URL (default: DATABASE_URL, else an SQLite "
                         "file in the data directory)")
     parser.add_argument("--data-dir", type=Path, help="where the SQLite file lives")
+    parser.add_argument("--bot-delay", type=float, default=0.5,
+                        help="seconds a bot waits before each move, so that people can "
+                        "follow (default 0.5)")
     parser.set_defaults(func=run)
 
 
@@ -45,16 +49,37 @@ def run(args: argparse.Namespace) -> int:
 
     if not 0 <= args.port <= 65535:
         raise InputError(f"--port: must be between 0 and 65535, got {args.port}")
+    if not 0 <= args.bot_delay <= 60:
+        raise InputError(f"--bot-delay: must be between 0 and 60 seconds, got {args.bot_delay}")
     data_dir = args.data_dir if args.data_dir is not None else default_data_dir()
     try:
         url = database_url(args.db or os.environ.get("DATABASE_URL"), data_dir)
     except OSError as exc:
         raise InputError(f"--data-dir: cannot create {str(data_dir)!r}: "
                          f"{exc.strerror or exc}") from None
-    config = uvicorn.Config(create_app(url), host=args.host, port=args.port,
-                            log_level="warning", timeout_graceful_shutdown=2)
+    _check_database(url)
+    app = create_app(url, bot_delay=args.bot_delay)
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
+                            timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
     return _serve(server, args.host)
+
+
+def _check_database(url: str) -> None:
+    """Migrate now, so that a database that cannot be used is one line, not a traceback."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from india1853.interfaces.web.db import Database
+
+    try:
+        db = Database(url)
+        try:
+            db.migrate()
+        finally:
+            db.dispose()
+    except (SQLAlchemyError, ImportError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise InputError(f"--db: cannot use the database: {first}") from None
 
 
 def _serve(server: Any, host: str) -> int:

@@ -107,8 +107,9 @@ def _openapi_body(model: type[BaseModel] | None, description: str) -> dict[str, 
                             "content": {"application/json": {"schema": schema}}}}
 
 
-def create_app(url: str, *, cache_size: int = 200) -> FastAPI:
-    """The application on the database at ``url`` (migrated to the newest schema at start)."""
+def create_app(url: str, *, cache_size: int = 200, bot_delay: float = 0.0) -> FastAPI:
+    """The application on the database at ``url`` (migrated to the newest schema at start);
+    bots wait ``bot_delay`` seconds before each move."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -116,7 +117,7 @@ def create_app(url: str, *, cache_size: int = 200) -> FastAPI:
         await _run(db.migrate)
         notifier = Notifier(asyncio.get_running_loop())
         store = GameStore(db, cache_size=cache_size, on_change=notifier.changed)
-        runner = BotRunner(store)
+        runner = BotRunner(store, bot_delay)
         app.state.store, app.state.notifier, app.state.bots = store, notifier, runner
         for game_id in await _run(store.games_waiting_for_bots):
             runner.kick(game_id)

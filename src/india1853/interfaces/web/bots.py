@@ -20,8 +20,10 @@ log = logging.getLogger("india1853.web")
 
 
 class BotRunner:
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, delay: float = 0.0) -> None:
         self.store = store
+        # Seconds before each bot move, so that people can follow the bots' play.
+        self.delay = delay
         self._running: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
 
@@ -34,6 +36,8 @@ class BotRunner:
     async def _run(self, game_id: str) -> None:
         try:
             while True:
+                if self.delay:
+                    await asyncio.sleep(self.delay)
                 moved = await to_thread.run_sync(self.store.bot_step, game_id)
                 if moved:
                     continue
