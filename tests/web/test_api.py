@@ -4,6 +4,8 @@ one-line message, nothing changed)."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -301,3 +303,16 @@ def test_openapi_document_names_every_endpoint(c: httpx.Client) -> None:
 def test_game_page_of_unknown_game_is_404(c: httpx.Client) -> None:
     r = c.get("/games/nosuchgame")
     assert r.status_code == 404 and "no such game" in r.json()["detail"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--port", "70000"], "error: --port: must be between 0 and 65535, got 70000"),
+    (["--db", "nourl"], "error: --db: 'nourl' is not a database URL"),
+    (["--db", "sqlite:////nonexistent-dir/x/india.db"], "error: --db: cannot use the database"),
+    (["--bot-delay", "-1"], "error: --bot-delay: must be between 0 and 60 seconds"),
+])
+def test_serve_refuses_bad_options_in_one_line(args: list[str], message: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "india1853.interfaces.cli", "serve", *args],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2
+    assert done.stderr.startswith(message) and done.stderr.count("\n") == 1, done.stderr

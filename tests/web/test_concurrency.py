@@ -137,3 +137,24 @@ def test_kill_9_loses_no_acknowledged_action(
     for action_id, action in acked.items():
         kept = logged[action_id]
         assert (kept["type"], kept["entity"]) == (action["type"], action["entity"])
+
+
+def test_two_servers_on_one_database_never_act_on_a_stale_cache(
+        tmp_path: Path, start_server: Callable[[Path], ServerProcess]) -> None:
+    one = client(start_server(tmp_path / "db").url)
+    two = client(start_server(tmp_path / "db").url)
+    made = create(one, players=PLAYERS, hotseat=True, seed=8)
+    game, hot = made["id"], made["hotseat_token"]
+    rng = random.Random(2)
+    assert view(two, game, hot)["last_action_id"] == 0  # cached by the second server
+    for turn in range(12):
+        here, there = (one, two) if turn % 2 else (two, one)
+        state = view(here, game, hot)
+        assert state["last_action_id"] == turn
+        action = random_action(state, rng)
+        assert act(here, game, hot, action, seat=state["seat"]).status_code == 200
+        # The other server saw the game one action ago: its page's id is stale now.
+        r = act(there, game, hot, action, seat=state["seat"])
+        assert r.status_code == 409, r.text
+    assert db_rows(tmp_path / "db", game) == [(i, i) for i in range(1, 13)]
+    assert view(one, game, hot) == view(two, game, hot)
