@@ -143,6 +143,14 @@ class GameStore:
     # --- cache and locks ------------------------------------------------------------------
 
     def lock(self, game_id: str) -> threading.Lock:
+        """The game's lock; 404 for a game that does not exist (so that requests for made-up
+        ids cannot grow the table of locks)."""
+        with self._locks_guard:
+            found = self._locks.get(game_id)
+        if found is not None:
+            return found
+        with self.db.read() as conn:
+            self._count(conn, game_id)
         with self._locks_guard:
             return self._locks.setdefault(game_id, threading.Lock())
 
