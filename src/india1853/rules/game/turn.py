@@ -17,6 +17,7 @@ deciding entity: the router runs at most once per call.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -24,15 +25,16 @@ from typing import Any
 from india1853.board import tiles as tile_geometry
 from india1853.board.graph import TrackGraph
 from india1853.data.summaries import rule_summary
+from india1853.errors import RuleError
 from india1853.rules import construction as con
 from india1853.rules.construction.common import hex_spec
 from india1853.rules.construction.promotions import promotion_cost
-from india1853.rules.game import board_port, stock_round
+from india1853.rules.game import bids, board_port, stock_round
 from india1853.rules.game.game import Game
 from india1853.rules.game.operating_round import price_after_dividend
 from india1853.rules.game.rules_data import GameRules
-from india1853.rules.game.shares import controller
-from india1853.rules.game.state import GameState
+from india1853.rules.game.shares import controller, would_be_director
+from india1853.rules.game.state import CompanyState, GameState
 from india1853.rules.routes import parse_route_file, route_value
 
 Action = dict[str, Any]
@@ -40,7 +42,7 @@ Json = dict[str, Any]
 
 # What each stage decides, with the rule that governs it (second edition numbering).
 ROUND_DECISIONS: dict[str, tuple[str, str]] = {
-    "bonds": ("write down a bond, secretly", "2.5.2"),
+    "bonds": ("write down your bond, secretly", "2.5.2"),
     "claims": ("name a city (secret) and claim one of its shares, or end the bid", "2.5.4"),
     "stock": ("buy, sell or redeem shares, or pass", "3.1"),
 }
@@ -118,7 +120,11 @@ def _what(st: GameState, entity: str, entity_type: str) -> tuple[str, str, str]:
     if st.round == "operating":
         step = st.turn.step
         what, rule = STEP_DECISIONS.get(step, (step, ""))
-        return f"{entity} operates, {STEP_NAMES.get(step, step)}: {what}", rule, step
+        co = st.companies[entity]
+        who = controller(st, co)
+        role = "" if who is None else (f" (director {who})" if co.director == who
+                                       else f" (manager {who})")
+        return f"{entity}{role} operates: {STEP_NAMES.get(step, step)} - {what}", rule, step
     return f"{entity} to act", "", st.round
 
 
@@ -127,8 +133,6 @@ def _active(game: Game) -> list[Json]:
     for entity, entity_type in game.active_entities():
         what, rule, step = _what(game.state, entity, entity_type)
         player = decider(game, entity, entity_type)
-        if entity_type == "company":
-            what = what.replace(f"{entity} ", f"{entity} (run by {player}) ", 1)
         out.append({"entity": entity, "entity_type": entity_type, "player": player,
                     "what": what, "rule": rule, "step": step,
                     "rule_summary": rule_summary(game.rules.ed.name, rule)})
@@ -478,6 +482,40 @@ def options(game: Game, entity: str, legal: list[Action],
     return out
 
 
+def _unavailable(game: Game, entity: str) -> list[Json]:
+    """Why options the player might look for are missing, one line per rule: the claims the
+    bid may not make now (2.5.4-2.5.10) and the shares he may not buy (2.7.4, 3.1.2-3.1.9).
+    Only for the deciding player's own view (a claim's reasons speak of his secret bid)."""
+    st, rules = game.state, game.rules
+    if st.pending or st.round not in ("claims", "stock"):
+        return []
+    player = st.player(entity)
+    found: dict[str, tuple[str, list[str]]] = {}
+
+    def note(error: RuleError, item: str) -> None:
+        found.setdefault(error.rule, (str(error), []))[1].append(item)
+
+    if st.round == "claims":
+        for city in rules.cities:
+            for number in city.companies:
+                initials = rules.ed.company(number).initials
+                try:
+                    bids.check_claim(rules, st, player, city.name, initials)
+                except RuleError as error:
+                    if city.name not in player.cities:
+                        note(error, f"{city.name} {initials}")
+    else:
+        for initials in st.companies:
+            try:
+                stock_round.check_buy(rules, st, player, initials, "ipo")
+            except RuleError as error:
+                if error.rule not in ("3.1.4",):  # nothing on sale: nothing to explain
+                    note(error, initials)
+    return [{"rule": rule, "reason": reason, "items": items,
+             "rule_summary": rule_summary(rules.ed.name, rule)}
+            for rule, (reason, items) in found.items()]
+
+
 # --- tables ----------------------------------------------------------------------------------
 
 
@@ -512,6 +550,16 @@ def _company_state(c: Mapping[str, Any]) -> str:
     return "not floated"
 
 
+def _director_to_be(game: Game, initials: str) -> str | None:
+    """The player who would be appointed director of a floated company now, while the first
+    stock round postpones the appointment to its end (2.9.1-2.9.2, 3.2.1): the largest
+    holder of two shares or more, ties to the longest holder.  The holdings are public."""
+    co = game.state.companies[initials]
+    if not co.floated or co.director is not None or co.formed:
+        return None
+    return would_be_director(game.rules, game.state, co)
+
+
 def _companies_table(game: Game, view: Mapping[str, Any]) -> list[Json]:
     rules = game.rules
     cards = {t["id"]: t.get("runs_as") or t["card"] for t in view["trains"]}
@@ -534,6 +582,7 @@ def _companies_table(game: Game, view: Mapping[str, Any]) -> list[Json]:
             "ipo": c["ipo"],
             "pool": c["pool"],
             "director": c["director"],
+            "director_to_be": _director_to_be(game, initials),
             "controller": c["controller"],
             "homes": [h.hex for h in spec.homes],
             "bases": bases.get(initials, 0),
@@ -547,13 +596,29 @@ def _companies_table(game: Game, view: Mapping[str, Any]) -> list[Json]:
     return out
 
 
+def _moves(rules: GameRules, co: CompanyState) -> Json:
+    """Where the company's marker would go after its next dividend decision (4.7.1):
+    withheld, and paid out from each threshold of the total dividend up."""
+    price = rules.market[co.price_index or 0]
+    withheld = price_after_dividend(rules, co, payout=False, dividend=0)
+    payout = []
+    for multiple, _ in rules.ed.market.movement.dividend_steps:
+        amount = max(1, math.ceil(multiple * price))
+        index = price_after_dividend(rules, co, payout=True, dividend=amount)
+        payout.append({"from": amount, "price": rules.market[index], "market_index": index})
+    return {"withhold": rules.market[withheld], "withhold_index": withheld, "payout": payout}
+
+
 def _market_table(game: Game) -> Json:
     rules = game.rules
     markers: dict[str, list[str]] = {}
+    moves: dict[str, Json] = {}
     for initials, co in game.state.companies.items():
         if co.price_index is not None:
             markers.setdefault(str(co.price_index), []).append(initials)
-    return {"values": list(rules.market), "markers": markers,
+            moves[initials] = _moves(rules, co)
+    return {"values": list(rules.market), "markers": markers, "moves": moves,
+            "rule": rules.ed.market.movement.rule,
             "game_end_price": rules.game_end_price,
             "limit_exempt_price": rules.holding_limit_exempt_price}
 
@@ -589,9 +654,12 @@ def _contract(game: Game, viewer: str | None) -> Json | None:
     if p.bond is None:
         return None
     values = {c: game.rules.city(c).bond_value for c in p.cities}
+    groups = con.contract_groups(game.state.board, p.cities) if p.cities else []
+    joined = {c: [o for o in g if o != c] for g in groups for c in g}
     return {"player": viewer, "bond": p.bond, "returned": p.bond_returned,
-            "cities": [{"name": c, "hex": game.rules.city(c).hex, "bond_value": v}
-                       for c, v in values.items()],
+            "cities": [{"name": c, "hex": game.rules.city(c).hex, "bond_value": v,
+                        "joined_to": joined.get(c, [])} for c, v in values.items()],
+            "groups": groups, "rule": "4.3.1",
             "uncovered": p.bond - sum(values.values()), "claims": list(p.claims),
             "complete": p.bid_complete}
 
@@ -625,7 +693,9 @@ def turn_model(game: Game, viewer: str | None) -> dict[str, Any]:
             continue
         legal = game.legal_actions(a["entity"])
         decisions.append({**a, "secret": secret,
-                          "options": options(game, a["entity"], legal, view)})
+                          "options": options(game, a["entity"], legal, view),
+                          "unavailable": (_unavailable(game, a["entity"])
+                                          if a["entity_type"] == "player" else [])})
     return {
         "next_id": game.next_id(),
         "edition": game.rules.ed.name,
