@@ -21,7 +21,7 @@ from india1853.rules.construction.context import (
     Promotion,
     context_from_position,
 )
-from india1853.rules.construction.contract import contract_connected
+from india1853.rules.construction.contract import contract_connected, contract_groups
 from india1853.rules.construction.frontier import connected_posts, frontier_bonuses
 from india1853.rules.construction.lays import (
     apply_lay,
@@ -82,6 +82,7 @@ __all__ = [
     "connected_posts",
     "context_from_position",
     "contract_connected",
+    "contract_groups",
     "double_lay_fee",
     "frontier_bonuses",
     "lay_cost",

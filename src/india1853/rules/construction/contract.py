@@ -106,3 +106,22 @@ def contract_connected(state: BoardState, cities: Iterable[str]) -> bool:
         return False
     reached = _joined_hexes(state, graph, starts[0])
     return all(h in reached for h in hexes)
+
+
+def contract_groups(state: BoardState, cities: Iterable[str]) -> list[list[str]]:
+    """The named cities split into the groups already joined to one another by track (4.3.1 /
+    31.24), in the order named: one group holding them all is a fulfilled contract."""
+    graph = TrackGraph.build(state)
+    names = list(cities)
+    groups: list[list[str]] = []
+    placed: set[str] = set()
+    for name in names:
+        if name in placed:
+            continue
+        starts = _city_stations(graph, state.edition.city(name).hex)
+        reached = _joined_hexes(state, graph, starts[0]) if starts else frozenset()
+        group = [name] + [other for other in names if other != name and other not in placed
+                          and state.edition.city(other).hex in reached]
+        placed.update(group)
+        groups.append(group)
+    return groups

@@ -125,6 +125,21 @@ def settle_dividend(rules: GameRules, st: GameState, co: CompanyState, *, payout
 
 def move_price(rules: GameRules, co: CompanyState, *, payout: bool, dividend: int,
                price: int) -> None:
+    """4.7.1: move the company's marker after its dividend decision (see
+    :func:`price_after_dividend`)."""
+    co.price_index = _moved_index(rules, co, payout=payout, dividend=dividend, price=price)
+
+
+def price_after_dividend(rules: GameRules, co: CompanyState, *, payout: bool,
+                         dividend: int) -> int:
+    """The market index the company's marker would reach if its run of ``dividend`` were
+    paid out or withheld now (4.7.1, 4.7.3)."""
+    price = rules.market[co.price_index or 0]
+    return _moved_index(rules, co, payout=payout, dividend=dividend, price=price)
+
+
+def _moved_index(rules: GameRules, co: CompanyState, *, payout: bool, dividend: int,
+                 price: int) -> int:
     """4.7.1 (second edition's scale): withheld, down one if the pool holds shares; paid,
     up one to five spaces by multiples of the price; 4.7.3: never below the bottom."""
     movement = rules.ed.market.movement
@@ -134,8 +149,7 @@ def move_price(rules: GameRules, co: CompanyState, *, payout: bool, dividend: in
         steps = movement.no_dividend_with_pool_shares
     else:
         steps = movement.no_dividend_without_pool_shares
-    new_price = rules.ed.market.move(price, steps)
-    co.price_index = rules.market.index(new_price)
+    return rules.market.index(rules.ed.market.move(price, steps))
 
 
 def end_operating_round(rules: GameRules, st: GameState) -> None:

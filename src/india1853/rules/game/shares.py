@@ -66,6 +66,15 @@ def holders(st: GameState, initials: str) -> list[PlayerState]:
     return [p for p in st.players if p.shares.get(initials, 0) > 0]
 
 
+def would_be_director(rules: GameRules, st: GameState, co: CompanyState) -> str | None:
+    """The holder who qualifies first for the director's certificate now (3.2.1): the largest
+    holding of at least a director's certificate, ties to the longest holder."""
+    need = rules.director_shares
+    ranked = _rank(st, co.initials, holders(st, co.initials))
+    qualified = [p for p in ranked if p.shares.get(co.initials, 0) >= need]
+    return qualified[0].name if qualified else None
+
+
 def update_control(rules: GameRules, st: GameState, co: CompanyState) -> None:
     """Appoint, keep or change the director, or a manager (3.2.1-3.2.3, 3.4.1).
 

@@ -1,0 +1,714 @@
+"""The turn model: what is decided now, by whom, and every legal option with its price and effect.
+
+``turn_model(game, viewer)`` is what an interface (the terminal, the web page) renders: nothing
+an interface shows needs a rule computed outside the engine.  It is built from what ``viewer``
+may see (a player's name, or None for a spectator): the tables come from ``game.view(viewer)``
+(secret bonds and contract cities removed, 2.5.2-2.5.4, 4.3.2), and the options are listed only
+for the entities ``viewer`` decides for, so a bid's secret notes never reach another seat.
+
+Each option carries the exact action ``Game.process`` accepts (its id filled), the money the
+acting entity pays (negative: receives), one sentence of effect, a note, the rule, and the data
+a board picture needs.  The prices are those the engine applies: par and market prices (3.1.4,
+3.1.7), sale prices (2.8.3, 3.1.7), bond values (2.5.9), TABLE 4 tile and base prices (4.1.12,
+4.2.13, 4.4.4), the run's revenue and mail (4.6), the dividend per share and the share price's
+move (4.6.4, 4.7.1), train prices (4.8).  The legal actions are asked of the engine once per
+deciding entity: the router runs at most once per call.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from india1853.board import tiles as tile_geometry
+from india1853.board.graph import TrackGraph
+from india1853.data.summaries import rule_summary
+from india1853.errors import RuleError
+from india1853.rules import construction as con
+from india1853.rules.construction.common import hex_spec
+from india1853.rules.construction.promotions import promotion_cost
+from india1853.rules.game import bids, board_port, stock_round
+from india1853.rules.game.game import Game
+from india1853.rules.game.operating_round import price_after_dividend
+from india1853.rules.game.rules_data import GameRules
+from india1853.rules.game.shares import controller, would_be_director
+from india1853.rules.game.state import CompanyState, GameState
+from india1853.rules.routes import parse_route_file, route_value
+
+Action = dict[str, Any]
+Json = dict[str, Any]
+
+# What each stage decides, with the rule that governs it (second edition numbering).
+ROUND_DECISIONS: dict[str, tuple[str, str]] = {
+    "bonds": ("write down your bond, secretly", "2.5.2"),
+    "claims": ("name a city (secret) and claim one of its shares, or end the bid", "2.5.4"),
+    "stock": ("buy, sell or redeem shares, or pass", "3.1"),
+}
+STEP_DECISIONS: dict[str, tuple[str, str]] = {
+    "lay_option": ("choose how to lay two tiles a turn", "4.1.3"),
+    "track": ("lay or promote track, or pass", "4.1"),
+    "base": ("place a base, or pass", "4.4"),
+    "run": ("run its trains", "4.5"),
+    "dividend": ("pay out or withhold the run's revenue", "4.6.4"),
+    "trains": ("buy trains, or end its turn", "4.8"),
+}
+PENDING_DECISIONS: dict[str, tuple[str, str]] = {
+    "elephant_sale": ("may sell the Elephant to another player", "3.1.11"),
+    "elephant_offer": ("is offered the Elephant", "3.1.11"),
+    "extra_or": ("may call an extra operating round with the Elephant", "4.9"),
+    "discard_train": ("must return excess trains to the bank", "4.8.6"),
+    "credit_train": ("must pay for or return the train bought on credit", "4.8.10"),
+    "train_sale": ("is offered a price for one of its trains", "4.8.9"),
+}
+STEP_NAMES: dict[str, str] = {
+    "lay_option": "the lay option",
+    "track": "track",
+    "base": "bases",
+    "run": "running trains",
+    "dividend": "the dividend",
+    "trains": "buying trains",
+}
+SECRET_ROUNDS: frozenset[str] = frozenset({"bonds", "claims"})
+
+
+def title(view: Mapping[str, Any]) -> str:
+    """The round in words: "Stock Round 2", "Operating Round 3.1", "Contract bids: bonds"."""
+    kind = view["round"]
+    if kind == "bonds":
+        return "Contract bids: bonds"
+    if kind == "claims":
+        return "Contract bids: cities and shares"
+    if kind == "stock":
+        return f"Stock Round {view['stock_round']}"
+    if kind == "operating":
+        # 18xx style: the set after stock round N is "N.1, N.2, ...".
+        in_set = int(view.get("or_in_set") or 1)
+        several = int(view.get("ors_in_set") or 1) > 1 or in_set > 1
+        return f"Operating Round {view['stock_round']}" + (f".{in_set}" if several else "")
+    if kind == "stock_end":
+        return f"End of Stock Round {view['stock_round']}"
+    if kind == "operating_end":
+        return "End of the operating rounds"
+    if kind == "finished":
+        return "Game over"
+    return str(kind)
+
+
+# --- who decides -----------------------------------------------------------------------------
+
+
+def decider(game: Game, entity: str, entity_type: str) -> str:
+    """The player who decides for ``entity``: the player himself, or the company's controller
+    (its director, 3.2; a manager, 3.4.1; the Elephant's holder with no holder at all)."""
+    if entity_type == "player":
+        return entity
+    who = controller(game.state, game.state.companies[entity])
+    return who if who is not None else game.settings.players[0]
+
+
+def _what(st: GameState, entity: str, entity_type: str) -> tuple[str, str, str]:
+    """(sentence, rule, step) of what ``entity`` decides now."""
+    if st.pending:
+        kind = st.pending[0].kind
+        what, rule = PENDING_DECISIONS.get(kind, (kind, ""))
+        return f"{entity} {what}", rule, kind
+    if st.round in ROUND_DECISIONS:
+        what, rule = ROUND_DECISIONS[st.round]
+        return f"{entity}: {what}", rule, st.round
+    if st.round == "operating":
+        step = st.turn.step
+        what, rule = STEP_DECISIONS.get(step, (step, ""))
+        co = st.companies[entity]
+        who = controller(st, co)
+        role = "" if who is None else (f" (director {who})" if co.director == who
+                                       else f" (manager {who})")
+        return f"{entity}{role} operates: {STEP_NAMES.get(step, step)} - {what}", rule, step
+    return f"{entity} to act", "", st.round
+
+
+def _active(game: Game) -> list[Json]:
+    out = []
+    for entity, entity_type in game.active_entities():
+        what, rule, step = _what(game.state, entity, entity_type)
+        player = decider(game, entity, entity_type)
+        out.append({"entity": entity, "entity_type": entity_type, "player": player,
+                    "what": what, "rule": rule, "step": step,
+                    "rule_summary": rule_summary(game.rules.ed.name, rule)})
+    return out
+
+
+def _headline(game: Game, active: list[Json]) -> str:
+    st = game.state
+    if game.finished:
+        return f"Game over ({st.end_reason or 'finished'}): final scores (5.2)"
+    if not active:
+        return title(game.view(None))
+    if st.round == "bonds" and not st.pending:
+        names = [a["player"] for a in active]
+        who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        verb = "writes" if len(names) == 1 else "write"
+        return f"{who} {verb} down a bond, secretly (2.5.2)"
+    first = active[0]
+    return f"{first['what']} ({first['rule']})" if first["rule"] else str(first["what"])
+
+
+# --- options ---------------------------------------------------------------------------------
+
+
+@dataclass
+class _Context:
+    """What the pricing of one entity's options needs, computed once per call."""
+
+    game: Game
+    entity: str
+    view: Mapping[str, Any]
+    construction: con.CompanyContext | None = None
+    graph: TrackGraph | None = None
+
+    @property
+    def rules(self) -> GameRules:
+        return self.game.rules
+
+    @property
+    def st(self) -> GameState:
+        return self.game.state
+
+    def company_context(self) -> con.CompanyContext:
+        if self.construction is None:
+            st = self.st
+            self.construction = board_port.context(self.rules, st, st.companies[self.entity])
+        return self.construction
+
+
+def _option(action: Action, label: str, cost: int | None, effect: str, rule: str, *,
+            note: str = "", ui: Json | None = None) -> Json:
+    return {"action": action, "type": action["type"], "label": label, "cost": cost,
+            "effect": effect, "note": note, "rule": rule, "ui": ui or {}}
+
+
+def _place(ctx: _Context, hex_: str) -> str:
+    for city in ctx.rules.cities:
+        if city.hex == hex_:
+            return f"{hex_} ({city.name})"
+    return hex_
+
+
+def _player_bond_left(ctx: _Context) -> int | None:
+    p = ctx.st.player(ctx.entity)
+    if p.bond is None:
+        return None
+    return p.bond - sum(ctx.rules.city(c).bond_value for c in p.cities)
+
+
+def _bond(ctx: _Context, a: Action) -> Json:
+    amount = int(a["amount"])
+    return _option(a, f"Bond £{amount}", amount,
+                   f"Write down a bond of £{amount}: it is held aside until your contract "
+                   "cities are connected (2.5.2, 4.3)", "2.5.2",
+                   note=f"your cities' bond values must add up to at most £{amount} (2.5.9)")
+
+
+def _claim(ctx: _Context, a: Action) -> Json:
+    city, company = str(a["city"]), str(a["company"])
+    value = ctx.rules.city(city).bond_value
+    left = _player_bond_left(ctx)
+    note = "" if left is None else f"leaves £{left - value} of the bond uncovered"
+    return _option(a, f"Claim {city} for {company}", None,
+                   f"Name {city} (bond value £{value}) in your secret bid and claim a share of "
+                   f"{company}, paid at the end of the bids (2.5.4, 2.7)", "2.5.4",
+                   note=note, ui={"city": city, "company": company, "hex":
+                                  ctx.rules.city(city).hex, "bond_value": value})
+
+
+def _buy_share(ctx: _Context, a: Action) -> Json:
+    company, source = str(a["company"]), str(a["source"])
+    co = ctx.st.companies[company]
+    cost = stock_round.buy_cost(ctx.rules, co, source)
+    where = "the offering" if source == "ipo" else "the pool"
+    rule = "3.1.4" if source == "ipo" else "3.1.7"
+    note = ""
+    if source == "ipo" and not co.floated:
+        note = "new shares are bought at par"
+    return _option(a, f"Buy {company} from {where}", cost,
+                   f"Buy one {company} share from {where} for £{cost}", rule, note=note,
+                   ui={"company": company, "source": source, "count": 1})
+
+
+def _sell(ctx: _Context, a: Action) -> Json:
+    company, count = str(a["company"]), int(a["count"])
+    co = ctx.st.companies[company]
+    price = stock_round.sale_price(ctx.rules, ctx.st, co)
+    rule = "2.8.3" if stock_round.first_round(ctx.st) else "3.1.7"
+    shares = "a share" if count == 1 else f"{count} shares"
+    return _option(a, f"Sell {shares} of {company}", -price * count,
+                   f"Sell {shares} of {company} to the pool at £{price} each", rule,
+                   note=f"you may not buy {company} again this stock round (3.1.9)",
+                   ui={"company": company, "source": "player", "to": "pool", "count": count,
+                       "price": price})
+
+
+def _redeem(ctx: _Context, a: Action) -> Json:
+    company = str(a["company"])
+    par = ctx.rules.company(company).par
+    return _option(a, f"Redeem a {company} share", par,
+                   f"Pay £{par} for an un-redeemed {company} share", "2.7.4",
+                   ui={"company": company, "source": "player", "count": 1})
+
+
+def _track(ctx: _Context, a: Action) -> Json:
+    kind = a["type"]
+    hex_, tile, rotation = str(a["hex"]), str(a["tile"]), int(a["rotation"])
+    board = ctx.st.board
+    coord = hex_spec(board, hex_).coord
+    if kind == "lay_tile":
+        cost = con.lay_cost(board, ctx.company_context(),
+                            con.ConstructionPolicy.of(ctx.rules.ed), con.Lay(coord, tile, rotation))
+        verb, rule = "Lay", "4.1"
+    else:
+        cost = promotion_cost(board, coord)
+        verb, rule = "Promote", "4.2"
+    exits = sorted(tile_geometry.exits(ctx.rules.ed.tiles[tile], rotation))
+    place = _place(ctx, hex_)
+    effect = (f"{verb} tile {tile} on {place} at rotation {rotation}"
+              + (f" for £{cost}" if cost else ""))
+    return _option(a, f"{verb} {tile} on {hex_} rot {rotation}", cost, effect,
+                   "4.1.12" if kind == "lay_tile" else "4.2.11",
+                   note=place.split(" ", 1)[1].strip("()") if " " in place else "",
+                   ui={"hex": hex_, "tile": tile, "rotation": rotation, "exits": exits,
+                       "colour": ctx.rules.ed.tiles[tile].colour, "kind": rule})
+
+
+def _base(ctx: _Context, a: Action) -> Json:
+    hex_, station = str(a["hex"]), a.get("station")
+    cost = con.base_cost(ctx.st.board, ctx.company_context())
+    place = _place(ctx, hex_)
+    return _option(a, f"Base on {hex_}" + (f" {station}" if station else ""), cost,
+                   f"Place a base on {place} for £{cost}", "4.4.4",
+                   note=place.split(" ", 1)[1].strip("()") if " " in place else "",
+                   ui={"hex": hex_, "station": station})
+
+
+def _run(ctx: _Context, a: Action) -> Json:
+    st = ctx.st
+    co = st.companies[ctx.entity]
+    if ctx.graph is None:
+        ctx.graph = TrackGraph.build(st.board)
+    trains = board_port.running_trains(ctx.rules, st, co)
+    routes_out: list[Json] = []
+    revenue = mail = 0
+    _, parsed = parse_route_file({"company": co.initials, "routes": a["routes"]}, ctx.graph,
+                                 trains)
+    for raw, route in zip(a["routes"], parsed, strict=True):
+        value = route_value(route, ctx.graph)
+        revenue += value.revenue
+        mail += value.mail
+        hexes = [str(h).split(":")[0] for h in raw["hexes"]]
+        routes_out.append({"train": raw["train"], "mail": bool(raw.get("mail")),
+                           "hexes": [h for i, h in enumerate(hexes) if i == 0
+                                     or h != hexes[i - 1]],
+                           "stops": list(raw["hexes"]), "revenue": value.revenue,
+                           "mail_revenue": value.mail})
+    words = "; ".join(f"'{r['train']}'{' (mail)' if r['mail'] else ''} "
+                      + "-".join(r["hexes"]) for r in routes_out)
+    effect = f"Run for £{revenue}" + (f" and £{mail} of mail to the company" if mail else "")
+    received = mail
+    if co.director is None:
+        # 3.4.2: a manager may not pay a dividend; the engine withholds the run at once.
+        received += revenue
+        effect += "; run by a manager, who may not pay a dividend, the company keeps it (3.4.2)"
+    return _option(a, f"Run (optimal, £{revenue + mail})", -received if received else None,
+                   effect + " (4.6)", "4.6",
+                   note=f"optimal run £{revenue + mail}: {words}" if words else "no routes",
+                   ui={"routes": routes_out, "revenue": revenue, "mail": mail,
+                       "total": revenue + mail})
+
+
+def _dividend(ctx: _Context, a: Action) -> Json:
+    st = ctx.st
+    co = st.companies[ctx.entity]
+    revenue = st.turn.revenue
+    payout = a["kind"] == "payout"
+    per_share = revenue // ctx.rules.shares_per_company
+    before = ctx.rules.market[co.price_index or 0]
+    after_index = price_after_dividend(ctx.rules, co, payout=payout, dividend=revenue)
+    after = ctx.rules.market[after_index]
+    move = ("stays" if after == before else
+            f"{'rises' if after > before else 'falls'} from £{before} to £{after}")
+    ui = {"revenue": revenue, "per_share": per_share if payout else 0,
+          "price": before, "price_after": after, "market_index_after": after_index}
+    if payout:
+        return _option(a, f"Pay out £{revenue}", None,
+                       f"Pay £{per_share} a share to the shareholders; the price {move} (4.7.1)",
+                       "4.6.5", note=f"£{per_share} a share to the shareholders", ui=ui)
+    return _option(a, f"Withhold £{revenue}", -revenue if revenue else None,
+                   f"Keep £{revenue} in the treasury; the price {move} (4.7.1)", "4.6.4",
+                   note="to the company's treasury", ui=ui)
+
+
+def _buy_train(ctx: _Context, a: Action) -> Json:
+    train = str(a["train"])
+    source = a.get("source", "bank")
+    if source != "bank":
+        price = int(a["price"])
+        return _option(a, f"Buy a '{train}' from {source} for £{price}", price,
+                       f"Buy {source}'s '{train}' for £{price} (at least the minimum; any agreed "
+                       "price is accepted)", "4.8.9",
+                       ui={"train": train, "source": source, "price": price})
+    price = ctx.rules.train_type(train).price
+    note, cost = "", price
+    if a.get("contribution"):
+        cost = price - int(a["contribution"])
+        note = f"the director adds £{a['contribution']} (4.8.8)"
+    if a.get("credit"):
+        cost = 0
+        note = f"on credit: £{price} to be paid before the next train (3.4.3, 4.8.10)"
+    if a.get("token"):
+        note = (note + "; " if note else "") + "with the minor's special token (4.8.19)"
+    label = f"Buy a '{train}' from the bank" + (" on credit" if a.get("credit") else "")
+    return _option(a, label, cost, f"Buy a '{train}' train from the bank for £{price}", "4.8",
+                   note=note, ui={"train": train, "source": "bank", "price": price})
+
+
+def _pass(ctx: _Context, a: Action) -> Json:
+    st = ctx.st
+    if st.pending:
+        kind = st.pending[0].kind
+        if kind == "elephant_sale":
+            return _option(a, "Keep the Elephant", None, "Keep the Elephant: no sale (3.1.11)",
+                           "3.1.11")
+        return _option(a, "Do not call an extra round", None,
+                       "No extra operating round: the stock round follows (4.9)", "4.9")
+    if st.round == "claims":
+        return _option(a, "End my bid", None, "Claim no more cities: your bid is complete",
+                       "2.5.4")
+    if st.round == "stock":
+        return _option(a, "Pass", None, "Buy and sell nothing this turn (3.1.1)", "3.1.1")
+    step = st.turn.step
+    effects = {
+        "track": ("Lay no (more) track this turn", "4.1"),
+        "base": ("Place no base this turn", "4.4"),
+        "run": ("Run no trains: no revenue this turn", "4.5"),
+        "trains": ("Buy no (more) trains: the company's turn ends", "4.8"),
+    }
+    effect, rule = effects.get(step, ("Pass", ""))
+    return _option(a, "Pass", None, effect, rule)
+
+
+def _pending_option(ctx: _Context, a: Action) -> Json:
+    kind = a["type"]
+    st = ctx.st
+    data = st.pending[0].data if st.pending else {}
+    if kind == "offer_elephant":
+        price = int(a["price"])
+        return _option(a, f"Offer the Elephant to {a['buyer']} for £{price}", -price,
+                       f"Offer the Elephant to {a['buyer']} for £{price} (they may refuse)",
+                       "3.1.11", ui={"buyer": a["buyer"], "price": price})
+    if kind in ("accept_offer", "reject_offer"):
+        yes = kind == "accept_offer"
+        price = int(data.get("price", 0))
+        if st.pending and st.pending[0].kind == "train_sale":
+            what = f"the '{data.get('train')}' to {data.get('buyer')} for £{price}"
+            return _option(a, "Accept" if yes else "Reject", -price if yes else None,
+                           ("Sell " if yes else "Refuse to sell ") + what, "4.8.9")
+        what = f"the Elephant from {data.get('seller')} for £{price}"
+        return _option(a, "Accept" if yes else "Reject", price if yes else None,
+                       ("Buy " if yes else "Refuse ") + what, "3.1.11")
+    if kind == "call_extra_or":
+        return _option(a, "Call an extra operating round", None,
+                       "Call one extra operating round now (4.9)", "4.9")
+    if kind == "discard_train":
+        card = next(t for t in st.trains if t.id == a["train"])
+        return _option(a, f"Return the '{card.runs_as}' ({card.id})", None,
+                       f"Return the '{card.runs_as}' train to the bank pool (4.8.6)", "4.8.6",
+                       ui={"train": card.runs_as, "card": card.id})
+    if kind == "repay_credit":
+        co = st.companies[ctx.entity]
+        card = next(t for t in st.trains if t.id == co.credit_train)
+        price = ctx.rules.train_type(card.runs_as).price
+        contribution = int(a.get("contribution", 0))
+        note = f"the director adds £{contribution} (4.8.8)" if contribution else ""
+        return _option(a, f"Pay £{price} for the credit train", price - contribution,
+                       f"Pay for the '{card.runs_as}' bought on credit (4.8.10)", "4.8.10",
+                       note=note, ui={"train": card.runs_as, "price": price})
+    if kind == "return_credit_train":
+        return _option(a, "Return the credit train", None,
+                       "Return the train bought on credit to the bank (4.8.10)", "4.8.10")
+    return _option(a, kind, None, kind, "")
+
+
+def _lay_option(ctx: _Context, a: Action) -> Json:
+    ed = ctx.rules.ed
+    if a["option"] == 1:
+        return _option(a, "Option 1: two lays later, free", None,
+                       f"Lay two tiles a turn from phase {ed.rules.double_lay_free_from_phase}, "
+                       "free (4.1.3)", "4.1.3")
+    fee = ed.costs.double_lay_fees.get(ctx.entity, 0)
+    return _option(a, "Option 2: two lays now, for a fee", None,
+                   f"Lay two tiles a turn from now, paying £{fee} each turn it lays two (4.1.3)",
+                   "4.1.3", note=f"£{fee} each turn it lays two")
+
+
+OPTION_BUILDERS: dict[str, Callable[[_Context, Action], Json]] = {
+    "place_bond": _bond,
+    "claim_city": _claim,
+    "buy_share": _buy_share,
+    "sell_shares": _sell,
+    "redeem_share": _redeem,
+    "lay_tile": _track,
+    "promote_tile": _track,
+    "place_base": _base,
+    "run_routes": _run,
+    "dividend": _dividend,
+    "buy_train": _buy_train,
+    "pass": _pass,
+    "choose_lay_option": _lay_option,
+}
+
+
+def options(game: Game, entity: str, legal: list[Action],
+            view: Mapping[str, Any]) -> list[Json]:
+    """The options of ``entity`` from its legal actions (asked of the engine once)."""
+    ctx = _Context(game, entity, view)
+    next_id = game.next_id()
+    out = []
+    for raw in legal:
+        action = {**raw, "id": next_id, "created_at": 0}
+        build = OPTION_BUILDERS.get(action["type"], _pending_option)
+        option = build(ctx, action)
+        option["rule_summary"] = rule_summary(game.rules.ed.name, option["rule"])
+        out.append(option)
+    return out
+
+
+def _unavailable(game: Game, entity: str) -> list[Json]:
+    """Why options the player might look for are missing, one line per rule: the claims the
+    bid may not make now (2.5.4-2.5.10) and the shares he may not buy (2.7.4, 3.1.2-3.1.9).
+    Only for the deciding player's own view (a claim's reasons speak of his secret bid)."""
+    st, rules = game.state, game.rules
+    if st.pending or st.round not in ("claims", "stock"):
+        return []
+    player = st.player(entity)
+    found: dict[str, tuple[str, list[str]]] = {}
+
+    def note(error: RuleError, item: str) -> None:
+        found.setdefault(error.rule, (str(error), []))[1].append(item)
+
+    if st.round == "claims":
+        for city in rules.cities:
+            for number in city.companies:
+                initials = rules.ed.company(number).initials
+                try:
+                    bids.check_claim(rules, st, player, city.name, initials)
+                except RuleError as error:
+                    if city.name not in player.cities:
+                        note(error, f"{city.name} {initials}")
+    else:
+        for initials in st.companies:
+            try:
+                stock_round.check_buy(rules, st, player, initials, "ipo")
+            except RuleError as error:
+                if error.rule not in ("3.1.4",):  # nothing on sale: nothing to explain
+                    note(error, initials)
+    return [{"rule": rule, "reason": reason, "items": items,
+             "rule_summary": rule_summary(rules.ed.name, rule)}
+            for rule, (reason, items) in found.items()]
+
+
+# --- tables ----------------------------------------------------------------------------------
+
+
+def _players_table(game: Game, view: Mapping[str, Any], viewer: str | None) -> list[Json]:
+    directors: dict[str, list[str]] = {}
+    for initials, c in view["companies"].items():
+        if c["director"]:
+            directors.setdefault(c["director"], []).append(initials)
+    return [{
+        "name": p["name"],
+        "cash": p["cash"],
+        "certificates": dict(p["shares"]),
+        "unredeemed": dict(p["unredeemed"]),
+        "director_of": directors.get(p["name"], []),
+        "bond": p["bond"],
+        "bond_placed": p["bond_placed"],
+        "bond_returned": p["bond_returned"],
+        "cities": p["cities"],
+        "cities_claimed": p["cities_claimed"],
+        "claims": list(p["claims"]),
+        "bid_complete": p["bid_complete"],
+        "elephant": view["elephant"] == p["name"],
+        "you": p["name"] == viewer,
+    } for p in view["players"]]
+
+
+def _company_state(c: Mapping[str, Any]) -> str:
+    if c["formed"]:
+        return "operating"
+    if c["floated"]:
+        return "floated"
+    return "not floated"
+
+
+def _director_to_be(game: Game, initials: str) -> str | None:
+    """The player who would be appointed director of a floated company now, while the first
+    stock round postpones the appointment to its end (2.9.1-2.9.2, 3.2.1): the largest
+    holder of two shares or more, ties to the longest holder.  The holdings are public."""
+    co = game.state.companies[initials]
+    if not co.floated or co.director is not None or co.formed:
+        return None
+    return would_be_director(game.rules, game.state, co)
+
+
+def _companies_table(game: Game, view: Mapping[str, Any]) -> list[Json]:
+    rules = game.rules
+    cards = {t["id"]: t.get("runs_as") or t["card"] for t in view["trains"]}
+    bases: dict[str, int] = {}
+    for company, _, _ in view["board"]["bases"]:
+        bases[company] = bases.get(company, 0) + 1
+    out = []
+    for initials, c in view["companies"].items():
+        spec = rules.company(initials)
+        out.append({
+            "initials": initials,
+            "name": spec.name,
+            "kind": c["kind"],
+            "par": spec.par,
+            "price": c["price"],
+            "market_index": game.state.companies[initials].price_index,
+            "treasury": c["cash"],
+            "trains": [cards.get(t, t) for t in c["trains"]],
+            "credit_train": cards.get(c["credit_train"]) if c["credit_train"] else None,
+            "ipo": c["ipo"],
+            "pool": c["pool"],
+            "director": c["director"],
+            "director_to_be": _director_to_be(game, initials),
+            "controller": c["controller"],
+            "homes": [h.hex for h in spec.homes],
+            "bases": bases.get(initials, 0),
+            "base_tokens": spec.base_tokens,
+            "state": _company_state(c),
+            "floated": c["floated"],
+            "formed": c["formed"],
+            "colour": spec.colour,
+            "text_colour": spec.text_colour,
+        })
+    return out
+
+
+def _moves(rules: GameRules, co: CompanyState) -> Json:
+    """Where the company's marker would go after its next dividend decision (4.7.1):
+    withheld, and paid out from each threshold of the total dividend up."""
+    price = rules.market[co.price_index or 0]
+    withheld = price_after_dividend(rules, co, payout=False, dividend=0)
+    payout = []
+    for multiple, _ in rules.ed.market.movement.dividend_steps:
+        amount = max(1, math.ceil(multiple * price))
+        index = price_after_dividend(rules, co, payout=True, dividend=amount)
+        payout.append({"from": amount, "price": rules.market[index], "market_index": index})
+    return {"withhold": rules.market[withheld], "withhold_index": withheld, "payout": payout}
+
+
+def _market_table(game: Game) -> Json:
+    rules = game.rules
+    markers: dict[str, list[str]] = {}
+    moves: dict[str, Json] = {}
+    for initials, co in game.state.companies.items():
+        if co.price_index is not None:
+            markers.setdefault(str(co.price_index), []).append(initials)
+            moves[initials] = _moves(rules, co)
+    return {"values": list(rules.market), "markers": markers, "moves": moves,
+            "rule": rules.ed.market.movement.rule,
+            "game_end_price": rules.game_end_price,
+            "limit_exempt_price": rules.holding_limit_exempt_price}
+
+
+def _trains_table(game: Game, view: Mapping[str, Any]) -> Json:
+    ed = game.rules.ed
+    left: dict[str, int] = {}
+    pool: dict[str, int] = {}
+    for t in view["trains"]:
+        if t["where"] == "bank":
+            left[t["card"]] = left.get(t["card"], 0) + 1
+        elif t["where"] == "pool":
+            pool[t["runs_as"]] = pool.get(t["runs_as"], 0) + 1
+    starts = {p.train: p.number for p in ed.phases if p.train}
+    roster: list[Json] = [{"type": spec.name, "gauge": spec.gauge, "price": spec.price,
+               "left": left.get(spec.name, 0), "pool": pool.get(spec.name, 0),
+               "starts_phase": starts.get(spec.name)} for spec in ed.trains]
+    roster += [{"type": dual.card, "gauge": "dual option", "price": None,
+                "prices": [ed.trains.get(t).price for t in dual.trains],
+                "left": left.get(dual.card, 0), "pool": 0, "starts_phase": None}
+               for dual in ed.trains.dual_options]
+    phase = ed.phase(game.state.phase)
+    return {"roster": roster, "phase": game.state.phase,
+            "train_limit": phase.train_limit, "tiles": list(phase.tiles),
+            "available": list(phase.trains_available)}
+
+
+def _contract(game: Game, viewer: str | None) -> Json | None:
+    """The viewer's own contract bid (2.5.2-2.5.9, 4.3): only ever his own."""
+    if viewer is None:
+        return None
+    p = game.state.player(viewer)
+    if p.bond is None:
+        return None
+    values = {c: game.rules.city(c).bond_value for c in p.cities}
+    groups = con.contract_groups(game.state.board, p.cities) if p.cities else []
+    joined = {c: [o for o in g if o != c] for g in groups for c in g}
+    return {"player": viewer, "bond": p.bond, "returned": p.bond_returned,
+            "cities": [{"name": c, "hex": game.rules.city(c).hex, "bond_value": v,
+                        "joined_to": joined.get(c, [])} for c, v in values.items()],
+            "groups": groups, "rule": "4.3.1",
+            "uncovered": p.bond - sum(values.values()), "claims": list(p.claims),
+            "complete": p.bid_complete}
+
+
+def tables(game: Game, view: Mapping[str, Any], viewer: str | None) -> Json:
+    return {
+        "players": _players_table(game, view, viewer),
+        "companies": _companies_table(game, view),
+        "market": _market_table(game),
+        "trains": _trains_table(game, view),
+        "bank": view["bank"],
+        "bonds_held": view["bonds_held"],
+        "elephant": view["elephant"],
+        "bank_broken": view["bank_broken"],
+        "contract": _contract(game, viewer),
+        "scores": view.get("scores"),
+    }
+
+
+# --- the model -------------------------------------------------------------------------------
+
+
+def turn_model(game: Game, viewer: str | None) -> dict[str, Any]:
+    """The turn as ``viewer`` may see it (see the module docstring; docs/turn-model.md)."""
+    view = game.view(viewer)  # checks the viewer's name
+    active = _active(game)
+    secret = game.state.round in SECRET_ROUNDS and not game.state.pending
+    decisions = []
+    for a in active:
+        if viewer is None or a["player"] != viewer:
+            continue
+        legal = game.legal_actions(a["entity"])
+        decisions.append({**a, "secret": secret,
+                          "options": options(game, a["entity"], legal, view),
+                          "unavailable": (_unavailable(game, a["entity"])
+                                          if a["entity_type"] == "player" else [])})
+    return {
+        "next_id": game.next_id(),
+        "edition": game.rules.ed.name,
+        "round": view["round"],
+        "phase": view["phase"],
+        "finished": game.finished,
+        "title": title(view),
+        "headline": _headline(game, active),
+        "active": active,
+        "decisions": decisions,
+        "tables": tables(game, view, viewer),
+        "view": view,
+    }
+
+
+__all__ = ["decider", "options", "tables", "title", "turn_model"]

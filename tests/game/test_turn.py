@@ -1,0 +1,287 @@
+"""The turn model (``india1853.rules.game.turn.turn_model``) on the fixture games: every kind of
+decision, the options as ``Game.process`` accepts them, JSON, and hidden information."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from india1853.errors import InputError
+from india1853.rules.game import Game, Settings
+from india1853.rules.game.turn import turn_model
+
+GAMES = Path(__file__).resolve().parents[1] / "games"
+# The 5-player game holds every kind of decision (a train sale between companies too).
+FULL = "random-5p-seed2-shortened.json"
+# Fields a log action may set freely (any whole bond, any agreed price: docs/actions.md).
+FREE_AMOUNTS = ("place_bond", "offer_elephant")
+KEYS = {"next_id", "round", "phase", "finished", "title", "headline", "active", "decisions",
+        "tables", "view"}
+OPTION_KEYS = {"action", "type", "label", "cost", "effect", "note", "rule", "ui"}
+
+
+def _log(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((GAMES / name).read_text())
+    return data
+
+
+def _kind(game: Game) -> str:
+    st = game.state
+    if st.pending:
+        return st.pending[0].kind
+    return st.turn.step if st.round == "operating" else st.round
+
+
+def _bare(action: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in action.items() if k not in ("id", "created_at")}
+
+
+def _sampled(name: str, every: int = 97, first: int = 2) -> Iterator[tuple[Game, dict[str, Any]]]:
+    """The game before each sampled action of the log, with that action: the first ``first``
+    of each (decision, action type) and every ``every``-th."""
+    data = _log(name)
+    game = Game(Settings.from_json(data["settings"]))
+    seen: Counter[tuple[str, str]] = Counter()
+    for i, action in enumerate(data["actions"]):
+        key = (_kind(game), action["type"])
+        if seen[key] < first or i % every == 0:
+            yield game, action
+        seen[key] += 1
+        game.process(action)
+
+
+def _decider(model: dict[str, Any], entity: str) -> str:
+    return str(next(a["player"] for a in model["active"] if a["entity"] == entity))
+
+
+def test_every_kind_of_decision_offers_what_the_log_played() -> None:
+    """At the first moments of each kind of decision (bonds, claims, stock, each operating
+    step, each pending question) and at regular points, the decider's model lists the action
+    the log then took (with the id the game expects), every option has the agreed keys, and
+    the model is JSON."""
+    covered: set[tuple[str, str]] = set()
+    for game, action in _sampled(FULL):
+        entity = action["entity"]
+        model = turn_model(game, None)
+        player = _decider(model, entity)
+        model = turn_model(game, player)
+        json.dumps(model)
+        assert set(model) >= KEYS and model["next_id"] == game.next_id()
+        decision = next(d for d in model["decisions"] if d["entity"] == entity)
+        assert decision["player"] == player and decision["rule"] and decision["options"]
+        for option in decision["options"]:
+            assert set(option) >= OPTION_KEYS
+            assert option["action"]["id"] == action["id"] == game.next_id()
+            assert option["type"] == option["action"]["type"]
+            assert option["cost"] is None or isinstance(option["cost"], int)
+            assert option["label"] and option["effect"]
+        bare = [_bare(o["action"]) for o in decision["options"]]
+        if action["type"] == "run_routes":
+            # The log may have run any legal set; the model offers the router's optimum.
+            assert any(b["type"] == "run_routes" for b in bare)
+        elif action["type"] in FREE_AMOUNTS or "price" in action:
+            assert any(b["type"] == action["type"] for b in bare)
+        else:
+            assert _bare(action) in bare, (action, bare[:5])
+        covered.add((_kind(game), action["type"]))
+    kinds = {k for k, _ in covered}
+    assert kinds >= {"bonds", "claims", "stock", "lay_option", "track", "base", "run",
+                     "dividend", "trains", "elephant_sale", "elephant_offer", "extra_or",
+                     "discard_train", "credit_train", "train_sale"}
+
+
+def test_an_option_is_accepted_by_process_as_it_stands() -> None:
+    """The first option of each sampled decision is processed unchanged by the game."""
+    for game, action in _sampled("random-3p-seed3.json", every=211, first=1):
+        model = turn_model(game, _decider(turn_model(game, None), action["entity"]))
+        option = model["decisions"][0]["options"][0]
+        trial = Game.replay(game.settings, game.log, check=False)
+        trial.process(option["action"])
+        assert len(trial.log) == len(game.log) + 1
+
+
+def _option(model: dict[str, Any], type_: str) -> dict[str, Any]:
+    return next(o for d in model["decisions"] for o in d["options"] if o["type"] == type_)
+
+
+def _at(name: str, count: int) -> Game:
+    data = _log(name)
+    return Game(Settings.from_json(data["settings"]), data["actions"][:count])
+
+
+def _first(name: str, pred: Any) -> Game:
+    data = _log(name)
+    game = Game(Settings.from_json(data["settings"]))
+    for action in data["actions"]:
+        if pred(game, action):
+            return game
+        game.process(action)
+    raise AssertionError("no such moment in the log")
+
+
+def test_costs_and_effects_are_the_engines() -> None:
+    """The cost of an option is the money the engine then moves: processing it changes the
+    acting entity's cash by minus the cost (stock, tiles, bases, trains, dividends)."""
+    checked: set[str] = set()
+    for game, action in _sampled("random-3p-seed11.json", every=151):
+        entity = action["entity"]
+        model = turn_model(game, _decider(turn_model(game, None), entity))
+        for option in model["decisions"][0]["options"][:6]:
+            kind = option["type"]
+            if option["cost"] is None or kind in ("place_bond", "offer_elephant",
+                                                  "accept_offer", "repay_credit"):
+                continue
+            if kind == "buy_train" and "contribution" in option["action"]:
+                continue
+            trial = Game.replay(game.settings, game.log, check=False)
+            before, posts = _cash(trial, entity), len(trial.state.frontier_paid)
+            trial.process(option["action"])
+            if len(trial.state.frontier_paid) != posts:
+                continue  # a frontier bonus (4.1.14) is paid after the lays, not by the lay
+            assert before - _cash(trial, entity) == option["cost"], option
+            checked.add(kind)
+    assert checked >= {"buy_share", "sell_shares", "lay_tile", "buy_train", "dividend"}
+
+
+def _cash(game: Game, entity: str) -> int:
+    if entity in game.state.companies:
+        return game.state.companies[entity].cash
+    return game.state.player(entity).cash
+
+
+def test_dividend_options_tell_the_share_price_move() -> None:
+    game = _first(FULL, lambda g, a: a["type"] == "dividend" and g.state.turn.revenue > 0)
+    entity = game.active_entities()[0][0]
+    model = turn_model(game, _decider(turn_model(game, None), entity))
+    payout, withhold = _option(model, "dividend"), model["decisions"][0]["options"][1]
+    assert payout["action"]["kind"] == "payout" and withhold["action"]["kind"] == "withhold"
+    revenue = game.state.turn.revenue
+    assert payout["ui"]["revenue"] == revenue
+    assert payout["ui"]["per_share"] == revenue // 10
+    assert withhold["cost"] == -revenue
+    trial = Game.replay(game.settings, game.log, check=False)
+    trial.process(payout["action"])
+    assert trial.state.companies[entity].price_index == payout["ui"]["market_index_after"]
+    trial = Game.replay(game.settings, game.log, check=False)
+    trial.process(withhold["action"])
+    assert trial.state.companies[entity].price_index == withhold["ui"]["market_index_after"]
+
+
+def test_tile_and_run_options_carry_board_data() -> None:
+    game = _first(FULL, lambda g, a: a["type"] == "lay_tile")
+    entity = game.active_entities()[0][0]
+    model = turn_model(game, _decider(turn_model(game, None), entity))
+    lay = _option(model, "lay_tile")
+    assert set(lay["ui"]) >= {"hex", "tile", "rotation", "exits"}
+    assert lay["ui"]["hex"] == lay["action"]["hex"] and all(0 <= s < 6 for s in lay["ui"]["exits"])
+    game = _first(FULL, lambda g, a: a["type"] == "run_routes")
+    entity = game.active_entities()[0][0]
+    model = turn_model(game, _decider(turn_model(game, None), entity))
+    run = _option(model, "run_routes")
+    routes = run["ui"]["routes"]
+    assert routes and all(r["hexes"] and r["train"] for r in routes)
+    assert run["ui"]["revenue"] == sum(r["revenue"] for r in routes)
+    trial = Game.replay(game.settings, game.log, check=False)
+    trial.process(run["action"])
+    assert trial.state.turn.revenue == run["ui"]["revenue"]
+
+
+def test_a_spectator_and_a_player_off_turn_get_no_options() -> None:
+    game = _at(FULL, 600)
+    entity = game.active_entities()[0][0]
+    decider = _decider(turn_model(game, None), entity)
+    assert turn_model(game, None)["decisions"] == []
+    for name in game.settings.players:
+        model = turn_model(game, name)
+        assert bool(model["decisions"]) == (name == decider)
+        assert model["tables"]["players"] and model["tables"]["companies"]
+
+
+def test_unknown_viewer_is_refused() -> None:
+    with pytest.raises(InputError, match="view"):
+        turn_model(_at(FULL, 0), "Nobody")
+
+
+def test_bonds_stay_secret_from_other_seats() -> None:
+    """2.5.2: during the bonds stage no other seat sees a written bond, nor the cash that
+    would betray it; the writer sees his own."""
+    game = _at(FULL, 2)
+    writers = {a["entity"] for a in game.log}
+    for viewer in game.settings.players:
+        model = turn_model(game, viewer)
+        json.dumps(model)
+        for p in model["tables"]["players"]:
+            if p["name"] in writers and p["name"] != viewer:
+                assert p["bond"] is None and p["cash"] is None
+        assert all(d["player"] == viewer for d in model["decisions"])
+        contract = model["tables"]["contract"]
+        assert contract is None or contract["player"] == viewer
+    for action in game.log:
+        own = turn_model(game, action["entity"])["tables"]["contract"]
+        assert own is not None and own["bond"] == action["amount"]
+
+
+def test_contract_cities_stay_secret_in_claims_and_after() -> None:
+    """2.5.4, 4.3.2: a bid's cities are seen by its player only, in the claims stage and
+    later until the contract is fulfilled; the claimed shares are public."""
+    data = _log(FULL)
+    settings = Settings.from_json(data["settings"])
+    rules = Game(settings).rules
+    # Company names ("Madras Railway") and the preprinted large cities' tile ids ("Delhi") are
+    # public words that happen to be city names.
+    public = " ".join(c.name for c in rules.companies) + " " + " ".join(rules.ed.tiles)
+    for count in (12, 30, 60, 200):
+        game = Game(settings, data["actions"][:count])
+        for viewer in settings.players:
+            model = turn_model(game, viewer)
+            assert all(d["player"] == viewer for d in model["decisions"])
+            # The viewer's own options name every city he may still claim: the rest of the
+            # model is what could leak another's bid.
+            text = json.dumps({k: v for k, v in model.items() if k != "decisions"})
+            mine = set(game.player(viewer).cities)
+            for p in game.state.players:
+                if p.name == viewer or p.bond_returned:
+                    continue
+                for city in set(p.cities) - mine:
+                    if city in public:
+                        continue
+                    # A city named by another's secret bid appears nowhere in this model.
+                    assert f'"{city}"' not in text and f" {city} " not in text, (count, city)
+            for p in model["tables"]["players"]:
+                if p["name"] != viewer:
+                    returned = game.player(p["name"]).bond_returned
+                    assert (p["cities"] is None) != returned
+
+
+def test_the_end_has_scores_and_no_decisions() -> None:
+    data = _log("greedy-3p-seed3.json")
+    game = Game.from_log(data)
+    for viewer in (None, *game.settings.players):
+        model = turn_model(game, viewer)
+        assert model["finished"] and model["decisions"] == [] and model["active"] == []
+        assert model["tables"]["scores"] == data["final_scores"]
+        assert "5.2" in model["headline"]
+        json.dumps(model)
+
+
+def test_tables_show_the_market_trains_and_bank() -> None:
+    game = _at(FULL, 900)
+    model = turn_model(game, None)
+    tables = model["tables"]
+    market = tables["market"]
+    for c in tables["companies"]:
+        if c["market_index"] is not None:
+            assert c["initials"] in market["markers"][str(c["market_index"])]
+            assert market["values"][c["market_index"]] == c["price"]
+    assert tables["bank"] == game.state.bank
+    roster = {t["type"]: t for t in tables["trains"]["roster"]}
+    assert roster["3"]["starts_phase"] == 3 and roster["3"]["price"] > 0
+    assert tables["trains"]["phase"] == game.state.phase
+    for p in tables["players"]:
+        for initials in p["director_of"]:
+            assert game.state.companies[initials].director == p["name"]
