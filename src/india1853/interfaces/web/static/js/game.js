@@ -4,6 +4,7 @@ import { api } from "./api.js";
 import { Board } from "./board.js";
 import { Decisions } from "./decisions.js";
 import { h, clear } from "./dom.js";
+import { normalizeTurn } from "./model.js";
 import {
   renderContract, renderLog, renderMarket, renderPlayers, renderScores, renderShares, renderTrains,
 } from "./panels.js";
@@ -95,8 +96,9 @@ async function loadLog() {
   }
 }
 
-function render(turn, { readOnly }) {
+function render(rawTurn, { readOnly }) {
   const d = state.data;
+  const turn = normalizeTurn(rawTurn, readOnly || !d ? null : d.seat);
   document.title = `1853 — ${turn.title}`;
   $("title").textContent = `${turn.title} · phase ${turn.phase}${readOnly ? ` · action ${state.at}` : ""}`;
   $("headline").textContent = turn.headline;

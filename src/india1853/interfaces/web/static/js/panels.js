@@ -10,7 +10,7 @@ export function renderPlayers(el, turn, bonds) {
   const t = turn.tables;
   const acting = activePlayers(turn);
   const companies = new Map(t.companies.map((c) => [c.initials, c]));
-  const showBond = t.players.some((p) => p.bond !== null && p.bond !== undefined);
+  const showBond = t.players.some((p) => (p.bond !== null && p.bond !== undefined) || p.bond_placed);
   clear(el, h("table", { class: "players" },
     h("caption", { class: "sr-only" }, "Players: cash, certificates and directorships"),
     h("thead", {}, h("tr", {},
@@ -46,10 +46,10 @@ export function renderShares(el, turn, { act, readOnly }) {
   for (const d of turn.decisions || []) {
     for (const o of d.options) if (SHARE_ACTIONS.includes(o.type)) options.push(o);
   }
-  const stock = !readOnly && (turn.decisions || []).some((d) => d.step === "stock");
+  const stock = !readOnly && ((turn.decisions || []).some((d) => d.step === "stock") || options.length > 0);
   const holdings = new Map(t.players.map((p) => [p.name, p.certificates || {}]));
-  const button = (label, option, what) => h("button", {
-    type: "button", disabled: !option, "aria-label": what,
+  const button = (label, option, what, company, kind) => h("button", {
+    type: "button", disabled: !option, "aria-label": what, "data-company": company, "data-kind": kind,
     title: option ? `${option.effect}${option.note ? ` — ${option.note}` : ""}` : `${what}: not allowed now`,
     onclick: option ? () => act(option) : null,
   }, label);
@@ -81,11 +81,11 @@ export function renderShares(el, turn, { act, readOnly }) {
             director ? h("abbr", { class: "dir", title: `${n} is the director` }, " D") : null);
         }),
         stock ? h("td", {}, h("div", { class: "share-actions" },
-          button("Buy IPO", find("buy_share", "ipo"), `Buy ${c.initials} from the offering`),
-          button("Buy pool", find("buy_share", "pool"), `Buy ${c.initials} from the pool`),
-          button("Sell", sells[0], `Sell a share of ${c.initials}`),
-          sells.slice(1).map((o) => button(`Sell ${o.ui.count}`, o, `Sell ${o.ui.count} shares of ${c.initials}`)),
-          redeem ? button("Redeem", redeem, `Redeem a ${c.initials} share`) : null)) : null);
+          button("Buy IPO", find("buy_share", "ipo"), `Buy ${c.initials} from the offering`, c.initials, "buy-ipo"),
+          button("Buy pool", find("buy_share", "pool"), `Buy ${c.initials} from the pool`, c.initials, "buy-pool"),
+          button("Sell", sells[0], `Sell a share of ${c.initials}`, c.initials, "sell"),
+          sells.slice(1).map((o) => button(`Sell ${o.ui.count}`, o, `Sell ${o.ui.count} shares of ${c.initials}`, c.initials, `sell-${o.ui.count}`)),
+          redeem ? button("Redeem", redeem, `Redeem a ${c.initials} share`, c.initials, "redeem") : null)) : null);
     }))),
   h("p", { class: "hint" }, "D: director. Bank: ", h("strong", {}, money(t.bank)),
     t.bank_broken ? " — the bank is broken" : ""));
