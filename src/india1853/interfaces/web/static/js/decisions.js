@@ -132,6 +132,13 @@ export class Decisions {
     for (const [hex] of byHex(this.baseOptions())) if (!offered.has(hex)) offered.set(hex, "a base may be placed");
     this.board.highlight(offered, this.selection ? this.selection.hex : null);
     clear(this.body, decisions.map((d) => this.decision(d)));
+    // Once per decision, bring what it is about into view: the offered hexes, or the run.
+    if (this.focusedFor !== turn.next_id) {
+      this.focusedFor = turn.next_id;
+      const runs = this.options().filter((o) => o.type === "run_routes");
+      const hexes = runs.length ? (runs[0].ui.routes || []).flatMap((r) => r.hexes) : [...offered.keys()];
+      if (hexes.length) this.board.focus(hexes);
+    }
   }
 
   decision(d) {

@@ -19,6 +19,7 @@ const state = {
   at: null,          // action number shown read-only, or null for the live game
   boardFor: null,    // the action id the board picture shows
   busy: false,
+  behind: null,      // the newest action id announced while an action was on its way
   events: null,
 };
 
@@ -49,6 +50,9 @@ async function act(option) {
     await refresh();
   } finally {
     state.busy = false;
+    // A change announced while this action was on its way (another seat, a bot) is fetched now.
+    if (state.behind !== null && state.data && state.behind > state.data.last_action_id) refresh();
+    state.behind = null;
   }
 }
 
@@ -69,6 +73,9 @@ async function refresh() {
 }
 
 async function apply(data, { force }) {
+  // Answers may cross: never go back to an older state of the same seat.
+  if (!force && state.data && data.seat === state.data.seat
+      && data.last_action_id < state.data.last_action_id) return;
   const changed = force || !state.data || state.data.last_action_id !== data.last_action_id
     || state.data.seat !== data.seat;
   state.data = data;
@@ -197,7 +204,8 @@ function listen() {
   source.addEventListener("message", (event) => {
     let id = Number(event.lastEventId);
     try { id = JSON.parse(event.data).last_action_id ?? id; } catch { /* the id alone will do */ }
-    if (!state.busy && state.data && id !== state.data.last_action_id) refresh();
+    if (state.busy) state.behind = Math.max(state.behind ?? 0, id);
+    else if (state.data && id !== state.data.last_action_id) refresh();
   });
   state.events = source;
 }

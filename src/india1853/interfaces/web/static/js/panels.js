@@ -56,12 +56,13 @@ export function renderShares(el, turn, { act, readOnly }) {
   clear(el, h("table", { class: "shares" },
     h("caption", { class: "sr-only" }, "Companies: par, price, treasury, trains, shares in the offering, the pool and each player's hands"),
     h("thead", {}, h("tr", {},
-      h("th", { scope: "col" }, "Company"), h("th", { scope: "col" }, "Par"),
+      h("th", { scope: "col" }, "Company"),
+      stock ? h("th", { scope: "col" }, "Buy / sell") : null,
+      h("th", { scope: "col" }, "Par"),
       h("th", { scope: "col" }, "Price"), h("th", { scope: "col", title: "treasury" }, "Cash"),
       h("th", { scope: "col" }, "Trains"), h("th", { scope: "col", title: "the offering (IPO)" }, "IPO"),
       h("th", { scope: "col" }, "Pool"),
-      players.map((n) => h("th", { scope: "col" }, n)),
-      stock ? h("th", { scope: "col" }, "Buy / sell") : null)),
+      players.map((n) => h("th", { scope: "col" }, n)))),
     h("tbody", {}, t.companies.map((c) => {
       const mine = options.filter((o) => o.ui && o.ui.company === c.initials);
       const find = (type, source) => mine.find((o) => o.type === type && (!source || o.ui.source === source));
@@ -70,6 +71,12 @@ export function renderShares(el, turn, { act, readOnly }) {
       return h("tr", { class: c.floated ? "floated" : "" },
         h("th", { scope: "row", title: c.name }, companyBadge(c),
           c.state === "operating" ? null : h("span", { class: "co-state" }, c.state)),
+        stock ? h("td", {}, h("div", { class: "share-actions" },
+          button("Buy IPO", find("buy_share", "ipo"), `Buy ${c.initials} from the offering`, c.initials, "buy-ipo"),
+          button("Buy pool", find("buy_share", "pool"), `Buy ${c.initials} from the pool`, c.initials, "buy-pool"),
+          button("Sell", sells[0], `Sell a share of ${c.initials}`, c.initials, "sell"),
+          sells.slice(1).map((o) => button(`Sell ${o.ui.count}`, o, `Sell ${o.ui.count} shares of ${c.initials}`, c.initials, `sell-${o.ui.count}`)),
+          redeem ? button("Redeem", redeem, `Redeem a ${c.initials} share`, c.initials, "redeem") : null)) : null,
         h("td", {}, money(c.par)), h("td", {}, c.price === null ? "—" : money(c.price)),
         h("td", {}, money(c.treasury)),
         h("td", {}, (c.trains || []).join(", ") || "—", c.credit_train ? ` (+${c.credit_train} on credit)` : ""),
@@ -79,13 +86,7 @@ export function renderShares(el, turn, { act, readOnly }) {
           const director = c.director === n;
           return h("td", {}, count ? String(count) : "",
             director ? h("abbr", { class: "dir", title: `${n} is the director` }, " D") : null);
-        }),
-        stock ? h("td", {}, h("div", { class: "share-actions" },
-          button("Buy IPO", find("buy_share", "ipo"), `Buy ${c.initials} from the offering`, c.initials, "buy-ipo"),
-          button("Buy pool", find("buy_share", "pool"), `Buy ${c.initials} from the pool`, c.initials, "buy-pool"),
-          button("Sell", sells[0], `Sell a share of ${c.initials}`, c.initials, "sell"),
-          sells.slice(1).map((o) => button(`Sell ${o.ui.count}`, o, `Sell ${o.ui.count} shares of ${c.initials}`, c.initials, `sell-${o.ui.count}`)),
-          redeem ? button("Redeem", redeem, `Redeem a ${c.initials} share`, c.initials, "redeem") : null)) : null);
+        }));
     }))),
   h("p", { class: "hint" }, "D: director. Bank: ", h("strong", {}, money(t.bank)),
     t.bank_broken ? " — the bank is broken" : ""));
