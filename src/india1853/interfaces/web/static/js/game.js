@@ -118,6 +118,7 @@ function render(rawTurn, { readOnly }) {
   renderContract($("contract"), $("contract-body"), turn);
   renderScores($("scores"), $("scores-body"), turn, d && d.charts ? d.charts : null);
   $("undo").disabled = readOnly || !(d && d.can_undo);
+  $("undo").closest(".undo-row").hidden = !(d && d.seats && d.seats.length);
   $("history-at").max = String(d ? d.last_action_id : 0);
   if (!readOnly) $("history-at").value = String(d ? d.last_action_id : 0);
 }
