@@ -318,6 +318,24 @@ def test_accept_the_optimal_run_pay_out_and_buy_a_train(browser: Browser,
     assert errors.seen == []
 
 
+def test_the_end_shows_final_scores_and_charts(browser: Browser, server_url: str,
+                                               tmp_path: Path) -> None:
+    log = json.loads((GAMES / "greedy-3p-seed3.json").read_text())
+    game = import_game(server_url, "greedy-3p-seed3.json", len(log["actions"]))
+    page, errors = new_page(browser)
+    open_game(page, server_url, game["spectator"])
+    scores = page.locator("#scores li")
+    expect(scores).to_have_count(3)
+    best = max(log["final_scores"].items(), key=lambda item: item[1])
+    expect(scores.first).to_contain_text(best[0])
+    expect(scores.first).to_contain_text(f"£{best[1]:,}")
+    chart = page.locator("#scores img")
+    expect(chart).to_be_visible()
+    page.wait_for_function("document.querySelector('#scores img').naturalWidth > 0")
+    shot(page, "final-laptop", tmp_path)
+    assert errors.seen == []
+
+
 # --- two seats: secrets stay with their seat ----------------------------------------------------
 
 

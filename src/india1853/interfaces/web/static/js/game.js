@@ -116,7 +116,8 @@ function render(rawTurn, { readOnly }) {
   renderMarket($("market"), turn);
   renderTrains($("trains"), turn);
   renderContract($("contract"), $("contract-body"), turn);
-  renderScores($("scores"), $("scores-body"), turn, d && d.charts ? d.charts : null);
+  renderScores($("scores"), $("scores-body"), turn,
+    turn.finished ? `/api/games/${encodeURIComponent(gameId)}/stats.svg` : null);
   $("undo").disabled = readOnly || !(d && d.can_undo);
   $("undo").closest(".undo-row").hidden = !(d && d.seats && d.seats.length);
   $("history-at").max = String(d ? d.last_action_id : 0);

@@ -162,7 +162,8 @@ export function renderScores(section, body, turn, chartsUrl) {
     rows.length ? h("ol", { class: "scores" }, rows.map(([name, total]) =>
       h("li", {}, h("strong", {}, name), ` ${money(total)}`))) : h("p", {}, "The game is over."),
     chartsUrl ? h("div", { class: "charts" },
-      h("img", { src: chartsUrl, alt: "Charts of the game: each player's worth and the companies' share prices by round" })) : null);
+      h("a", { href: chartsUrl, target: "_blank", rel: "noopener", "aria-label": "The charts, full size" },
+        h("img", { src: chartsUrl, alt: "Charts of the game: each player's worth and the companies' share prices by round" }))) : null);
 }
 
 export function logWords(entry) {
