@@ -1,7 +1,7 @@
 """``india1853 serve``: the web server.
 
     india1853 serve [--host 127.0.0.1] [--port 8053] [--db URL] [--data-dir DIR]
-                    [--bot-delay SECONDS]
+                    [--bot-delay SECONDS] [--cache-games N]
 
 The database is ``--db``, else ``DATABASE_URL``, else an SQLite file in the data directory
 (``--data-dir``, default ``$INDIA1853_DATA`` or ``~/.local/share/india1853``).  The schema is
@@ -38,6 +38,9 @@ def register(sub: Any) -> None:
     parser.add_argument("--bot-delay", type=float, default=0.5,
                         help="seconds a bot waits before each move, so that people can "
                         "follow (default 0.5)")
+    parser.add_argument("--cache-games", type=int, default=200,
+                        help="games kept in memory (default 200); others are rebuilt from "
+                        "the database when needed")
     parser.set_defaults(func=run)
 
 
@@ -51,6 +54,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--port: must be between 0 and 65535, got {args.port}")
     if not 0 <= args.bot_delay <= 60:
         raise InputError(f"--bot-delay: must be between 0 and 60 seconds, got {args.bot_delay}")
+    if args.cache_games < 1:
+        raise InputError(f"--cache-games: must be at least 1, got {args.cache_games}")
     data_dir = args.data_dir if args.data_dir is not None else default_data_dir()
     try:
         url = database_url(args.db or os.environ.get("DATABASE_URL"), data_dir)
@@ -58,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--data-dir: cannot create {str(data_dir)!r}: "
                          f"{exc.strerror or exc}") from None
     _check_database(url)
-    app = create_app(url, bot_delay=args.bot_delay)
+    app = create_app(url, bot_delay=args.bot_delay, cache_size=args.cache_games)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
