@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from india1853.interfaces.web.bots import BotRunner
 from india1853.interfaces.web.db import Database
 from india1853.interfaces.web.events import Notifier
-from india1853.interfaces.web.store import ApiError, GameStore, NewGame, NewSeat
+from india1853.interfaces.web.store import ApiError, GameStore, NewGame, NewSeat, encode
 
 log = logging.getLogger("india1853.web")
 
@@ -88,8 +88,7 @@ def _bearer(request: Request) -> str | None:
     return token.strip()
 
 
-def _json(data: Any) -> bytes:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+_json = encode
 
 
 async def _run(func: Callable[..., T], *args: Any) -> T:
@@ -178,7 +177,7 @@ def create_app(url: str, *, cache_size: int = 200, bot_delay: float = 0.0) -> Fa
     async def get_game(game_id: str, request: Request, seat: str | None = None) -> Response:
         """The game as the token's seat sees it (no token: a spectator)."""
         token = _bearer(request)
-        data = await _run(lambda: _json(store().view(game_id, token, seat)))
+        _last, data = await _run(store().view_json, game_id, token, seat)
         return _json_response(data)
 
     @app.post("/api/games/{game_id}/actions",
@@ -187,7 +186,7 @@ def create_app(url: str, *, cache_size: int = 200, bot_delay: float = 0.0) -> Fa
         """Apply one action (its id must be the turn's next_id); the new view on success."""
         token = _bearer(request)
         action = await _body(request, MAX_BODY)
-        data = await _run(lambda: _json(store().act(game_id, token, action, seat)))
+        data = await _run(store().act_json, game_id, token, action, seat)
         app.state.bots.kick(game_id)
         return _json_response(data)
 
@@ -260,13 +259,11 @@ async def _stream(app: FastAPI, game_id: str, token: str | None, seat: str | Non
         if revision != seen:
             seen = revision
             try:
-                view = await _run(store.view, game_id, token, seat)
+                action_id, data = await _run(store.view_json, game_id, token, seat)
             except ApiError as exc:
                 yield f"event: error\ndata: {json.dumps({'detail': exc.detail})}\n\n"
                 return
-            action_id = view["last_action_id"]
             if not (first and resume is not None and resume == action_id):
-                data = await _run(_json, view)
                 yield f"id: {action_id}\ndata: {data.decode('utf-8')}\n\n"
             first = False
             continue

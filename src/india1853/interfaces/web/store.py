@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import logging
 import secrets
 import tempfile
@@ -96,6 +97,7 @@ class Entry:
     bots: dict[str, Bot] = field(default_factory=dict)
     responses: dict[tuple[str | None, tuple[str, ...]], dict[str, Any]] = field(
         default_factory=dict)
+    encoded: dict[tuple[str | None, tuple[str, ...]], bytes] = field(default_factory=dict)
     narrator: Game | None = None
     lines: list[dict[str, Any]] = field(default_factory=list)
     bot_error: str | None = None
@@ -108,6 +110,7 @@ class Entry:
 
     def changed(self) -> None:
         self.responses.clear()
+        self.encoded.clear()
 
 
 @dataclass(frozen=True)
@@ -304,12 +307,23 @@ class GameStore:
         entry.responses[key] = out
         return out
 
+    def _encode(self, game_id: str, entry: Entry, access: Access) -> tuple[int, bytes]:
+        """The response as JSON bytes (encoded once per change and seat: the pages of one
+        seat and its stream share them) and its last action id."""
+        key = (access.seat, access.seats)
+        data = entry.encoded.get(key)
+        if data is None:
+            data = entry.encoded[key] = encode(self._response(game_id, entry, access))
+        return len(entry.game.log), data
+
     # --- reading ----------------------------------------------------------------------------
 
-    def view(self, game_id: str, token: str | None, seat: str | None) -> dict[str, Any]:
+    def view_json(self, game_id: str, token: str | None,
+                  seat: str | None) -> tuple[int, bytes]:
+        """GET's response as JSON bytes, and its last action id."""
         with self.lock(game_id):
             entry = self._read(game_id)
-            return self._response(game_id, entry, self._access(entry, token, seat))
+            return self._encode(game_id, entry, self._access(entry, token, seat))
 
     def last_action_id(self, game_id: str) -> int:
         entry = self._cached(game_id)
@@ -483,9 +497,9 @@ class GameStore:
             out["hotseat_link"] = f"/games/{game_id}#token={hotseat_token}"
         return out
 
-    def act(self, game_id: str, token: str | None, action: object,
-            seat: str | None = None) -> dict[str, Any]:
-        """Check and apply one action sent with ``token``; the response of GET after it."""
+    def act_json(self, game_id: str, token: str | None, action: object,
+                 seat: str | None = None) -> bytes:
+        """Check and apply one action sent with ``token``; GET's response after it (JSON)."""
         if token is None:
             raise ApiError(401, "token: acting needs a seat's token (Authorization: Bearer)")
         if not isinstance(action, dict):
@@ -506,7 +520,7 @@ class GameStore:
                     if access.hotseat:
                         access = Access(self._next_human(entry, access.seats), access.seats,
                                         hotseat=True)
-                    return self._response(game_id, entry, access)
+                    return self._encode(game_id, entry, access)[1]
         raise ApiError(409, "the game changed while the action was written; reload it")
 
     def _authorize(self, entry: Entry, access: Access, action: dict[str, Any]) -> str:
@@ -568,34 +582,57 @@ class GameStore:
     # --- bots -------------------------------------------------------------------------------
 
     def bot_step(self, game_id: str) -> bool:
-        """One bot action if a bot must act now; False when none must (or a bot failed)."""
+        """One bot move if a bot must act now; False when none must (or a bot failed).
+
+        The bot thinks without the game's lock (people's requests for the game go on
+        meanwhile); its choice is applied only if the game has not moved on since."""
+        with self.lock(game_id):
+            entry = self._read(game_id)
+            task = self._bot_task(game_id, entry)
+        if task is None:
+            return False
+        player, entity, bot, game_view, legal, before = task
+        try:
+            choice = bot.choose(game_view, legal)
+            if choice not in legal:
+                raise InputError(f"chose an action not offered for {entity}: {choice!r}")
+        except (InputError, RuleError) as exc:
+            with self.lock(game_id):
+                self._bot_failed(game_id, self._read(game_id), f"bot of {player}: {exc}")
+            return False
         with self.lock(game_id):
             entry = self._read(game_id)
             game = entry.game
-            if game.finished or entry.bot_error is not None:
+            if len(game.log) != before:
+                return True  # someone acted meanwhile (bonds are written at once): look again
+            action = {**choice, "id": game.next_id(), "created_at": int(time.time())}
+            try:
+                return self._apply(game_id, entry, action, player)
+            except ApiError as exc:
+                self._bot_failed(game_id, entry, f"bot of {player}: {exc.detail}")
                 return False
-            for entity, entity_type in game.active_entities():
-                player = decider(game, entity, entity_type)
-                bot_name = entry.bot_of(player)
-                if player is None or bot_name is None:
-                    continue
-                bot = entry.bots.get(player)
-                if bot is None:
-                    bot = entry.bots[player] = make_bot(bot_name, player, game.settings.seed)
-                try:
-                    legal = game.legal_actions(entity)
-                    choice = bot.choose(game.view(player), legal) if legal else None
-                    if choice is None or choice not in legal:
-                        raise InputError(f"bot of {player} found no legal action for {entity}")
-                    action = {**choice, "id": game.next_id(), "created_at": int(time.time())}
-                    return self._apply(game_id, entry, action, player)
-                except ApiError as exc:
-                    self._bot_failed(game_id, entry, f"bot of {player}: {exc.detail}")
-                    return False
-                except (InputError, RuleError) as exc:
-                    self._bot_failed(game_id, entry, f"bot of {player}: {exc}")
-                    return False
-            return False
+
+    def _bot_task(self, game_id: str, entry: Entry) -> tuple[str, str, Bot, dict[str, Any],
+                                               list[dict[str, Any]], int] | None:
+        """What the first bot that must act needs to decide (the game's lock held)."""
+        game = entry.game
+        if game.finished or entry.bot_error is not None:
+            return None
+        for entity, entity_type in game.active_entities():
+            player = decider(game, entity, entity_type)
+            bot_name = entry.bot_of(player)
+            if player is None or bot_name is None:
+                continue
+            bot = entry.bots.get(player)
+            if bot is None:
+                bot = entry.bots[player] = make_bot(bot_name, player, game.settings.seed)
+            legal = game.legal_actions(entity)
+            if not legal:
+                self._bot_failed(game_id, entry, f"bot of {player}: the engine offers "
+                                                  f"{entity} no legal action")
+                return None
+            return player, entity, bot, game.view(player), legal, len(game.log)
+        return None
 
     def _bot_failed(self, game_id: str, entry: Entry, message: str) -> None:
         log.error("game %s: %s", game_id, message)
@@ -612,6 +649,11 @@ class GameStore:
                                                       .where(seats.c.bot.is_not(None))))
                                 ).all()
         return [r.id for r in rows]
+
+
+def encode(data: Any) -> bytes:
+    """Compact JSON as UTF-8."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 def _public_settings(settings: Settings) -> dict[str, Any]:
