@@ -156,6 +156,11 @@ def test_hotseat_game_from_the_lobby_bonds_claims_shares_and_undo(
         pytest.fail("the contract bids did not end")
     assert last_action(server_url, page.url.split("/games/")[1].split("#")[0])["action"][
         "type"] in ("pass", "claim_city")
+    # At a shared screen the seat's contract stays folded until asked for.
+    expect(page.locator("#contract li").first).to_be_hidden()
+    page.click("#contract summary")
+    expect(page.locator("#contract li").first).to_be_visible()
+    page.click("#contract summary")
     shot(page, "stock-round-laptop", tmp_path)
 
     # A purchase from the share table, then undo.
@@ -473,11 +478,11 @@ def test_phone_layout_touch_targets_and_zoom(browser: Browser, server_url: str,
     page.goto(server_url + "/")
     viewport = page.get_attribute("meta[name=viewport]", "content") or ""
     assert "user-scalable" not in viewport and "maximum-scale" not in viewport
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, "lobby-phone", tmp_path)
     game = import_game(server_url, "greedy-3p-seed3.json", 28)
     open_game(page, server_url, game["hotseat_link"])
-    for name in ("viewport", "page"):
-        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], name
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     small = page.evaluate("""() => [...document.querySelectorAll('button, select, input, a')]
         .filter(e => e.offsetParent !== null)
         .map(e => [e.textContent.trim() || e.getAttribute('aria-label'), e.getBoundingClientRect()])
