@@ -198,7 +198,7 @@ def create_app(url: str, *, cache_size: int = 200, bot_delay: float = 0.0) -> Fa
     @app.get("/api/games/{game_id}/at/{n}")
     async def game_at(game_id: str, n: int) -> Response:
         """The public view after action ``n`` (history)."""
-        return _json_response(await _run(lambda: _json(store().at(game_id, n))))
+        return _json_response(await _run(store().at_json, game_id, n))
 
     @app.get("/api/games/{game_id}/board.svg")
     async def board_svg(game_id: str, at: int | None = None) -> Response:

@@ -46,6 +46,8 @@ log = logging.getLogger("india1853.web")
 TOKEN_BYTES = 24  # 192 random bits per token
 GAME_ID_BYTES = 12
 WRITE_ATTEMPTS = 3
+HISTORY_STEPS = 50  # actions processed forward on the history game, beyond: a replay
+PAST_CACHE = 512  # history responses kept (views and boards after a given action)
 
 # Action fields that hold a secret while the game runs: a bond's amount (2.5.2) and a bid's
 # city (2.5.4).  The public log leaves them out; the narration tells them once revealed.
@@ -99,6 +101,7 @@ class Entry:
         default_factory=dict)
     encoded: dict[tuple[str | None, tuple[str, ...]], bytes] = field(default_factory=dict)
     narrator: Game | None = None
+    history: Game | None = None
     lines: list[dict[str, Any]] = field(default_factory=list)
     bot_error: str | None = None
 
@@ -145,6 +148,7 @@ class GameStore:
         self._cache_guard = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
+        self._past_cache: OrderedDict[tuple[str, int, str], bytes] = OrderedDict()
         self._charts_guard = threading.Lock()  # matplotlib's pyplot is not thread-safe
 
     # --- cache and locks ------------------------------------------------------------------
@@ -385,23 +389,60 @@ class GameStore:
             before = after
 
     def _game_at(self, game_id: str, at: int | None) -> Game:
+        """The live game (``at`` None or the last id); for history, a game of its own."""
         with self.lock(game_id):
-            game = self._read(game_id).game
-            if at is None:
-                at = len(game.log)
-            if not 0 <= at <= len(game.log):
-                raise ApiError(422, f"at: must be between 0 and {len(game.log)}, got {at}")
-            if at == len(game.log):
-                return game
-            return Game.replay(game.settings, game.log[:at], check=False)
+            return self._history_game(game_id, self._read(game_id), at)
 
-    def at(self, game_id: str, at: int) -> dict[str, Any]:
-        """The public view after action ``at`` (history)."""
-        game = self._game_at(game_id, at)
-        return {"last_action_id": at, "turn": turn(game, None)}
+    def _history_game(self, game_id: str, entry: Entry, at: int | None) -> Game:
+        """The game after action ``at`` (the game's lock held).  Each game keeps one history
+        game: stepping forward through the history processes the next few actions on it;
+        a step back or a long jump replays the log's prefix unchecked."""
+        game = entry.game
+        if at is None or at == len(game.log):
+            return game
+        if not 0 <= at <= len(game.log):
+            raise ApiError(422, f"at: must be between 0 and {len(game.log)}, got {at}")
+        past = entry.history
+        if past is None or not 0 <= at - len(past.log) <= HISTORY_STEPS:
+            past = Game.replay(game.settings, game.log[:at], check=False)
+        else:
+            for action in game.log[len(past.log):at]:
+                past.process(action)
+        entry.history = past
+        return past
+
+    def _past(self, game_id: str, at: int, kind: str,
+              build: Callable[[Game], bytes]) -> bytes:
+        """A history response: the log's prefix never changes, so each is built once."""
+        key = (game_id, at, kind)
+        with self._cache_guard:
+            found = self._past_cache.get(key)
+            if found is not None:
+                self._past_cache.move_to_end(key)
+                return found
+        with self.lock(game_id):
+            entry = self._read(game_id)
+            live = at == len(entry.game.log)
+            data = build(self._history_game(game_id, entry, at))
+        if not live:
+            with self._cache_guard:
+                self._past_cache[key] = data
+                while len(self._past_cache) > PAST_CACHE:
+                    self._past_cache.popitem(last=False)
+        return data
+
+    def at_json(self, game_id: str, at: int) -> bytes:
+        """The public view after action ``at`` (history), as JSON."""
+        return self._past(game_id, at, "at", lambda game: encode(
+            {"last_action_id": at, "turn": turn(game, None)}))
 
     def board_svg(self, game_id: str, at: int | None) -> str:
-        return game_board_svg(self._game_at(game_id, at))
+        """The board as SVG, now or after action ``at``."""
+        if at is None:
+            with self.lock(game_id):
+                return game_board_svg(self._read(game_id).game)
+        return self._past(game_id, at, "board",
+                          lambda game: game_board_svg(game).encode("utf-8")).decode("utf-8")
 
     def stats_svg(self, game_id: str) -> str:
         """The charts of ``india1853 stats`` (worth per round, share prices), drawn from the
