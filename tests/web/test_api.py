@@ -258,6 +258,10 @@ def test_import_a_finished_game_then_log_history_and_board(c: httpx.Client) -> N
     assert full["log"]["settings"] == logged["settings"]
     assert [a["id"] for a in full["actions"]] == list(range(1, len(logged["actions"]) + 1))
     assert all(a["lines"] for a in full["actions"])
+    tail = c.get(f"/api/games/{game}/log", params={"after": 100}).json()
+    assert tail["actions"] == full["actions"][100:]
+    r = c.get(f"/api/games/{game}/log", params={"after": -1})
+    assert r.status_code == 422 and "after: must be 0 or more" in r.json()["detail"]
     start = c.get(f"/api/games/{game}/at/0").json()
     assert start["last_action_id"] == 0 and start["turn"]["round"] == "bonds"
     r = c.get(f"/api/games/{game}/at/{len(logged['actions']) + 1}")

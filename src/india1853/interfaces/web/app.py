@@ -191,9 +191,10 @@ def create_app(url: str, *, cache_size: int = 200, bot_delay: float = 0.0) -> Fa
         return _json_response(data)
 
     @app.get("/api/games/{game_id}/log")
-    async def game_log(game_id: str) -> Response:
-        """The public log in words; the whole log file once the game has ended."""
-        return _json_response(await _run(lambda: _json(store().public_log(game_id))))
+    async def game_log(game_id: str, after: int = 0) -> Response:
+        """The public log in words (the actions after ``after``); the whole log file once
+        the game has ended."""
+        return _json_response(await _run(lambda: _json(store().public_log(game_id, after))))
 
     @app.get("/api/games/{game_id}/at/{n}")
     async def game_at(game_id: str, n: int) -> Response:

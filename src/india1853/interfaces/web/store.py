@@ -356,9 +356,11 @@ class GameStore:
                  "round": r.round, "finished": r.finished, "created_at": r.created_at,
                  "actions": r.actions} for r in rows]
 
-    def public_log(self, game_id: str) -> dict[str, Any]:
-        """The log in words with each action's public data; the whole log file (seed and
-        secrets) once the game has ended."""
+    def public_log(self, game_id: str, after: int = 0) -> dict[str, Any]:
+        """The log in words with each action's public data (those after action ``after``);
+        the whole log file (seed and secrets) once the game has ended."""
+        if after < 0:
+            raise ApiError(422, f"after: must be 0 or more, got {after}")
         with self.lock(game_id):
             entry = self._read(game_id)
             game = entry.game
@@ -366,7 +368,7 @@ class GameStore:
             out: dict[str, Any] = {"finished": game.finished,
                                    "settings": _public_settings(game.settings),
                                    "last_action_id": len(game.log),
-                                   "actions": list(entry.lines)}
+                                   "actions": entry.lines[after:]}
             if game.finished:
                 out["log"] = game.to_log()
             return out
