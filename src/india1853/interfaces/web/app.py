@@ -33,7 +33,9 @@ log = logging.getLogger("india1853.web")
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 1 << 20  # 1 MiB: one action, or a new game's settings
 MAX_IMPORT = 16 << 20  # a whole log file
-KEEPALIVE_SECONDS = 15.0
+# A stream with nothing to send writes a keepalive comment this often, and asks the database
+# whether another server process has written an action to the game meanwhile.
+POLL_SECONDS = 5.0
 
 T = TypeVar("T")
 
@@ -253,6 +255,7 @@ async def _stream(app: FastAPI, game_id: str, token: str | None, seat: str | Non
     notifier: Notifier = app.state.notifier
     yield "retry: 1000\n\n"
     seen: int | None = None
+    at: int | None = None  # the last action id the page has
     first = True
     while not notifier.closing.is_set():
         event = notifier.event(game_id)
@@ -266,9 +269,14 @@ async def _stream(app: FastAPI, game_id: str, token: str | None, seat: str | Non
                 return
             if not (first and resume is not None and resume == action_id):
                 yield f"id: {action_id}\ndata: {data.decode('utf-8')}\n\n"
-            first = False
+            at, first = action_id, False
             continue
         try:
-            await asyncio.wait_for(event.wait(), KEEPALIVE_SECONDS)
+            await asyncio.wait_for(event.wait(), POLL_SECONDS)
         except TimeoutError:
             yield ": keepalive\n\n"
+            try:
+                if await _run(store.database_count, game_id) != at:
+                    seen = None  # written by another process: send the view again
+            except ApiError:
+                return

@@ -336,6 +336,11 @@ class GameStore:
         with self.db.read() as conn:
             return self._count(conn, game_id)
 
+    def database_count(self, game_id: str) -> int:
+        """The game's count of actions in the database (another process may have written)."""
+        with self.db.read() as conn:
+            return self._count(conn, game_id)
+
     def check_access(self, game_id: str, token: str | None, seat: str | None) -> None:
         """Raise the ApiError a request with this token would get (404, 401, 403)."""
         with self.lock(game_id):
