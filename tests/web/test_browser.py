@@ -69,8 +69,10 @@ class Pages:
         self.browser = browser
         self.contexts: list[BrowserContext] = []
 
-    def new(self, viewport: dict[str, int] = LAPTOP) -> tuple[Page, Errors]:
-        context = self.browser.new_context(viewport=viewport)  # type: ignore[arg-type]
+    def new(self, viewport: dict[str, int] = LAPTOP,
+            permissions: tuple[str, ...] = ()) -> tuple[Page, Errors]:
+        context = self.browser.new_context(
+            viewport=viewport, permissions=list(permissions))  # type: ignore[arg-type]
         self.contexts.append(context)
         context.set_default_timeout(TIMEOUT_MS)
         page = context.new_page()
@@ -136,14 +138,21 @@ def open_game(page: Page, url: str, link: str) -> None:
 
 def test_hotseat_game_from_the_lobby_bonds_claims_shares_and_undo(
         pages: Pages, server_url: str, tmp_path: Path) -> None:
-    page, errors = pages.new()
+    page, errors = pages.new(permissions=("clipboard-read", "clipboard-write"))
     page.goto(server_url + "/")
-    shot(page, "lobby-laptop", tmp_path)
     page.fill("#seed", "11")
     page.click("button[type=submit]")
     play = page.get_by_role("link", name="Play here (hotseat, every human seat)")
     expect(play).to_be_visible()
     expect(page.locator("#games tbody tr")).not_to_have_count(0)
+    shot(page, "lobby-laptop", tmp_path)
+    # Copy a link: the clipboard holds the full address.
+    copy = page.get_by_role("button",
+                            name="Copy the link for Play here (hotseat, every human seat)")
+    copy.click()
+    expect(copy).to_have_text("Copied")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == server_url + play.get_attribute("href")
     play.click()
     wait_for_action(page, 0)
     assert page.locator(".hex-target").count() > 100  # the board with its click targets
@@ -266,6 +275,38 @@ def test_lay_a_tile_rotating_it_by_click_and_key(pages: Pages, server_url: str,
     done = last_action(server_url, game["id"])["action"]
     assert done["type"] in ("lay_tile", "promote_tile") and done["hex"] == hex_
     assert chosen == f"Tile {done['tile']}, rotation {done['rotation']}"
+    assert errors.seen == []
+
+
+def test_a_tile_laid_by_keyboard_alone(pages: Pages, server_url: str) -> None:
+    game = import_game(server_url, "greedy-3p-seed3.json", 28)  # GIP lays track
+    page, errors = pages.new()
+    open_game(page, server_url, game["hotseat_link"])
+
+    def tab_to(selector: str) -> None:
+        for _ in range(80):
+            page.keyboard.press("Tab")
+            if page.evaluate(f"document.activeElement.matches({selector!r})"):
+                return
+        pytest.fail(f"Tab never reached {selector}")
+
+    tab_to(".hex-target.offered")  # the offered hexes are in the tab order, named
+    label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    hex_ = page.evaluate("document.activeElement.dataset.hex")
+    assert label.startswith(hex_) and "offered" in label
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.closest('.options.tiles') !== null")
+    page.keyboard.press("Enter")  # the first tile
+    assert page.evaluate("document.activeElement.id") == "confirm"
+    preview = page.locator("#decision-body .preview p").first
+    before = preview.inner_text()
+    page.keyboard.press("r")
+    if page.locator("#rotate:enabled").count():
+        expect(preview).not_to_have_text(before)
+    tab_to("#confirm")
+    page.keyboard.press("Enter")
+    wait_for_action(page, 29)
+    assert last_action(server_url, game["id"])["action"]["hex"] == hex_
     assert errors.seen == []
 
 
