@@ -119,6 +119,7 @@ function render(rawTurn, { readOnly }) {
     { shared: Boolean(d && d.seats && d.seats.length > 1), player: (d && d.seat) || "" });
   renderScores($("scores"), $("scores-body"), turn,
     turn.finished ? `/api/games/${encodeURIComponent(gameId)}/stats.svg` : null);
+  if (!readOnly && d && d.bot_error) showError(d.bot_error); // the game waits for a failed bot
   $("undo").disabled = readOnly || !(d && d.can_undo);
   $("undo").closest(".undo-row").hidden = !(d && d.seats && d.seats.length);
   $("history-at").max = String(d ? d.last_action_id : 0);
