@@ -214,6 +214,14 @@ def test_hotseat_game_from_the_lobby_bonds_claims_shares_and_undo(
     wait_for_action(page, n + 2)
     assert last_action(server_url, game_id)["action"]["type"] == "undo"
     expect(page.locator(f"button[data-kind=buy-ipo][data-company={company}]")).to_be_enabled()
+    # Redo puts the purchase back.
+    page.select_option("#seat-select", label=seat)
+    expect(page.locator("#redo")).to_be_enabled()
+    page.click("#redo")
+    wait_for_action(page, n + 3)
+    assert last_action(server_url, game_id)["action"]["type"] == "redo"
+    page.select_option("#seat-select", label=seat)
+    expect(row).to_contain_text(company)
     assert errors.seen == []
 
 

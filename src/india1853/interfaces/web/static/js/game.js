@@ -121,6 +121,7 @@ function render(rawTurn, { readOnly }) {
     turn.finished ? `/api/games/${encodeURIComponent(gameId)}/stats.svg` : null);
   if (!readOnly && d && d.bot_error) showError(d.bot_error); // the game waits for a failed bot
   $("undo").disabled = readOnly || !(d && d.can_undo);
+  $("redo").disabled = readOnly || !(d && d.can_redo);
   $("undo").closest(".undo-row").hidden = !(d && d.seats && d.seats.length);
   $("history-at").max = String(d ? d.last_action_id : 0);
   if (!readOnly) $("history-at").value = String(d ? d.last_action_id : 0);
@@ -200,6 +201,9 @@ $("zoom-in").addEventListener("click", () => board.setZoom(board.zoom * 1.25));
 $("zoom-out").addEventListener("click", () => board.setZoom(board.zoom / 1.25));
 $("zoom-fit").addEventListener("click", () => board.fit());
 $("undo").addEventListener("click", undo);
+$("redo").addEventListener("click", () => {
+  if (state.data && state.data.redo) act({ action: state.data.redo });
+});
 $("board-hint").textContent = "Drag or scroll to pan; Ctrl+wheel or the buttons zoom.";
 
 function listen() {
