@@ -225,6 +225,19 @@ def test_hotseat_game_from_the_lobby_bonds_claims_shares_and_undo(
     assert errors.seen == []
 
 
+def test_the_lobby_shows_why_a_game_is_refused(pages: Pages, server_url: str) -> None:
+    page, errors = pages.new()
+    page.goto(server_url + "/")
+    page.locator(".seat-name-input").nth(1).fill("Ann")  # two seats named Ann
+    page.click("button[type=submit]")
+    expect(page.locator("#form-error")).to_contain_text("player names must differ")
+    expect(page.locator("#created")).to_be_hidden()
+    page.locator(".seat-name-input").nth(1).fill("")
+    page.click("button[type=submit]")
+    expect(page.locator("#form-error")).to_have_text("seat 2: a name is needed")
+    assert errors.seen == []
+
+
 def test_sell_shares_from_the_share_table(pages: Pages, server_url: str) -> None:
     game = import_game(server_url, "random-3p-seed3.json", 25)  # Cat sells next (action 26)
     page, errors = pages.new()
