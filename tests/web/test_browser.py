@@ -145,6 +145,7 @@ def test_hotseat_game_from_the_lobby_bonds_claims_shares_and_undo(
     play = page.get_by_role("link", name="Play here (hotseat, every human seat)")
     expect(play).to_be_visible()
     expect(page.locator("#games tbody tr")).not_to_have_count(0)
+    page.evaluate("window.scrollTo(0, 0)")
     shot(page, "lobby-laptop", tmp_path)
     # Copy a link: the clipboard holds the full address.
     copy = page.get_by_role("button",
