@@ -6,7 +6,8 @@ import { Decisions } from "./decisions.js";
 import { h, clear } from "./dom.js";
 import { normalizeTurn } from "./model.js";
 import {
-  renderContract, renderLog, renderMarket, renderPlayers, renderScores, renderShares, renderTrains,
+  renderContract, renderLog, renderMarket, renderPlayers, renderScores, renderShares, renderStatus,
+  renderTrains,
 } from "./panels.js";
 
 const gameId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop());
@@ -112,6 +113,7 @@ function render(rawTurn, { readOnly }) {
   renderSeat(d, readOnly);
   decisions.update(turn, { readOnly });
   renderPlayers($("players"), turn);
+  renderStatus($("status-strip"), turn);
   renderShares($("shares"), turn, { act, readOnly });
   renderMarket($("market"), turn);
   renderTrains($("trains"), turn);
