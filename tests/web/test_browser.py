@@ -268,6 +268,8 @@ def test_lay_a_tile_rotating_it_by_click_and_key(pages: Pages, server_url: str,
     offered = page.locator(".hex-target.offered")
     expect(offered.first).to_be_attached()
     assert offered.count() >= 2
+    expect(page.locator(".entity-card")).to_contain_text("GIP")
+    expect(page.locator("#status-strip")).to_contain_text("On sale: 2/1M")
     hex_ = offered.first.get_attribute("data-hex")
     assert hex_
     # Keyboard: the offered hexes are focusable buttons; Enter chooses one.
@@ -436,6 +438,11 @@ def test_the_end_shows_final_scores_and_charts(pages: Pages, server_url: str,
     best = max(log["final_scores"].items(), key=lambda item: item[1])
     expect(scores.first).to_contain_text(best[0])
     expect(scores.first).to_contain_text(f"£{best[1]:,}")
+    # The market track: a marker for each of the seven companies with a price (not the BBCI).
+    markers = page.locator("#market .marker")
+    expect(markers).to_have_count(7)
+    assert "BBCI" not in markers.all_inner_texts()
+    expect(page.locator("#status-strip")).to_contain_text("Phase 5")
     chart = page.locator("#scores img")
     expect(chart).to_be_visible()
     page.wait_for_function("document.querySelector('#scores img').naturalWidth > 0")
