@@ -131,7 +131,7 @@ class Hotseat:
         checks; the actions are renumbered for the narration (undone ones leave gaps)."""
         done = effective_actions(self.game.log)
         start = max(0, len(done) - count)
-        earlier = Game.replay(self.game.settings, done[:start], check=False)
+        earlier = self.game.at(start)
         tail = done[start:]
         renumbered = [{**a, "id": start + k + 1} for k, a in enumerate(tail)]
         for action, entry in zip(tail, game_log(earlier, renumbered), strict=True):
@@ -341,7 +341,7 @@ class Hotseat:
         human's.  Every undo is tried on a copy first, so a refusal (another human's move in
         between, or one the engine will not take back) changes nothing."""
         targets = self.undo_targets(player)
-        trial = Game.replay(self.game.settings, self.game.log, check=False)
+        trial = self.game.fork()
         for target in reversed(targets):
             trial.process({"type": "undo", "entity": target["entity"],
                            "entity_type": target["entity_type"], "id": trial.next_id(),
@@ -362,16 +362,14 @@ class Hotseat:
         """The actions in force that ``undo`` takes back for ``player``, oldest first: his
         last one and the bots' after it.  Raises when another human acted after it."""
         done = effective_actions(self.game.log)
-        deciders: list[str] | None = None
         for i in range(len(done) - 1, -1, -1):
             action = done[i]
             if action["entity_type"] == "player":
                 who = str(action["entity"])
             else:
-                # Who ran a company then (its director may have changed since): worked out
-                # once, by replaying the actions in force.
-                deciders = deciders or deciders_of(self.game, done)
-                who = deciders[i]
+                # Who ran a company then (its director may have changed since): asked of the
+                # game as it was just before the action.
+                who = decider(self.game.at(i), str(action["entity"]), "company")
             if who == player:
                 return done[i:]
             if who not in self.bots:
@@ -409,14 +407,3 @@ def decider(game: Game, entity: str, entity_type: str) -> str:
     company = game.view(None)["companies"][entity]
     who = company.get("controller") or company.get("director")
     return str(who) if who else game.settings.players[0]
-
-
-def deciders_of(game: Game, done: list[dict[str, Any]]) -> list[str]:
-    """For each action in force, the player who decided it (for a company, its controller
-    just before the action), by replaying them on a fresh game."""
-    replay = Game(game.settings)
-    out: list[str] = []
-    for action in done:
-        out.append(decider(replay, str(action["entity"]), str(action["entity_type"])))
-        replay.process({**action, "id": replay.next_id()})
-    return out

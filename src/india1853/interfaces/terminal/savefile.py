@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from india1853.data.jsonfile import read_json_file
 from india1853.errors import InputError, RuleError
 from india1853.interfaces.bots import BOT_NAMES
 from india1853.rules.game.game import Game
@@ -62,17 +63,7 @@ class Table:
 def read_json(path: str | Path) -> dict[str, Any]:
     """The JSON object in ``path``; a missing file or bad JSON is a one-line InputError."""
     target = Path(path)
-    try:
-        text = target.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{str(target)!r}: no such file") from None
-    except OSError as exc:
-        raise InputError(f"{str(target)!r}: cannot read: {exc.strerror or exc}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{str(target)!r}: not valid JSON (line {exc.lineno}: {exc.msg})"
-                         ) from None
+    data = read_json_file(target, repr(str(target)))
     if not isinstance(data, dict):
         raise InputError(f"{str(target)!r}: must hold a JSON object (a game log)")
     return data
