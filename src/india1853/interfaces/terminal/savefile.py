@@ -13,6 +13,7 @@ interrupted process leaves the previous save intact and Ctrl-C never loses an ac
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 from collections.abc import Sequence
@@ -132,21 +133,79 @@ def _culprit(engine_log: dict[str, Any]) -> str:
 
 
 def _write_atomically(target: Path, text: str) -> None:
+    """Write ``text`` to ``target`` atomically (a temporary file renamed over it: an
+    interrupted save leaves the previous file whole) and durably (the file and then its
+    directory synced before returning: a power cut cannot leave an empty or old save)."""
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         # A fixed name per process (not mkstemp) so that the file gets the user's umask.
-        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        tmp = _tmp_name(target, os.getpid())
         try:
             with open(tmp, "w", encoding="utf-8") as handle:
-                # No fsync: os.replace is atomic against an interrupted process, which is
-                # what Ctrl-C is; syncing after every action would slow bot games badly.
                 handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
             os.replace(tmp, target)
+            _sync_directory(target.parent)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
     except OSError as exc:
         raise InputError(f"--save {str(target)!r}: cannot write: {exc.strerror or exc}") from None
+
+
+def _tmp_name(target: Path, pid: int) -> Path:
+    return target.with_name(f".{target.name}.{pid}.tmp")
+
+
+def _sync_directory(directory: Path) -> None:
+    """Sync the directory entry of a rename (POSIX: the rename is durable only then)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return  # a platform or file system where directories cannot be opened
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some file systems refuse fsync on a directory; the rename is still atomic
+    finally:
+        os.close(fd)
+
+
+def remove_stale_temporaries(target: Path) -> list[Path]:
+    """Remove the temporary files that saves to ``target`` by processes no longer running
+    left behind (killed mid-save, ``kill -9``); returns those removed.  A live process's
+    temporary file is left alone: it may be saving now."""
+    removed: list[Path] = []
+    prefix = f".{target.name}."
+    try:
+        candidates = list(target.parent.glob(f"{glob.escape(prefix)}*.tmp"))
+    except OSError:
+        return removed
+    for path in candidates:
+        pid_text = path.name[len(prefix):-len(".tmp")]
+        if not pid_text.isdigit() or pid_text.startswith("0"):
+            continue
+        if path != _tmp_name(target, int(pid_text)) or _running(int(pid_text)):
+            continue
+        try:
+            path.unlink()
+        except OSError:
+            continue
+        removed.append(path)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists, another user's (PermissionError) or unknown: keep its file
+    return True
 
 
 def _dumps(data: object) -> str:
@@ -167,6 +226,7 @@ class SaveFile:
         self.table = table
         self._encoded: list[str] = []
         self._head: str | None = None
+        remove_stale_temporaries(self.path)
 
     def write(self, game: Game) -> None:
         if self._head is None or len(self._encoded) > len(game.log):
