@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from helpers import (
     act,
     check_invariants,
@@ -12,6 +13,7 @@ from helpers import (
 )
 from test_bids import refused
 
+from india1853.errors import RuleError
 from india1853.rules.game import Game, Settings
 from india1853.rules.game.shares import certificates
 
@@ -390,3 +392,15 @@ def test_a_former_director_over_the_limit_must_sell_down() -> None:
     act(game, "sell_shares", "Bob", company="MSM", count=1)
     act(game, "pass", "Bob")
     check_invariants(game)
+
+
+def test_selling_more_shares_than_held_says_so() -> None:
+    """Issue 13, item 5: a player holding one paid EIR share who asks to sell two is told he
+    holds one, not that un-redeemed shares may not be sold."""
+    game = four_player_start()
+    for name in ("Ann", "Bob", "Cat"):
+        act(game, "pass", name)
+    assert game.player("Dan").shares["EIR"] == 1 and not game.player("Dan").unredeemed
+    refused(game, "3.1.5", "sell_shares", "Dan", company="EIR", count=2)
+    with pytest.raises(RuleError, match="Dan holds 1 share of EIR, not 2"):
+        act(game, "sell_shares", "Dan", company="EIR", count=2)

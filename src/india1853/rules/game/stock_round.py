@@ -113,6 +113,10 @@ def sellable(rules: GameRules, st: GameState, player: PlayerState, co: CompanySt
     return free
 
 
+def _shares(n: int) -> str:
+    return f"{n} share{'' if n == 1 else 's'}"
+
+
 def no_sale_round(st: GameState, co: CompanyState) -> bool:
     """3.1.8: this stock round floated and formed the company, so its shares may not be sold
     until the next one (the players' guide: "When a Company floats, you may not sell shares
@@ -127,8 +131,14 @@ def sell_shares(
     held = player.shares.get(initials, 0)
     if held == 0:
         raise RuleError("3.1.5", f"{player.name} holds no {initials} share")
-    if held - player.unredeemed.get(initials, 0) < count:
-        raise RuleError("2.7.4", "un-redeemed shares may not be sold")
+    if held < count:
+        raise RuleError("3.1.5", f"{player.name} holds {_shares(held)} of {initials}, not "
+                        f"{count}")
+    unredeemed = player.unredeemed.get(initials, 0)
+    if held - unredeemed < count:
+        raise RuleError("2.7.4", f"{player.name} holds {_shares(held)} of {initials}, "
+                        f"{unredeemed} of them un-redeemed, and un-redeemed shares may not be "
+                        f"sold: at most {held - unredeemed} may be sold")
     allowed = sellable(rules, st, player, co)
     if count > allowed:
         if first_round(st) and co.floated:
