@@ -110,3 +110,12 @@ def test_players_option_with_an_escape_is_refused(
     line = _one_error_line(capsys, ["play", "--players", "Ann\x1b[2J,Bob,Cat",
                                     "--save", str(tmp_path / "s.json")])
     assert "\x1b" not in line and "control character" in line
+
+
+def test_routes_and_moves_given_a_game_log_say_it_is_a_game_log(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    log = str(ROOT / "tests" / "games" / "greedy-3p-seed3.json")
+    for command in ("routes", "moves"):
+        line = _one_error_line(capsys, [command, log, "--company", "EIR"])
+        assert f"position file {log!r}: this is a game log" in line
+        assert "not a position file" in line

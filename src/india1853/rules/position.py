@@ -76,6 +76,11 @@ def load_position(source: str | Path | Mapping[str, Any]) -> Position:
     data = _read(source) if isinstance(source, str | Path) else source
     if not isinstance(data, Mapping):
         raise PositionError("position: expected a JSON object")
+    if "actions" in data and "settings" in data:
+        name = f"position file {str(source)!r}" if isinstance(source, str | Path) else "position"
+        raise PositionError(f"{name}: this is a game log (settings and actions), not a "
+                            "position file (docs/positions.md); for a game's routes use "
+                            "india1853 render LOG --routes COMPANY")
     edition = _edition(data)
     phase = _phase(data, edition)
     board = _tiles(data.get("tiles", []), BoardState.initial(edition))

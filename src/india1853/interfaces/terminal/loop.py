@@ -39,7 +39,14 @@ from india1853.interfaces.narrate import LogLine, game_log, narrate
 from india1853.interfaces.render import write_picture
 from india1853.interfaces.terminal import screen
 from india1853.interfaces.terminal.console import Console, EndOfInput
-from india1853.interfaces.terminal.parse import Choice, Meta, Request, parse, resolve
+from india1853.interfaces.terminal.parse import (
+    Choice,
+    Meta,
+    Request,
+    in_command_words,
+    parse,
+    resolve,
+)
 from india1853.interfaces.terminal.savefile import SaveFile
 from india1853.interfaces.terminal.savefile import Table as Seating
 from india1853.rules.game.game import Game, effective_actions, redo_stack
@@ -223,7 +230,8 @@ class Hotseat:
                     if self.handle(line, player, entity, entity_type, legal, viewer):
                         break
                 except India1853Error as exc:
-                    self.console.print(Text(f"error: {exc}", style="bold red"))
+                    self.console.print(Text(f"error: {in_command_words(str(exc))}",
+                                            style="bold red"))
         finally:
             self.redraw = None
             if secret:
