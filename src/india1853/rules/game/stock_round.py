@@ -204,6 +204,13 @@ def check_buy(
             raise RuleError("3.1.3", "the contract companies' shares must all be issued first")
     elif co.pool == 0:
         raise RuleError("3.1.7", f"the bank pool holds no {initials} share")
+    elif first_round(st) and rules.first_round_pool_closed:
+        # 2.8.1 (first edition 17): "once sold they may not be bought from the Pool until the
+        # NEXT Stock Round" - the shares, by anyone (the seller is barred anyway, 3.1.9).  The
+        # pool is empty when the first stock round begins, so every share in it was sold in
+        # this round (docs/rulings.md).
+        raise RuleError("2.8.1", f"the {initials} shares in the bank pool were sold in this "
+                        "first stock round; nobody may buy them until the next stock round")
     t = table(rules, st)
     if not exempt(rules, co):
         if player.shares.get(initials, 0) + 1 > t.share_limit:
