@@ -84,3 +84,20 @@ def test_undo_past_a_revealed_secret_is_refused_after_loading_a_log() -> None:
         _undo(game)
     with pytest.raises(RuleError, match="revealed secret information"):
         _undo(game)
+
+
+@pytest.mark.parametrize("at", [0, 5, 60, 250, 700, 1000])
+def test_legal_actions_are_accepted_by_process_as_they_are(at: int) -> None:
+    """Issue 13, engine API: each legal action carries the next id and is processed unchanged
+    (on a fork, positions of a recorded game reached with Game.at)."""
+    settings, actions = _fixture()
+    game = Game.replay(settings, actions, check=False).at(at)
+    assert len(game.log) == at and game.next_id() == at + 1
+    for entity, _ in game.active_entities():
+        legal = game.legal_actions(entity)
+        assert legal
+        for action in legal[:12]:
+            assert action["id"] == game.next_id() and action["created_at"] == 0
+            trial = game.fork()
+            trial.process(action)
+            assert trial.log[-1] == action and len(game.log) == at

@@ -278,10 +278,12 @@ class Game:
         return expected_entities(self.rules, self.state)
 
     def legal_actions(self, entity: str) -> list[dict[str, Any]]:
-        """Every action the entity may take now (ids and times left for the caller to fill;
-        use :meth:`action`).  Tile lays and bases come from the construction module, runs from
-        the router with the optimum first; a bond or price is offered in steps of £10."""
-        return _legal_actions(self.rules, self.state, entity)
+        """Every action the entity may take now, each ready for :meth:`process` as it is (the
+        next id filled in, ``created_at`` 0: replace it to record a time).  Tile lays and bases
+        come from the construction module, runs from the router with the optimum first; a bond
+        or price is offered in steps of £10."""
+        extra = {"id": self.next_id(), "created_at": 0}
+        return [{**a, **extra} for a in _legal_actions(self.rules, self.state, entity)]
 
     @property
     def finished(self) -> bool:
