@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from india1853.interfaces.terminal.savefile import Table, load_game, save_game
+from india1853.interfaces.terminal.savefile import SaveFile, Table, load_game, save_game
 from india1853.rules.game import Game, Settings
 
 
@@ -60,3 +60,16 @@ def test_a_save_syncs_the_file_and_its_directory(
     assert synced[0].endswith(".tmp") and Path(synced[0]).parent == tmp_path
     assert Path(synced[1]) == tmp_path
     assert json.loads(target.read_text())["settings"]["players"] == ["Ann", "Bob", "Cat"]
+
+
+def test_a_save_between_bots_moves_is_atomic_but_not_synced(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    synced: list[int] = []
+    monkeypatch.setattr(os, "fsync", synced.append)
+    target = tmp_path / "game.json"
+    game = Game(Settings(("Ann", "Bob", "Cat")))
+    save = SaveFile(target, Table())
+    save.write(game, durable=False)
+    assert synced == [] and load_game(target)[0].log == game.log
+    save.write(game)
+    assert len(synced) == 2

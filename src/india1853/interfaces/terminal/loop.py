@@ -184,7 +184,15 @@ class Hotseat:
     def save(self) -> None:
         if self.savefile is None:
             self.savefile = SaveFile(self.save_path, self.seating)
-        self.savefile.write(self.game)
+        # Synced to the disk when a person is next to act (or the game is over); between two
+        # bots' moves the save is atomic but not synced, which would cost more than the move.
+        self.savefile.write(self.game, durable=not self.bot_moves_next())
+
+    def bot_moves_next(self) -> bool:
+        if self.game.finished:
+            return False
+        entity, entity_type = self.game.active_entities()[0]
+        return self.decider(entity, entity_type) in self.bots
 
     # --- bots ---------------------------------------------------------------------------
 
