@@ -232,6 +232,13 @@ def test_claim_with_words_left_over_after_the_company_is_refused() -> None:
     ("action sell_shares.count: must be at least 1", "sell, the count: must be at least 1"),
     ("rule 4.1: dividend is not possible now; expected lay_tile or promote_tile or pass",
      "rule 4.1: 'payout/withhold' is not possible now; expected 'lay' or 'promote' or 'pass'"),
+    # Elsewhere "dividend" and "pass" are words, not commands.
+    ("rule 3.4.2: EIR is run by a manager, who must not declare a dividend; its run was "
+     "withheld", "rule 3.4.2: EIR is run by a manager, who must not declare a dividend; its run "
+     "was withheld"),
+    ("rule 4.8.9: a train may pass to another company", "rule 4.8.9: a train may pass to "
+     "another company"),
+    ("rule 2.7.4: buy_share refused", "rule 2.7.4: 'buy' refused"),
 ])
 def test_engine_messages_are_put_in_the_words_of_the_commands(message: str, words: str) -> None:
     assert in_command_words(message) == words

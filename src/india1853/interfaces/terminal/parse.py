@@ -120,8 +120,15 @@ COMMAND_WORDS: dict[str, str] = {
     "return_credit_train": "return", "undo": "undo", "redo": "redo",
 }
 _FIELD_OF_ACTION = re.compile(r"\baction (\w+)\.(\w+)")
-_ACTION_TYPE = re.compile(r"\b(" + "|".join(sorted(COMMAND_WORDS, key=len, reverse=True))
-                          + r")\b")
+_NOT_NOW = re.compile(r"\b(\w+) is not possible now; expected (\w+(?: or \w+)*)")
+# Names with an underscore are never English words; "pass" or "dividend" are replaced only in
+# the engine's "X is not possible now; expected Y" (a "dividend" elsewhere is the word).
+_ACTION_TYPE = re.compile(r"\b(" + "|".join(sorted((k for k in COMMAND_WORDS if "_" in k),
+                                                   key=len, reverse=True)) + r")\b")
+
+
+def _word(kind: str) -> str:
+    return f"'{COMMAND_WORDS.get(kind, kind)}'"
 
 
 def in_command_words(message: str) -> str:
@@ -131,7 +138,10 @@ def in_command_words(message: str) -> str:
     ``sell, the count: ...``)."""
     message = _FIELD_OF_ACTION.sub(
         lambda m: f"{COMMAND_WORDS.get(m.group(1), m.group(1))}, the {m.group(2)}", message)
-    return _ACTION_TYPE.sub(lambda m: f"'{COMMAND_WORDS[m.group(1)]}'", message)
+    message = _NOT_NOW.sub(
+        lambda m: f"{_word(m.group(1))} is not possible now; expected "
+                  + " or ".join(_word(k) for k in m.group(2).split(" or ")), message)
+    return _ACTION_TYPE.sub(lambda m: _word(m.group(1)), message)
 
 
 def _need(words: list[str], count: int, usage: str, most: int | None = None) -> None:
