@@ -95,8 +95,8 @@ CORRUPTIONS: list[tuple[str, Callable[[Json], None], str]] = [
     ),
     ("first/rules.json", _set(["derived", "rules.nonesuch"], "why"), r"rules\.nonesuch: the path"),
     ("first/rules.json", _set(["derived", "rules[x]"], "why"), r"rules\[x\]: bad path"),
-    ("second/trains.json", _set(["derived", "trains[name=1M].min_small_stations"], " "),
-     r"min_small_stations: expected a reason"),
+    ("second/rules.json", _set(["derived", "rules.areas_relaxed_phase"], " "),
+     r"areas_relaxed_phase: expected a reason"),
     ("tiles.json", _delete(["derived", "tiles.716"]), r"^tiles\.json: derived: tiles\.716 is "
      r"reconstructed but not marked$"),
     ("first/board.json", _delete(["derived", "hexes[coord=G19].name"]),

@@ -60,6 +60,7 @@ def refused(game: Game, rule: str, type_: str, entity: str, **fields: Any) -> Ru
 
 
 def offered(game: Game, entity: str, type_: str) -> list[dict[str, Any]]:
-    """The entity's legal actions of one type, without the entity fields."""
-    return [{k: v for k, v in a.items() if k not in ("type", "entity", "entity_type")}
+    """The entity's legal actions of one type, without the entity fields, id and time."""
+    return [{k: v for k, v in a.items()
+             if k not in ("type", "entity", "entity_type", "id", "created_at")}
             for a in game.legal_actions(entity) if a["type"] == type_]

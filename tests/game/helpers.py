@@ -149,10 +149,10 @@ def claim_in_turn(game: Game, claims: dict[str, list[tuple[str, str]]], *,
             act(game, "pass", name)
 
 
-def four_player_start(seed: int = 3) -> Game:
+def four_player_start(seed: int = 3, variants: tuple[str, ...] = ()) -> Game:
     """A 4-player game where the EIR (major) and the MSM (minor) float from the bids and the
     first stock round ends at once; the game stands at the EIR's first operating turn."""
-    game = Game(Settings(("Ann", "Bob", "Cat", "Dan"), seed=seed))
+    game = Game(Settings(("Ann", "Bob", "Cat", "Dan"), seed=seed, variants=variants))
     for name, amount in (("Ann", 110), ("Bob", 100), ("Cat", 80), ("Dan", 60)):
         act(game, "place_bond", name, amount=amount)
     script = [

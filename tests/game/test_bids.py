@@ -196,6 +196,9 @@ def test_unaffordable_shares_stay_unredeemed_cheapest_first() -> None:
     check_invariants(game)
     refused(game, "2.7.4", "buy_share", "A", company="SIR", source="ipo")
     refused(game, "2.7.4", "sell_shares", "A", company="ECR", count=1)
+    with pytest.raises(RuleError, match="A holds 1 share of ECR, 1 of them un-redeemed, and "
+                       "un-redeemed shares may not be sold: at most 0 may be sold"):
+        act(game, "sell_shares", "A", company="ECR", count=1)
     act(game, "redeem_share", "A", company="ECR")  # £70: not a purchase
     assert game.player("A").unredeemed == {"GIP": 1, "NWR": 1}
     assert game.player("A").cash == 0

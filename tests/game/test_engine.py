@@ -136,7 +136,7 @@ def test_legal_actions_only_for_the_entity_to_act() -> None:
     assert game.legal_actions("Jeff") == []
     actions = game.legal_actions("Dick")
     assert {"type": "claim_city", "entity": "Dick", "entity_type": "player",
-            "city": "Calcutta", "company": "EIR"} in actions
+            "city": "Calcutta", "company": "EIR", "id": game.next_id(), "created_at": 0} in actions
     assert all(a["type"] == "claim_city" for a in actions)  # no pass below the minimum
 
 

@@ -87,7 +87,8 @@ def test_no_run_offers_only_the_pass() -> None:
     (random-3p-seed11, action 113: the BBCI's '2' and '2M' have no run)."""
     game = before("random-3p-seed11", 112)
     assert game.legal_actions("BBCI") == [{"type": "pass", "entity": "BBCI",
-                                           "entity_type": "company"}]
+                                           "entity_type": "company", "id": game.next_id(),
+                                           "created_at": 0}]
     act(game, "pass", "BBCI")
     recorded = before("random-3p-seed11", 112)
     play(recorded, logged("random-3p-seed11", 112))

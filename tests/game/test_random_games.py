@@ -227,7 +227,7 @@ def check_secrets(game: Game) -> None:
                 continue
             if not all_in:
                 assert p["bond"] is None
-            if not p["bond_returned"]:
+            if not p["bond_returned"] and not game.finished:
                 assert p["cities"] is None
 
 

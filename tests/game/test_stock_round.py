@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from helpers import (
     act,
     check_invariants,
@@ -12,6 +13,7 @@ from helpers import (
 )
 from test_bids import refused
 
+from india1853.errors import RuleError
 from india1853.rules.game import Game, Settings
 from india1853.rules.game.shares import certificates
 
@@ -40,9 +42,27 @@ def test_first_round_sales_realise_par_less_5_and_only_at_first_opportunity() ->
     check_replay(game)
 
 
-def test_pool_share_bought_at_par_before_any_price() -> None:
+def test_a_share_sold_in_the_first_stock_round_stays_in_the_pool_until_the_next() -> None:
+    """2.8.1: "once sold they may not be bought from the Pool until the NEXT Stock Round" -
+    the shares, by anyone, not only by the seller (3.1.9); docs/rulings.md."""
     game = four_player_start()
     act(game, "sell_shares", "Ann", company="GIP", count=1)
+    act(game, "pass", "Ann")
+    refused(game, "2.8.1", "buy_share", "Bob", company="GIP", source="pool")
+    assert not any(a["type"] == "buy_share" and a["source"] == "pool"
+                   for a in game.legal_actions("Bob"))
+    act(game, "buy_share", "Bob", company="GIP", source="ipo")  # a new share still may be
+    finish_first_stock_round(game)
+    assert game.company("GIP").pool == 1
+    check_replay(game)
+
+
+def test_pool_share_bought_at_par_before_any_price_under_the_old_reading() -> None:
+    """The variant first_round_pool_open (the reading of 2.8.1 before issue 13, under which
+    two fixture games were recorded): only the seller is barred."""
+    game = four_player_start(variants=("first_round_pool_open",))
+    act(game, "sell_shares", "Ann", company="GIP", count=1)
+    refused(game, "3.1.9", "buy_share", "Ann", company="GIP", source="pool")
     act(game, "pass", "Ann")
     cash = game.player("Bob").cash
     act(game, "buy_share", "Bob", company="GIP", source="pool")
@@ -390,3 +410,15 @@ def test_a_former_director_over_the_limit_must_sell_down() -> None:
     act(game, "sell_shares", "Bob", company="MSM", count=1)
     act(game, "pass", "Bob")
     check_invariants(game)
+
+
+def test_selling_more_shares_than_held_says_so() -> None:
+    """Issue 13, item 5: a player holding one paid EIR share who asks to sell two is told he
+    holds one, not that un-redeemed shares may not be sold."""
+    game = four_player_start()
+    for name in ("Ann", "Bob", "Cat"):
+        act(game, "pass", name)
+    assert game.player("Dan").shares["EIR"] == 1 and not game.player("Dan").unredeemed
+    refused(game, "3.1.5", "sell_shares", "Dan", company="EIR", count=2)
+    with pytest.raises(RuleError, match="Dan holds 1 share of EIR, not 2"):
+        act(game, "sell_shares", "Dan", company="EIR", count=2)

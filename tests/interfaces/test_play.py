@@ -25,6 +25,7 @@ from india1853.interfaces.terminal.parse import (
     CommandError,
     Meta,
     Request,
+    in_command_words,
     parse,
     resolve,
 )
@@ -149,6 +150,15 @@ def test_buy_on_a_company_turn_buys_a_train() -> None:
     ("fly EIR", "unknown command 'fly'"),
     ("lay H24 5", "usage: lay HEX TILE ROTATION"),
     ("sell NWR two", "count: 'two' is not a whole number"),
+    # Only ASCII digits (issue 13, item 6): other scripts' digits would be taken unseen at a
+    # hidden prompt.
+    ("sell NWR \uff15", "count: '\uff15' is not a whole number \\(digits 0-9\\)"),
+    ("bond \u0661\u0660\u0660", "bond: '\u0661\u0660\u0660' is not a whole number"),
+    ("bond 1_00", "bond: '1_00' is not a whole number"),
+    ("\u0661\u0660", "type numbers with the digits 0-9"),
+    ("\uff15", "type numbers with the digits 0-9"),
+    ("\u00b2", "type numbers with the digits 0-9"),
+    ("lay H24 5 \u0661", "rotation: '\u0661' is not a whole number"),
     ("buy GIP shop", "buy: source 'shop' is not ipo or pool"),
     ("3 4", "a number stands alone"),
     ("bond -5", "bond: must not be negative"),
@@ -187,9 +197,9 @@ def test_an_illegal_request_goes_to_the_engine_which_names_the_rule(tmp_path: Pa
 
 
 @pytest.mark.parametrize(("line", "entity", "entity_type", "message"), [
-    ("lay H24 5 1", "Ann", "player", "lay tile: only a company does that, and it is Ann's turn"),
-    ("run", "Ann", "player", "run routes: only a company does that"),
-    ("bond 100", "EIR", "company", "place bond: only a player does that, and it is EIR's turn"),
+    ("lay H24 5 1", "Ann", "player", "lay: only a company does that, and it is Ann's turn"),
+    ("run", "Ann", "player", "run: only a company does that"),
+    ("bond 100", "EIR", "company", "bond: only a player does that, and it is EIR's turn"),
 ])
 def test_a_command_for_the_other_kind_of_entity_is_explained(
         line: str, entity: str, entity_type: str, message: str) -> None:
@@ -197,6 +207,41 @@ def test_a_command_for_the_other_kind_of_entity_is_explained(
     assert isinstance(command, Request)
     with pytest.raises(CommandError, match=message):
         resolve(command, [], entity, entity_type)
+
+
+def test_claim_with_words_left_over_after_the_company_is_refused() -> None:
+    """Issue 13, item 7: ``claim calcutta eir extra`` is not the city "calcutta eir"."""
+    game = Game(Settings(("Ann", "Bob", "Cat")))
+    game.process(game.action("place_bond", "Ann", amount=100))
+    game.process(game.action("place_bond", "Bob", amount=100))
+    game.process(game.action("place_bond", "Cat", amount=100))
+    entity = game.active_entities()[0][0]
+    legal = game.legal_actions(entity)
+    with pytest.raises(CommandError, match=r"claim: 'extra' left over \(usage: claim CITY "
+                       r"COMPANY\)"):
+        resolve(parse("claim calcutta eir extra"), legal, entity, "player")  # type: ignore[arg-type]
+    with pytest.raises(CommandError, match=r"claim: 'and more' left over"):
+        resolve(parse("claim Calcutta EIR and more"), legal, entity, "player")  # type: ignore[arg-type]
+    action = resolve(parse("claim delhi eir"), legal, entity, "player")  # type: ignore[arg-type]
+    assert (action["city"], action["company"]) == ("Delhi", "EIR")
+
+
+@pytest.mark.parametrize(("message", "words"), [
+    ("rule 2.5.4: place_bond is not possible now; expected claim_city or pass",
+     "rule 2.5.4: 'bond' is not possible now; expected 'claim' or 'pass'"),
+    ("action sell_shares.count: must be at least 1", "sell, the count: must be at least 1"),
+    ("rule 4.1: dividend is not possible now; expected lay_tile or promote_tile or pass",
+     "rule 4.1: 'payout/withhold' is not possible now; expected 'lay' or 'promote' or 'pass'"),
+    # Elsewhere "dividend" and "pass" are words, not commands.
+    ("rule 3.4.2: EIR is run by a manager, who must not declare a dividend; its run was "
+     "withheld", "rule 3.4.2: EIR is run by a manager, who must not declare a dividend; its run "
+     "was withheld"),
+    ("rule 4.8.9: a train may pass to another company", "rule 4.8.9: a train may pass to "
+     "another company"),
+    ("rule 2.7.4: buy_share refused", "rule 2.7.4: 'buy' refused"),
+])
+def test_engine_messages_are_put_in_the_words_of_the_commands(message: str, words: str) -> None:
+    assert in_command_words(message) == words
 
 
 def test_help_shows_every_command_with_its_optional_words() -> None:

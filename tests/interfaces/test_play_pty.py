@@ -176,7 +176,7 @@ def test_an_illegal_move_names_the_rule_and_keeps_the_game(
     t.expect(r"Ann> \(hidden\) ")
     before = saved(tmp_path / "game.json")
     t.send("buy EIR")  # a stock round action during the contract bids
-    t.expect(r"error: rule 2\.5\.4: buy_share is not possible now")
+    t.expect(r"error: rule 2\.5\.4: 'buy' is not possible now; expected 'claim' or 'pass'")
     t.expect(r"Ann> \(hidden\) ")
     assert saved(tmp_path / "game.json") == before
     t.send("quit")
@@ -372,10 +372,10 @@ def test_bad_input_at_a_company_turn(terminals: list[Terminal], tmp_path: Path) 
         ("999", r"error: 999: choose a number from 1 to \d+"),
         ("lay H24 5", r"error: usage: lay HEX TILE ROTATION"),
         ("lay Z99 5 1", r"error: hex: bad coordinate 'Z99'"),
-        ("payout", r"error: rule 4\.1: dividend is not possible now"),
-        ("sell GIP 1", r"error: sell shares: only a player does that, and it is \w+'s turn"),
+        ("payout", r"error: rule 4\.1: 'payout/withhold' is not possible now"),
+        ("sell GIP 1", r"error: sell: only a player does that, and it is \w+'s turn"),
         ("pass now", r"error: pass: 'now' left over"),
-        ("bond 100", r"error: place bond: only a player does that"),
+        ("bond 100", r"error: bond: only a player does that"),
         ("", r"error: type a number from the list or a command"),
     ]:
         t.send(line)

@@ -86,7 +86,7 @@ def test_text_output(finished: tuple[Path, Game], capsys: pytest.CaptureFixture[
 
 @pytest.mark.parametrize(("content", "args", "message"), [
     (None, [], r"no such file"),
-    ("{not json", [], r"not valid JSON \(line 1"),
+    ("{not json", [], r"not JSON \(line 1"),
     ("[1, 2]", [], r"must hold a JSON object"),
     ('{"engine_version": "0", "actions": []}', [], r"log\.engine_version"),
     ("GAME", ["--to", "0"], r"--to 0: no action with that id \(the log has 1\.\.\d+\)"),

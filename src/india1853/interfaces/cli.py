@@ -60,11 +60,29 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"error: {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
         return 1
     except India1853Error as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {one_line(str(exc))}", file=sys.stderr)
+        return 2
+    except RecursionError:
+        # A reader that met input nested too deeply for it (the JSON readers refuse such
+        # files first: india1853.data.jsonfile); one line, never a traceback.
+        print("error: the input is nested too deeply to read", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+
+
+MESSAGE_CHARS = 500
+
+
+def one_line(message: str) -> str:
+    """An error message fit for the terminal: control characters (an escape sequence from a
+    file, say) shown escaped, never sent raw, and at most :data:`MESSAGE_CHARS` characters,
+    so that a message quoting a huge input value does not echo it whole."""
+    text = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in message)
+    if len(text) > MESSAGE_CHARS:
+        text = text[:MESSAGE_CHARS] + f"... ({len(text) - MESSAGE_CHARS} more characters)"
+    return text
 
 
 def _silence_stdout() -> None:

@@ -287,6 +287,18 @@ def _contract_events(before: View, after: View) -> Iterator[str]:
                    f" returned; the cities were {cities}")
 
 
+def _failed_contracts(before: View, after: View) -> Iterator[str]:
+    """At the end of the game every secret is out (5.1): the contracts not fulfilled, with
+    their cities and the bond lost."""
+    if after["round"] != "finished" or before["round"] == "finished":
+        return
+    for p in after["players"]:
+        if p.get("contract") == "failed":
+            cities = ", ".join(p["cities"] or [])
+            yield (f"{p['name']}'s contract failed (4.3): the cities were {cities}; the bond "
+                   f"{_money(p['bond'] or 0)} is not returned (5.2.1)")
+
+
 def _company_events(before: View, after: View) -> Iterator[str]:
     for initials, new in after["companies"].items():
         old = before["companies"][initials]
@@ -316,6 +328,7 @@ def events(before: View, after: View) -> list[str]:
         reason = f" ({after['end_reason']})" if after.get("end_reason") else ""
         out.append(f"Final scores{reason}: "
                    + ", ".join(f"{name} {_money(score)}" for name, score in ranked))
+        out.extend(_failed_contracts(before, after))
     return out
 
 

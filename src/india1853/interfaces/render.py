@@ -52,6 +52,9 @@ LAND = "#f4efd6"
 GANGES = "#f7d2a4"
 MARGIN_GREY = "#a8a8a8"
 SEA = "#cfe3ee"
+# Land beyond the board (the Himalaya, Afghanistan, Burma): grey, as the printed board shows it,
+# lighter than the margin hexes and without hex edges, so that it reads as land, not as hexes.
+LAND_BEYOND = "#c6c6c2"
 INK = "#1b1b1b"
 HEX_LABEL = "#b0302a"
 CITY_NAME = "#10226b"
@@ -622,6 +625,40 @@ def _draw_hex_label(svg: _Svg, spec: HexSpec, layout: Layout) -> None:
     svg.text((x, y + 0.72 * r), spec.coord, r * 0.15, fill=HEX_LABEL, weight="bold", halo=True)
 
 
+def land_beyond(ed: Edition, columns: int) -> list[tuple[int, int]]:
+    """The hex positions (row index, column; row -1 is the strip above row B) off the board
+    that are land: north of the board in every column, and beside it west (rows B-I, north of
+    Karachi's coast) and east (rows B-J, north of the Bay of Bengal).  South of those rows the
+    board meets the sea (the Arabian Sea, the Bay of Bengal), which stays blue."""
+    on_board: dict[int, list[int]] = {}
+    by_row: dict[int, list[int]] = {}
+    for coord in ed.board.hexes:
+        row, col = split(coord)
+        on_board.setdefault(col, []).append(ROWS.index(row))
+        by_row.setdefault(ROWS.index(row), []).append(col)
+    west_last, east_last = ROWS.index("I"), ROWS.index("J")
+    out = []
+    for ri in range(-1, len(ROWS)):
+        for col in range(0, columns + 2):
+            if (ri + col) % 2 or (ri >= 0 and col in on_board and ri in on_board[col]):
+                continue
+            north = col in on_board and ri < min(on_board[col])
+            cols = by_row.get(ri, [])
+            west = bool(cols) and ri <= west_last and col < min(cols)
+            east = bool(cols) and ri <= east_last and col > max(cols)
+            if north or west or east or (ri == -1 and col > max(on_board)):
+                out.append((ri, col))
+    return out
+
+
+def _draw_land_beyond(svg: _Svg, ed: Edition, layout: Layout) -> None:
+    r = layout.radius
+    for ri, col in land_beyond(ed, layout.columns):
+        centre = (layout.margin + col * layout.half_width, layout.margin + r + ri * 1.5 * r)
+        svg.add("polygon", points=_points(hex_corners(centre, r)), fill=LAND_BEYOND,
+                stroke=LAND_BEYOND, stroke_width=1.5)
+
+
 def _draw_frame(svg: _Svg, layout: Layout) -> None:
     size = layout.radius * 0.2
     for col in range(1, layout.columns + 1):
@@ -873,6 +910,7 @@ def render_board_svg(
     placed = _placed_tiles(ed, tiles)
     tokens = _tokens(ed, placed, bases, check_slots)
     svg = _Svg()
+    _draw_land_beyond(svg, ed, lay)
     _draw_frame(svg, lay)
     hexes = sorted(ed.board.hexes.values(), key=lambda h: (ROWS.index(h.coord[0]),
                                                            int(h.coord[1:])))

@@ -7,7 +7,6 @@ every problem is reported as one :class:`PositionError` naming the field, e.g.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any, Literal
 from india1853.board.hexes import CoordinateError, neighbour, parse_coord, side_name
 from india1853.board.state import Base, BoardState
 from india1853.board.tiles import exits
+from india1853.data.jsonfile import read_json_file
 from india1853.data.loader import load_edition
 from india1853.data.model import CompanySpec, Edition, HomeBase, TileSpec
 from india1853.errors import India1853Error, InputError
@@ -76,6 +76,11 @@ def load_position(source: str | Path | Mapping[str, Any]) -> Position:
     data = _read(source) if isinstance(source, str | Path) else source
     if not isinstance(data, Mapping):
         raise PositionError("position: expected a JSON object")
+    if "actions" in data and "settings" in data:
+        name = f"position file {str(source)!r}" if isinstance(source, str | Path) else "position"
+        raise PositionError(f"{name}: this is a game log (settings and actions), not a "
+                            "position file (docs/positions.md); for a game's routes use "
+                            "india1853 render LOG --routes COMPANY")
     edition = _edition(data)
     phase = _phase(data, edition)
     board = _tiles(data.get("tiles", []), BoardState.initial(edition))
@@ -88,14 +93,9 @@ def load_position(source: str | Path | Mapping[str, Any]) -> Position:
 
 def _read(path: str | Path) -> Any:
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise PositionError(f"position file {str(path)!r}: {exc.strerror}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise PositionError(f"position file {str(path)!r}: not JSON ({exc.msg} at line "
-                            f"{exc.lineno})") from None
+        return read_json_file(path, f"position file {str(path)!r}")
+    except InputError as exc:
+        raise PositionError(str(exc)) from None
 
 
 def _edition(data: Mapping[str, Any]) -> Edition:

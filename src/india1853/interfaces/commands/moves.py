@@ -22,6 +22,7 @@ from typing import Any
 
 from india1853.board.hexes import side_name
 from india1853.board.state import BoardState
+from india1853.data.jsonfile import parse_json
 from india1853.errors import India1853Error, InputError, RuleError
 from india1853.rules.construction import (
     CompanyContext,
@@ -94,10 +95,7 @@ def _made(
 
 
 def _json(text: str, name: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{name}: not JSON ({exc.msg})") from None
+    return parse_json(text, name)
 
 
 def _json_list(text: str, name: str) -> list[Any]:

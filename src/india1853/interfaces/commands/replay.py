@@ -58,7 +58,7 @@ def state_document(game: Game, moderator: bool = False) -> dict[str, Any]:
         "players": [
             {"name": p["name"], "cash": p["cash"], "shares": p["shares"],
              "unredeemed": p["unredeemed"], "bond": p["bond"], "bond_returned":
-             p["bond_returned"], "cities": p["cities"]}
+             p["bond_returned"], "cities": p["cities"], "contract": p["contract"]}
             for p in view["players"]
         ],
         "companies": {

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any
 
 from india1853.board.graph import TrackGraph
+from india1853.data.jsonfile import read_json_file
 from india1853.errors import InputError
 from india1853.rules.position import load_position
 from india1853.rules.router import BestRun, best_run
@@ -60,12 +60,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _read(path: str) -> Any:
-    try:
-        return json.loads(Path(path).read_text())
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: not JSON (line {exc.lineno}: {exc.msg})") from None
+    return read_json_file(path, path)
 
 
 def _print(as_json: bool, doc: dict[str, Any], text: str) -> None:

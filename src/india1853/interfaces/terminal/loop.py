@@ -39,7 +39,14 @@ from india1853.interfaces.narrate import LogLine, game_log, narrate
 from india1853.interfaces.render import write_picture
 from india1853.interfaces.terminal import screen
 from india1853.interfaces.terminal.console import Console, EndOfInput
-from india1853.interfaces.terminal.parse import Choice, Meta, Request, parse, resolve
+from india1853.interfaces.terminal.parse import (
+    Choice,
+    Meta,
+    Request,
+    in_command_words,
+    parse,
+    resolve,
+)
 from india1853.interfaces.terminal.savefile import SaveFile
 from india1853.interfaces.terminal.savefile import Table as Seating
 from india1853.rules.game.game import Game, effective_actions, redo_stack
@@ -131,7 +138,7 @@ class Hotseat:
         checks; the actions are renumbered for the narration (undone ones leave gaps)."""
         done = effective_actions(self.game.log)
         start = max(0, len(done) - count)
-        earlier = Game.replay(self.game.settings, done[:start], check=False)
+        earlier = self.game.at(start)
         tail = done[start:]
         renumbered = [{**a, "id": start + k + 1} for k, a in enumerate(tail)]
         for action, entry in zip(tail, game_log(earlier, renumbered), strict=True):
@@ -177,7 +184,15 @@ class Hotseat:
     def save(self) -> None:
         if self.savefile is None:
             self.savefile = SaveFile(self.save_path, self.seating)
-        self.savefile.write(self.game)
+        # Synced to the disk when a person is next to act (or the game is over); between two
+        # bots' moves the save is atomic but not synced, which would cost more than the move.
+        self.savefile.write(self.game, durable=not self.bot_moves_next())
+
+    def bot_moves_next(self) -> bool:
+        if self.game.finished:
+            return False
+        entity, entity_type = self.game.active_entities()[0]
+        return self.decider(entity, entity_type) in self.bots
 
     # --- bots ---------------------------------------------------------------------------
 
@@ -223,7 +238,8 @@ class Hotseat:
                     if self.handle(line, player, entity, entity_type, legal, viewer):
                         break
                 except India1853Error as exc:
-                    self.console.print(Text(f"error: {exc}", style="bold red"))
+                    self.console.print(Text(f"error: {in_command_words(str(exc))}",
+                                            style="bold red"))
         finally:
             self.redraw = None
             if secret:
@@ -341,7 +357,7 @@ class Hotseat:
         human's.  Every undo is tried on a copy first, so a refusal (another human's move in
         between, or one the engine will not take back) changes nothing."""
         targets = self.undo_targets(player)
-        trial = Game.replay(self.game.settings, self.game.log, check=False)
+        trial = self.game.fork()
         for target in reversed(targets):
             trial.process({"type": "undo", "entity": target["entity"],
                            "entity_type": target["entity_type"], "id": trial.next_id(),
@@ -362,16 +378,14 @@ class Hotseat:
         """The actions in force that ``undo`` takes back for ``player``, oldest first: his
         last one and the bots' after it.  Raises when another human acted after it."""
         done = effective_actions(self.game.log)
-        deciders: list[str] | None = None
         for i in range(len(done) - 1, -1, -1):
             action = done[i]
             if action["entity_type"] == "player":
                 who = str(action["entity"])
             else:
-                # Who ran a company then (its director may have changed since): worked out
-                # once, by replaying the actions in force.
-                deciders = deciders or deciders_of(self.game, done)
-                who = deciders[i]
+                # Who ran a company then (its director may have changed since): asked of the
+                # game as it was just before the action.
+                who = decider(self.game.at(i), str(action["entity"]), "company")
             if who == player:
                 return done[i:]
             if who not in self.bots:
@@ -409,14 +423,3 @@ def decider(game: Game, entity: str, entity_type: str) -> str:
     company = game.view(None)["companies"][entity]
     who = company.get("controller") or company.get("director")
     return str(who) if who else game.settings.players[0]
-
-
-def deciders_of(game: Game, done: list[dict[str, Any]]) -> list[str]:
-    """For each action in force, the player who decided it (for a company, its controller
-    just before the action), by replaying them on a fresh game."""
-    replay = Game(game.settings)
-    out: list[str] = []
-    for action in done:
-        out.append(decider(replay, str(action["entity"]), str(action["entity_type"])))
-        replay.process({**action, "id": replay.next_id()})
-    return out

@@ -11,6 +11,7 @@ complete command (``sell EIR 1 2``), which are never silently dropped.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,6 +37,9 @@ class Request:
 
     type: str
     fields: dict[str, Any] = field(default_factory=dict)
+    # The words typed after the verb, where a command's fields are read from a variable
+    # number of them (a city of several words).
+    words: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -90,14 +94,54 @@ HELP: tuple[tuple[str, str], ...] = (
 )
 
 
+def _is_number(text: str) -> bool:
+    """ASCII digits only: ``int`` and ``str.isdigit`` also take other scripts' digits (١٠٠,
+    full-width ５) and ``1_0``, which at a hidden prompt the player would never see read."""
+    return text.isascii() and text.isdigit()
+
+
 def _int(text: str, what: str) -> int:
-    try:
-        value = int(text.lstrip("£"))
-    except ValueError:
-        raise CommandError(f"{what}: {text!r} is not a whole number") from None
-    if value < 0:
+    digits = text.lstrip("£")
+    if digits.startswith("-") and _is_number(digits[1:]):
         raise CommandError(f"{what}: must not be negative")
-    return value
+    if not _is_number(digits):
+        raise CommandError(f"{what}: {text!r} is not a whole number (digits 0-9)")
+    return int(digits)
+
+
+# The command a player types for each action type, for messages in his words.
+COMMAND_WORDS: dict[str, str] = {
+    "place_bond": "bond", "claim_city": "claim", "pass": "pass", "buy_share": "buy",
+    "sell_shares": "sell", "redeem_share": "redeem", "offer_elephant": "offer",
+    "accept_offer": "accept", "reject_offer": "reject", "call_extra_or": "extra",
+    "choose_lay_option": "option", "lay_tile": "lay", "promote_tile": "promote",
+    "place_base": "base", "run_routes": "run", "dividend": "payout/withhold",
+    "buy_train": "train", "discard_train": "discard", "repay_credit": "repay",
+    "return_credit_train": "return", "undo": "undo", "redo": "redo",
+}
+_FIELD_OF_ACTION = re.compile(r"\baction (\w+)\.(\w+)")
+_NOT_NOW = re.compile(r"\b(\w+) is not possible now; expected (\w+(?: or \w+)*)")
+# Names with an underscore are never English words; "pass" or "dividend" are replaced only in
+# the engine's "X is not possible now; expected Y" (a "dividend" elsewhere is the word).
+_ACTION_TYPE = re.compile(r"\b(" + "|".join(sorted((k for k in COMMAND_WORDS if "_" in k),
+                                                   key=len, reverse=True)) + r")\b")
+
+
+def _word(kind: str) -> str:
+    return f"'{COMMAND_WORDS.get(kind, kind)}'"
+
+
+def in_command_words(message: str) -> str:
+    """An engine message with its action type names put as the commands the player types
+    (``place_bond is not possible now; expected claim_city or pass`` becomes ``'bond' is not
+    possible now; expected 'claim' or 'pass'``; ``action sell_shares.count: ...`` becomes
+    ``sell, the count: ...``)."""
+    message = _FIELD_OF_ACTION.sub(
+        lambda m: f"{COMMAND_WORDS.get(m.group(1), m.group(1))}, the {m.group(2)}", message)
+    message = _NOT_NOW.sub(
+        lambda m: f"{_word(m.group(1))} is not possible now; expected "
+                  + " or ".join(_word(k) for k in m.group(2).split(" or ")), message)
+    return _ACTION_TYPE.sub(lambda m: _word(m.group(1)), message)
 
 
 def _need(words: list[str], count: int, usage: str, most: int | None = None) -> None:
@@ -156,7 +200,19 @@ def _claim(words: list[str]) -> Request:
     _need(words, 2, "claim CITY [COMPANY] (e.g. claim Calcutta EIR)", len(words))
     if len(words) == 2:
         return Request("claim_city", {"city": words[1]})
-    return Request("claim_city", {"city": " ".join(words[1:-1]), "company": words[-1].upper()})
+    return Request("claim_city", {"city": " ".join(words[1:-1]), "company": words[-1].upper()},
+                   tuple(words[1:]))
+
+
+def _claim_left_over(request: Request, legal: Sequence[Mapping[str, Any]]) -> None:
+    """``claim calcutta eir extra``: a company the list offers, then words left over, which
+    are refused rather than read into the city's name (no city is named like a company)."""
+    companies = {str(a["company"]).casefold() for a in legal if a["type"] == "claim_city"}
+    typed = request.words
+    for k in range(1, len(typed) - 1):
+        if typed[k].casefold() in companies:
+            raise CommandError(f"claim: {' '.join(typed[k + 1:])!r} left over "
+                               "(usage: claim CITY COMPANY)")
 
 
 # Commands of one word: the action type and its fixed fields.
@@ -215,7 +271,9 @@ def parse(line: str, *, company_turn: bool = False) -> Command:
     if not words:
         raise CommandError("type a number from the list or a command ('help' lists them)")
     verb = words[0].lower()
-    if verb.isdigit():
+    if verb.isdigit() and not _is_number(verb):
+        raise CommandError(f"{verb!r}: type numbers with the digits 0-9")
+    if _is_number(verb):
         if len(words) > 1:
             raise CommandError(f"{line.strip()!r}: a number stands alone")
         return Choice(int(verb))
@@ -269,6 +327,8 @@ def resolve(command: Choice | Request, legal: Sequence[Mapping[str, Any]], entit
         raise CommandError(f"claim {command.fields['city']}: name the company ({choices})")
     if found:
         return dict(found[0])
+    if command.type == "claim_city":
+        _claim_left_over(command, legal)
     _check_whose_action(command.type, entity, entity_type)
     # Not among the listed actions: submit it as typed, so that the engine names the rule
     # it breaks (or accepts an amount the list offers only in steps, e.g. a bond of £105).
@@ -283,7 +343,7 @@ def _check_whose_action(kind: str, entity: str, entity_type: str) -> None:
     if spec is None or entity_type in spec.entity_types:
         return
     doer = "a company" if "company" in spec.entity_types else "a player"
-    raise CommandError(f"{kind.replace('_', ' ')}: only {doer} does that, and it is "
+    raise CommandError(f"{COMMAND_WORDS.get(kind, kind)}: only {doer} does that, and it is "
                        f"{entity}'s turn now (the list shows what {entity} may do)")
 
 

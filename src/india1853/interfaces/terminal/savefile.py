@@ -13,6 +13,7 @@ interrupted process leaves the previous save intact and Ctrl-C never loses an ac
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 from collections.abc import Sequence
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from india1853.data.jsonfile import read_json_file
 from india1853.errors import InputError, RuleError
 from india1853.interfaces.bots import BOT_NAMES
 from india1853.rules.game.game import Game
@@ -62,17 +64,7 @@ class Table:
 def read_json(path: str | Path) -> dict[str, Any]:
     """The JSON object in ``path``; a missing file or bad JSON is a one-line InputError."""
     target = Path(path)
-    try:
-        text = target.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{str(target)!r}: no such file") from None
-    except OSError as exc:
-        raise InputError(f"{str(target)!r}: cannot read: {exc.strerror or exc}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{str(target)!r}: not valid JSON (line {exc.lineno}: {exc.msg})"
-                         ) from None
+    data = read_json_file(target, repr(str(target)))
     if not isinstance(data, dict):
         raise InputError(f"{str(target)!r}: must hold a JSON object (a game log)")
     return data
@@ -140,22 +132,82 @@ def _culprit(engine_log: dict[str, Any]) -> str:
     return ""
 
 
-def _write_atomically(target: Path, text: str) -> None:
+def _write_atomically(target: Path, text: str, durable: bool = True) -> None:
+    """Write ``text`` to ``target`` atomically (a temporary file renamed over it: an
+    interrupted save leaves the previous file whole) and, if ``durable``, durably (the file
+    and then its directory synced before returning: a power cut cannot lose the save)."""
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         # A fixed name per process (not mkstemp) so that the file gets the user's umask.
-        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        tmp = _tmp_name(target, os.getpid())
         try:
             with open(tmp, "w", encoding="utf-8") as handle:
-                # No fsync: os.replace is atomic against an interrupted process, which is
-                # what Ctrl-C is; syncing after every action would slow bot games badly.
                 handle.write(text)
+                if durable:
+                    handle.flush()
+                    os.fsync(handle.fileno())
             os.replace(tmp, target)
+            if durable:
+                _sync_directory(target.parent)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
     except OSError as exc:
         raise InputError(f"--save {str(target)!r}: cannot write: {exc.strerror or exc}") from None
+
+
+def _tmp_name(target: Path, pid: int) -> Path:
+    return target.with_name(f".{target.name}.{pid}.tmp")
+
+
+def _sync_directory(directory: Path) -> None:
+    """Sync the directory entry of a rename (POSIX: the rename is durable only then)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return  # a platform or file system where directories cannot be opened
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some file systems refuse fsync on a directory; the rename is still atomic
+    finally:
+        os.close(fd)
+
+
+def remove_stale_temporaries(target: Path) -> list[Path]:
+    """Remove the temporary files that saves to ``target`` by processes no longer running
+    left behind (killed mid-save, ``kill -9``); returns those removed.  A live process's
+    temporary file is left alone: it may be saving now."""
+    removed: list[Path] = []
+    prefix = f".{target.name}."
+    try:
+        candidates = list(target.parent.glob(f"{glob.escape(prefix)}*.tmp"))
+    except OSError:
+        return removed
+    for path in candidates:
+        pid_text = path.name[len(prefix):-len(".tmp")]
+        if not pid_text.isdigit() or pid_text.startswith("0"):
+            continue
+        if path != _tmp_name(target, int(pid_text)) or _running(int(pid_text)):
+            continue
+        try:
+            path.unlink()
+        except OSError:
+            continue
+        removed.append(path)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists, another user's (PermissionError) or unknown: keep its file
+    return True
 
 
 def _dumps(data: object) -> str:
@@ -176,8 +228,11 @@ class SaveFile:
         self.table = table
         self._encoded: list[str] = []
         self._head: str | None = None
+        remove_stale_temporaries(self.path)
 
-    def write(self, game: Game) -> None:
+    def write(self, game: Game, *, durable: bool = True) -> None:
+        """Save the game; ``durable=False`` skips the syncs (about 15 ms on a disk), for the
+        saves between two bots' moves: the next save that waits for a person syncs."""
         if self._head is None or len(self._encoded) > len(game.log):
             data = game.to_log()
             del data["actions"]
@@ -186,7 +241,7 @@ class SaveFile:
             self._encoded = []
         for action in game.log[len(self._encoded):]:
             self._encoded.append(_dumps(action))
-        _write_atomically(self.path, self._head + ",\n".join(self._encoded) + "]}\n")
+        _write_atomically(self.path, self._head + ",\n".join(self._encoded) + "]}\n", durable)
 
 
 def save_game(path: str | Path, game: Game, table: Table) -> None:

@@ -4,6 +4,7 @@ Public API::
 
     game = Game(settings, actions=())      # replays the actions
     game.process(action)                   # validate and apply one action, or raise
+    game.fork() / game.at(n)               # a copy to try actions on / the game after n actions
     game.legal_actions(entity)             # what that player or company may do now
     game.active_entities()                 # who may act now: [(entity, entity_type), ...]
     game.view(player) / game.view(None)    # a player's / the public view (hidden info removed)
@@ -15,7 +16,11 @@ Public API::
 ``process`` applies the action to a copy of the state and keeps the copy only when every check
 passed, so an error (a :class:`~india1853.errors.RuleError` naming the rule, or an
 :class:`~india1853.errors.InputError` naming the field) leaves the game untouched.  ``undo`` and
-``redo`` are actions: undo rebuilds the state by replaying the log without the undone action.
+``redo`` are actions.  The game keeps the actions in force and the redo stack, and a snapshot
+of the state every :data:`SNAPSHOT_EVERY` actions in force: undo and redo only move an action
+between the two stacks, and the state is rebuilt when next asked for, from the nearest snapshot
+(at most ``SNAPSHOT_EVERY - 1`` actions replayed without checks), so undo costs the same at any
+length of game, and a log of many undo/redo pairs loads in time linear in its length.
 
 Replaying without checks (``check=False``) is for trusted logs only - logs this engine wrote,
 whose every action was once accepted by ``process``.  It applies the actions in place, skips the
@@ -42,6 +47,10 @@ from india1853.rules.game.state import CompanyState, GameState, PlayerState
 from india1853.rules.game.trains import initial_trains
 
 ENGINE_VERSION = "1"
+# Engine tuning, not a rule: how often (in actions in force) a snapshot of the state is kept for
+# undo.  Replaying an action unchecked costs about 0.1 ms and a snapshot (GameState.clone) a
+# quarter of that, so an undo replays at most a few milliseconds of actions (docs/performance.md).
+SNAPSHOT_EVERY = 32
 
 
 def initial_state(rules: GameRules, settings: Settings) -> GameState:
@@ -109,10 +118,27 @@ class Game:
         self.settings = settings
         self.rules = game_rules(settings.edition, len(settings.players), settings.variants)
         self.log: list[dict[str, Any]] = []
-        self._in_force = 0  # len(effective_actions(self.log)), kept up to date
-        self.state = initial_state(self.rules, settings)
+        # The actions in force (effective_actions(self.log)) and the undone ones redo would
+        # restore (redo_stack(self.log), the next one last), both kept up to date.
+        self._done: list[dict[str, Any]] = []
+        self._undone: list[dict[str, Any]] = []
+        start = initial_state(self.rules, settings)
+        # _snapshots[k]: a private copy of the state after the first k actions in force, for
+        # k a multiple of SNAPSHOT_EVERY (0 always).  Valid for every k <= len(_done) + len(
+        # _undone): undo and redo move along that one line of actions.
+        self._snapshots: dict[int, GameState] = {0: start.clone()}
+        self._state = start
+        self._state_len = 0  # the number of actions in force self._state is after
         for action in actions:
             self.process(action)
+
+    @property
+    def state(self) -> GameState:
+        """The current state (rebuilt here after undo or redo, from the nearest snapshot)."""
+        if self._state_len != len(self._done):
+            self._state = self._rebuild(len(self._done))
+            self._state_len = len(self._done)
+        return self._state
 
     # --- actions ----------------------------------------------------------------------------
 
@@ -137,53 +163,99 @@ class Game:
         if self.state.round == "finished":
             raise RuleError("5.1", "the game is over")
         new = self.state.clone()
-        new.seq = self._in_force + 1
+        new.seq = len(self._done) + 1
         _apply(self.rules, new, checked, check=True)
-        self.state = new
         self.log.append(checked)
-        self._in_force += 1
+        self._done.append(checked)
+        self._undone.clear()
+        self._set_state(new)
+
+    def _set_state(self, st: GameState) -> None:
+        """``st`` is the state after the actions in force, the last of them new: snapshots
+        beyond the previous ones (of the undone line) are dropped, and one taken if due."""
+        n = len(self._done)
+        for k in [k for k in self._snapshots if k >= n]:
+            del self._snapshots[k]
+        if n % SNAPSHOT_EVERY == 0:
+            self._snapshots[n] = st.clone()
+        self._state = st
+        self._state_len = n
 
     def _undo_redo(self, action: dict[str, Any]) -> None:
+        """Move one action between the actions in force and the redo stack; the state is
+        rebuilt when next asked for (so a log of undo/redo pairs loads without rebuilding)."""
         entity = action["entity"]
         if action["type"] == "undo":
-            done = effective_actions(self.log)
-            if not done:
+            if not self._done:
                 raise RuleError("undo", "there is nothing to undo")
-            self._check_barrier(done)
-            target = done[-1]
+            self._check_barrier()
+            target = self._done[-1]
         else:
-            stack = redo_stack(self.log)
-            if not stack:
+            if not self._undone:
                 raise RuleError("redo", "there is nothing to redo")
-            target = stack[-1]
+            target = self._undone[-1]
         if target["entity"] != entity:
             raise RuleError(action["type"], f"the action to {action['type']} was "
                             f"{target['entity']}'s, not {entity}'s")
-        log = [*self.log, action]
-        in_force = effective_actions(log)
-        self.state = self._replay(in_force)
-        self.log = log
-        self._in_force = len(in_force)
+        self.log.append(action)
+        if action["type"] == "undo":
+            self._undone.append(self._done.pop())
+        else:
+            self._done.append(self._undone.pop())
 
-    def _check_barrier(self, done: list[dict[str, Any]]) -> None:
+    def _check_barrier(self) -> None:
         """Hidden information: an action that revealed a secret (every bond, 2.5.3; a bid's
         cities, 4.3.2; whether the BBCI director's bid names its two cities, 2.6.2) cannot be
         undone, nor any action before it - the secret has been seen and would be played on.
-        Redo needs no barrier: only actions after the last reveal can have been undone."""
-        barrier = self.state.undo_barrier
-        if len(done) <= barrier:
-            revealing = done[barrier - 1]
+        Redo needs no barrier: only actions after the last reveal can have been undone.
+        The barrier is read from the last state built, which may be a few undos or redos
+        away: they never move it (an action that revealed cannot be undone, so the actions
+        between that state and now, every one undone at some time, revealed nothing)."""
+        barrier = self._state.undo_barrier
+        if len(self._done) <= barrier:
+            revealing = self._done[barrier - 1]
             raise RuleError("undo", f"{revealing['type']} (action {revealing['id']}) revealed "
-                            f"secret information ({self.state.undo_barrier_reason}); it and "
+                            f"secret information ({self._state.undo_barrier_reason}); it and "
                             "the actions before it cannot be undone")
 
-    def _replay(self, actions: list[dict[str, Any]]) -> GameState:
-        """The state after ``actions`` (already accepted once), applied in place unchecked."""
-        st = initial_state(self.rules, self.settings)
-        for i, action in enumerate(actions, start=1):
-            st.seq = i
-            _apply(self.rules, st, action, check=False)
+    def _rebuild(self, n: int) -> GameState:
+        """The state after the first ``n`` actions in force (accepted once): the nearest
+        snapshot at or before ``n``, then the rest applied unchecked, snapshots taken on the
+        way.  The line of actions is the one undo and redo move along."""
+        line = [*self._done, *reversed(self._undone)]
+        k = max(k for k in self._snapshots if k <= n)
+        st = self._snapshots[k].clone()
+        for i in range(k, n):
+            st.seq = i + 1
+            _apply(self.rules, st, line[i], check=False)
+            if st.seq % SNAPSHOT_EVERY == 0 and st.seq not in self._snapshots:
+                self._snapshots[st.seq] = st.clone()
         return st
+
+    def fork(self) -> Game:
+        """An independent copy of this game, to try actions on without touching this one;
+        cheap at any length (the log is copied, the states are shared: the engine never
+        changes a state it has handed out)."""
+        game = Game(self.settings)
+        game.log = list(self.log)
+        game._done, game._undone = list(self._done), list(self._undone)
+        game._snapshots = dict(self._snapshots)
+        game._state, game._state_len = self._state, self._state_len
+        return game
+
+    def at(self, n: int) -> Game:
+        """A new game holding only the first ``n`` actions in force of this one, renumbered
+        1..n (no undone actions, nothing to redo): the position before action ``n + 1`` in
+        force, rebuilt from the nearest snapshot, to look at or play on from there."""
+        if not 0 <= n <= len(self._done):
+            raise InputError(f"at: the number of actions must be 0 to {len(self._done)}, "
+                             f"not {n}")
+        game = Game(self.settings)
+        game.log = [{**a, "id": i} for i, a in enumerate(self._done[:n], start=1)]
+        game._done = list(game.log)
+        game._snapshots = {k: v for k, v in self._snapshots.items() if k <= n}
+        game._state, game._state_len = self._rebuild(n), n
+        return game
 
     @classmethod
     def replay(cls, settings: Settings, actions: Iterable[dict[str, Any]], *,
@@ -194,11 +266,10 @@ class Game:
         if check:
             return cls(settings, actions)
         game = cls(settings)
-        log = [dict(a) for a in actions]
-        in_force = effective_actions(log)
-        game.state = game._replay(in_force)
-        game.log = log
-        game._in_force = len(in_force)
+        game.log = [dict(a) for a in actions]
+        game._done, game._undone = _undo_stacks(game.log)
+        # Built now: the undo barrier is read from the last state built.
+        game._state, game._state_len = game._rebuild(len(game._done)), len(game._done)
         return game
 
     # --- queries ----------------------------------------------------------------------------
@@ -207,10 +278,12 @@ class Game:
         return expected_entities(self.rules, self.state)
 
     def legal_actions(self, entity: str) -> list[dict[str, Any]]:
-        """Every action the entity may take now (ids and times left for the caller to fill;
-        use :meth:`action`).  Tile lays and bases come from the construction module, runs from
-        the router with the optimum first; a bond or price is offered in steps of £10."""
-        return _legal_actions(self.rules, self.state, entity)
+        """Every action the entity may take now, each ready for :meth:`process` as it is (the
+        next id filled in, ``created_at`` 0: replace it to record a time).  Tile lays and bases
+        come from the construction module, runs from the router with the optimum first; a bond
+        or price is offered in steps of £10."""
+        extra = {"id": self.next_id(), "created_at": 0}
+        return [{**a, **extra} for a in _legal_actions(self.rules, self.state, entity)]
 
     @property
     def finished(self) -> bool:

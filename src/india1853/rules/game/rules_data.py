@@ -28,11 +28,24 @@ class PlayerCountRules:
     bid_cities_max: int
 
 
+# Variants that change a policy rather than a value of the edition's data: the name and what
+# it does.  ``first_round_pool_open`` is the engine's reading of 2.8.1 before issue 13 (only the
+# seller is barred from buying back a share he sold, 3.1.9): the fixture games recorded under
+# it replay with it (docs/rulings.md, 2.8.1).
+POLICY_VARIANTS: dict[str, str] = {
+    "first_round_pool_open": "2.8.1 read as barring only the seller (3.1.9): shares sold in "
+                             "the first stock round may be bought back from the pool in it",
+}
+
+
 @dataclass(frozen=True, eq=False)
 class GameRules:
     ed: Edition
     table: PlayerCountRules
     bank: int
+    # 2.8.1: shares sold into the pool in the first stock round may not be bought from it
+    # until the next stock round (off under the variant first_round_pool_open).
+    first_round_pool_closed: bool = True
 
     # --- lookups -------------------------------------------------------------------------
     @property
@@ -143,7 +156,7 @@ def game_rules(edition: str, players: int, variants: tuple[str, ...] = ()) -> Ga
     for v in variants:
         if v in ed.tables.bank_variants:
             bank = ed.tables.bank_variants[v]
-        else:
+        elif v not in POLICY_VARIANTS:
             raise InputError(f"settings.variants: unknown variant {v!r} in the {edition} edition")
     row = ed.tables.player_row(players)
     if row.bid_cities is None or row.minimum_bond is None or row.share_limit is None:
@@ -157,4 +170,5 @@ def game_rules(edition: str, players: int, variants: tuple[str, ...] = ()) -> Ga
         bid_cities_min=row.bid_cities[0],
         bid_cities_max=row.bid_cities[1],
     )
-    return GameRules(ed=ed, table=table, bank=bank)
+    return GameRules(ed=ed, table=table, bank=bank,
+                     first_round_pool_closed="first_round_pool_open" not in variants)

@@ -38,6 +38,12 @@ class Settings:
             raise InputError("settings.players: a player name is empty")
         if len(set(names)) != len(names):
             raise InputError("settings.players: player names must differ")
+        for n in names:
+            if not n.isprintable():
+                # A name is printed on every interface: a control character (an escape
+                # sequence clearing the screen, say) would reach the players' terminals.
+                raise InputError(f"settings.players: {n!a} holds a control character; "
+                                 "a name must be printable")
         if tuple(names) != self.players:
             raise InputError("settings.players: names must not start or end with spaces")
         if len({n.casefold() for n in names}) != len(names):

@@ -113,6 +113,10 @@ def sellable(rules: GameRules, st: GameState, player: PlayerState, co: CompanySt
     return free
 
 
+def _shares(n: int) -> str:
+    return f"{n} share{'' if n == 1 else 's'}"
+
+
 def no_sale_round(st: GameState, co: CompanyState) -> bool:
     """3.1.8: this stock round floated and formed the company, so its shares may not be sold
     until the next one (the players' guide: "When a Company floats, you may not sell shares
@@ -127,8 +131,14 @@ def sell_shares(
     held = player.shares.get(initials, 0)
     if held == 0:
         raise RuleError("3.1.5", f"{player.name} holds no {initials} share")
-    if held - player.unredeemed.get(initials, 0) < count:
-        raise RuleError("2.7.4", "un-redeemed shares may not be sold")
+    if held < count:
+        raise RuleError("3.1.5", f"{player.name} holds {_shares(held)} of {initials}, not "
+                        f"{count}")
+    unredeemed = player.unredeemed.get(initials, 0)
+    if held - unredeemed < count:
+        raise RuleError("2.7.4", f"{player.name} holds {_shares(held)} of {initials}, "
+                        f"{unredeemed} of them un-redeemed, and un-redeemed shares may not be "
+                        f"sold: at most {held - unredeemed} may be sold")
     allowed = sellable(rules, st, player, co)
     if count > allowed:
         if first_round(st) and co.floated:
@@ -194,6 +204,13 @@ def check_buy(
             raise RuleError("3.1.3", "the contract companies' shares must all be issued first")
     elif co.pool == 0:
         raise RuleError("3.1.7", f"the bank pool holds no {initials} share")
+    elif first_round(st) and rules.first_round_pool_closed:
+        # 2.8.1 (first edition 17): "once sold they may not be bought from the Pool until the
+        # NEXT Stock Round" - the shares, by anyone (the seller is barred anyway, 3.1.9).  The
+        # pool is empty when the first stock round begins, so every share in it was sold in
+        # this round (docs/rulings.md).
+        raise RuleError("2.8.1", f"the {initials} shares in the bank pool were sold in this "
+                        "first stock round; nobody may buy them until the next stock round")
     t = table(rules, st)
     if not exempt(rules, co):
         if player.shares.get(initials, 0) + 1 > t.share_limit:

@@ -2,7 +2,8 @@
 
 Hidden information (2.5.2-2.5.4, 4.3.2): a bond's amount is secret until every bond is in; the
 cities of a bid are secret until the contract is fulfilled (the claimed shares are public).  A
-player always sees his own bond and cities; the moderator sees everything.
+player always sees his own bond and cities; the moderator sees everything.  Once the game is
+over (5.1) nothing is secret: every bid's cities and which contracts failed are in every view.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ def revealed(rules: GameRules, st: GameState) -> frozenset[str]:
     bids reveals nothing: the claims are public from the start, the cities stay secret.
     """
     out = set()
+    if st.round == "finished":
+        out.add("every bid's cities and which contracts failed, the game is over (5.1)")
     if not _bonds_secret(st):
         out.add("the bonds, 2.5.3")
     for p in st.players:
@@ -50,6 +53,7 @@ def _player(st: GameState, p: PlayerState, viewer: str | None, moderator: bool) 
     # The bond money is put aside as soon as it is written, so a player's cash would give the
     # secret amount away: while bonds are secret, others see no cash for a player who has one.
     cash_hidden = not own and not bonds_public and p.bond is not None
+    over = st.round == "finished"
     return {
         "name": p.name,
         "cash": None if cash_hidden else p.cash,
@@ -58,10 +62,14 @@ def _player(st: GameState, p: PlayerState, viewer: str | None, moderator: bool) 
         "claims": list(p.claims),
         "bond_placed": p.bond is not None,
         "bond": p.bond if (own or bonds_public) else None,
-        "cities": list(p.cities) if (own or p.bond_returned) else None,
+        "cities": list(p.cities) if (own or p.bond_returned or over) else None,
         "cities_claimed": len(p.cities),
         "bid_complete": p.bid_complete,
         "bond_returned": p.bond_returned,
+        # 4.3: "fulfilled" once the bond is returned; "failed" for a bid whose contract was
+        # not fulfilled by the end of the game; None while it may still be.
+        "contract": ("fulfilled" if p.bond_returned
+                     else "failed" if over and p.bond is not None else None),
     }
 
 

@@ -1,0 +1,121 @@
+"""Hostile input files and names (issue 13, items 1 and 3): every command that reads a file
+answers deeply nested JSON and oversized files with one ``error:`` line, never a traceback
+nor the input echoed back, and control characters never reach the terminal raw."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from india1853.data.jsonfile import MAX_DEPTH, MAX_FILE_BYTES
+from india1853.errors import InputError
+from india1853.interfaces.cli import main
+from india1853.rules.game import Game, Settings
+
+ROOT = Path(__file__).resolve().parents[2]
+POSITION = str(ROOT / "tests" / "positions" / "second_early.json")
+
+
+def _commands(bad: str, out: Path) -> list[list[str]]:
+    return [
+        ["replay", bad], ["replay", bad, "--json"], ["log", bad], ["play", "--load", bad],
+        ["stats", bad, "--out", str(out / "stats")], ["render", bad, "--out", str(out / "m.svg")],
+        ["moves", bad, "--company", "EIR"], ["routes", bad, "--company", "EIR"],
+        ["routes", POSITION, "--company", "EIR", "--check", bad],
+    ]
+
+
+def _one_error_line(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
+    assert main(argv) == 2, argv
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), (argv, captured.err[:300])
+    assert "Traceback" not in captured.err and captured.out == ""
+    return lines[0]
+
+
+def test_deeply_nested_json_is_one_error_line_in_every_reader(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 2000 + "]" * 2000)
+    for argv in _commands(str(deep), tmp_path):
+        line = _one_error_line(capsys, argv)
+        assert f"nested more than {MAX_DEPTH} levels deep" in line, line
+        assert "[[" not in line
+
+
+def test_nesting_just_under_the_interpreter_limit_is_refused_too(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Parsed by json, then refused before any reader walks it recursively.
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"settings": ' + "[" * 500 + "]" * 500 + "}")
+    line = _one_error_line(capsys, ["replay", str(deep)])
+    assert "nested more than" in line
+
+
+def test_nested_arguments_are_one_error_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deep = "[" * 2000 + "]" * 2000
+    for argv in (["moves", POSITION, "--company", "EIR", "--lays-done", deep],
+                 ["moves", POSITION, "--company", "EIR", "--check", deep]):
+        line = _one_error_line(capsys, argv)
+        assert "nested more than" in line and "[[" not in line
+
+
+def test_an_oversized_file_is_refused_unread(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    big = tmp_path / "big.json"
+    with big.open("wb") as handle:
+        handle.truncate(MAX_FILE_BYTES + 1)  # sparse: no disk used
+    for argv in _commands(str(big), tmp_path):
+        line = _one_error_line(capsys, argv)
+        assert f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB" in line
+        assert len(line) < 200
+
+
+def test_a_huge_value_in_a_file_is_not_echoed_whole(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "pos.json"
+    bad.write_text(json.dumps({"edition": "second", "phase": ["x" * 100_000]}))
+    line = _one_error_line(capsys, ["routes", str(bad), "--company", "EIR"])
+    assert line.startswith("error: phase:") and len(line) < 700
+
+
+@pytest.mark.parametrize("name", ["Ann\x1b[2J", "Ann\x1b]0;pwned\x07", "A\u202en", "A\tB"])
+def test_control_characters_in_names_are_refused_by_the_settings(name: str) -> None:
+    with pytest.raises(InputError, match=r"settings\.players: .* holds a control character"):
+        Settings((name, "Bob", "Cat"))
+
+
+def test_names_with_accents_and_spaces_are_fine() -> None:
+    assert Game(Settings(("Éva Ős", "Ravi Kumar", "李"))).state.players[0].name == "Éva Ős"
+
+
+def test_an_old_file_with_an_escape_in_a_name_gets_an_escaped_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = Game(Settings(("Ann", "Bob", "Cat"))).to_log()
+    log["settings"]["players"][0] = "Ann\x1b[2J\x1b]0;title\x07"
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(log))
+    for argv in (["replay", str(path)], ["log", str(path)], ["play", "--load", str(path)]):
+        line = _one_error_line(capsys, argv)
+        assert "\x1b" not in line and "\x07" not in line
+        assert "\\x1b[2J" in line and "control character" in line
+
+
+def test_players_option_with_an_escape_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    line = _one_error_line(capsys, ["play", "--players", "Ann\x1b[2J,Bob,Cat",
+                                    "--save", str(tmp_path / "s.json")])
+    assert "\x1b" not in line and "control character" in line
+
+
+def test_routes_and_moves_given_a_game_log_say_it_is_a_game_log(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    log = str(ROOT / "tests" / "games" / "greedy-3p-seed3.json")
+    for command in ("routes", "moves"):
+        line = _one_error_line(capsys, [command, log, "--company", "EIR"])
+        assert f"position file {log!r}: this is a game log" in line
+        assert "not a position file" in line
