@@ -31,6 +31,7 @@ The stages (described in full in docs/routes.md):
 from __future__ import annotations
 
 import heapq
+from bisect import bisect_left
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -793,6 +794,70 @@ class _TrainSlot:
     # is listed), ``unseen_total`` the most any of them is worth with its mail bonus.
     unseen: int = -1
     unseen_total: int = -1
+    # Resource bits that most runs of the list use (the first hops from the bases): a run
+    # set's bits among them key the caches below.
+    hot: int = 0
+    # The runs grouped by their bits among ``hot`` (built on first use): per group its key
+    # and its positions in ``masks`` (value order) and in ``masks_by_total``, ascending.  A
+    # group whose key meets the used bits holds no compatible run and is skipped whole.
+    groups: _Groups | None = None
+
+    def grouped(self) -> _Groups:
+        if self.groups is None:
+            self.groups = _Groups.of(self.masks, self.masks_by_total, self.hot)
+        return self.groups
+
+
+@dataclass(frozen=True)
+class _Groups:
+    keys: list[int]
+    by_value: list[list[int]]
+    by_total: list[list[int]]
+
+    @staticmethod
+    def of(masks: list[int], masks_by_total: list[int], hot: int) -> _Groups:
+        index: dict[int, int] = {}
+        by_value: list[list[int]] = []
+        by_total: list[list[int]] = []
+        for k, mask in enumerate(masks):
+            g = index.setdefault(mask & hot, len(index))
+            if g == len(by_value):
+                by_value.append([])
+                by_total.append([])
+            by_value[g].append(k)
+        for p, mask in enumerate(masks_by_total):
+            by_total[index[mask & hot]].append(p)
+        return _Groups(list(index), by_value, by_total)
+
+
+def _first_compatible(keys: list[int], groups: list[list[int]], masks: list[int],
+                      figures: list[int], used: int, start: int, floor: int
+                      ) -> tuple[int, int]:
+    """The first position ``p >= start`` (the lists are sorted best first by ``figures``)
+    whose mask shares no bit with ``used`` and whose figure is above ``floor``: the same
+    position a plain scan of the list finds, looked for group by group (a group whose key
+    meets ``used`` is skipped whole; within a group, positions ascend).  Also the largest
+    figure at or below ``floor`` where a group's scan stopped (-1: none), for the record of
+    discarded bounds."""
+    found = len(masks)
+    stopped = -1
+    for g, key in enumerate(keys):
+        if key & used:
+            continue
+        positions = groups[g]
+        at = bisect_left(positions, start) if start else 0
+        for q in range(at, len(positions)):
+            p = positions[q]
+            if p >= found:
+                break
+            if figures[p] <= floor:
+                if figures[p] > stopped:
+                    stopped = figures[p]
+                break
+            if not masks[p] & used:
+                found = p
+                break
+    return (found if found < len(masks) else -1), stopped
 
 
 @dataclass
@@ -818,21 +883,18 @@ class _Search:
         taken).  Listed runs are sorted best first, so the first compatible one is the best."""
         slot = self.slots[j]
         best = max(slot.unseen, 0)
-        masks = slot.masks
-        for k in range(len(masks)):
-            if not masks[k] & used:
-                best = max(best, slot.values[k])
-                break
+        groups = slot.grouped()
+        k, _ = _first_compatible(groups.keys, groups.by_value, slot.masks, slot.values, used,
+                                 0, -1)
+        if k >= 0:
+            best = max(best, slot.values[k])
         if not mail:
             return best, best
         top = max(best, slot.unseen_total)
-        by_mask = slot.masks_by_total
-        for k, total in enumerate(slot.totals_by_total):
-            if total <= top:
-                break
-            if not by_mask[k] & used:
-                top = total
-                break
+        p, _ = _first_compatible(groups.keys, groups.by_total, slot.masks_by_total,
+                                 slot.totals_by_total, used, 0, top)
+        if p >= 0:
+            top = slot.totals_by_total[p]
         return best, top
 
     def bound(self, i: int, used: int, mail: bool) -> tuple[int, int]:
@@ -952,25 +1014,19 @@ class _Search:
         slot = self.slots[i]
         best = self.best_value
         pick, extra = -1, 0
+        groups = slot.grouped()
         if mail:
-            by_mask, index = slot.masks_by_total, slot.index_by_total
-            for p, total in enumerate(slot.totals_by_total):
-                if value + total <= best:
-                    self.pruned_bound = max(self.pruned_bound, value + total)
-                    break
-                if not by_mask[p] & used:
-                    pick, extra = index[p], total
-                    break
+            p, stopped = _first_compatible(groups.keys, groups.by_total, slot.masks_by_total,
+                                           slot.totals_by_total, used, 0, best - value)
+            if p >= 0:
+                pick, extra = slot.index_by_total[p], slot.totals_by_total[p]
         else:
-            masks, values = slot.masks, slot.values
-            for k in range(start, len(values)):
-                run_value = values[k]
-                if value + run_value <= best:
-                    self.pruned_bound = max(self.pruned_bound, value + run_value)
-                    break
-                if not masks[k] & used:
-                    pick, extra = k, run_value
-                    break
+            pick, stopped = _first_compatible(groups.keys, groups.by_value, slot.masks,
+                                              slot.values, used, start, best - value)
+            if pick >= 0:
+                extra = slot.values[pick]
+        if stopped >= 0:
+            self.pruned_bound = max(self.pruned_bound, value + stopped)
         if slot.unseen >= 0:
             self._unseen(i, value, 0, mail)
         if value + extra > best:
@@ -1362,6 +1418,9 @@ def _run_search(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]]
     ``start`` (if any)."""
     slots = _slots(trains, runs, caps, {g: _unseen(listing[g], a) for g, a in arms.items()},
                    start[2])
+    hot = {g: _first_hops(a) for g, a in arms.items()}
+    for slot in slots:
+        slot.hot = hot[slot.train.gauge]
     reach = [0] * (len(slots) + 1)
     for i in range(len(slots) - 1, -1, -1):
         union = 0
@@ -1374,6 +1433,20 @@ def _run_search(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]]
     search.root_bound = root + gain
     search.search(0, 0, 0, 0, True, 0, [])
     return search
+
+
+
+
+
+def _first_hops(gauge_arms: GaugeArms) -> int:
+    """The resource bits of every arm's first hop from its base: nearly every run uses some
+    (a run leaves its base by one or two of them), which makes them good cache keys."""
+    out = 0
+    for arms in gauge_arms.arms:
+        for k, depth in enumerate(arms.depths):
+            if depth == 1:
+                out |= arms.masks[k]
+    return out
 
 
 def _slots(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]],
