@@ -31,8 +31,8 @@ The stages (described in full in docs/routes.md):
 from __future__ import annotations
 
 import heapq
-from bisect import bisect_left
 import time
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
