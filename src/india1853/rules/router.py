@@ -876,6 +876,10 @@ class _Search:
     # be carried by the unlisted run (``unseen_total_context``); -1: none.
     unseen_context: list[int] = field(default_factory=list)
     unseen_total_context: list[int] = field(default_factory=list)
+    # Per slot j, upper bounds on what trains j.. can add on their own (every resource free,
+    # no duty): with the mail already taken, and with it free (a "Russian doll" bound, each
+    # found by a search of the trains after it); :data:`NEVER` where not known.
+    tail: list[tuple[int, int]] = field(default_factory=list)
 
     def limits(self, j: int, used: int, mail: bool) -> tuple[int, int]:
         """Upper bounds for train ``j`` given the used resources: its best run compatible with
@@ -942,6 +946,11 @@ class _Search:
         max_mail = slot.max_mail if mail else 0
         unseen, unseen_total, totals_after = slot.unseen, slot.unseen_total, slot.totals_after
         rest_k, gain_k = rest, gain
+        tail_taken, tail_free = self.tail[i + 1]
+        alone = tail_free if mail else tail_taken  # the trains after this one, on their own
+        # With this train's run (and the mail, if free, carried by one of the trains).
+        alone_mail = (max_mail + tail_taken if max_mail + tail_taken > tail_free
+                      else tail_free) if mail else tail_taken
         for k in range(start, n):
             run_value = values[k]
             if same:  # (conditional expressions: this loop is hot, min() is slower)
@@ -961,8 +970,12 @@ class _Search:
                         if top - best > gain_k:
                             gain_k = top - best
             # Every term falls as k grows: the first run that cannot beat the answer ends
-            # the list.
-            ceiling = value + run_value + rest_k + (max_mail if max_mail > gain_k else gain_k)
+            # the list.  The trains after this one add at most ``rest_k`` (+ the mail) and at
+            # most what they could on their own (``tail``).
+            ahead = rest_k + (max_mail if max_mail > gain_k else gain_k)
+            if ahead > alone_mail:
+                ahead = alone_mail
+            ceiling = value + run_value + ahead
             if ceiling <= self.best_value:
                 self.pruned_bound = max(self.pruned_bound, ceiling)
                 break
@@ -974,16 +987,16 @@ class _Search:
             if mail:
                 chosen.append((k, True))
                 self._descend(i, n_used, n_covered, value + run_value + mails[k], False,
-                              n_start, chosen, rest_k)
+                              n_start, chosen, rest_k if rest_k < tail_taken else tail_taken)
                 chosen.pop()
             chosen.append((k, False))
             self._descend(i, n_used, n_covered, value + run_value, mail, n_start, chosen,
-                          rest_k + gain_k)
+                          rest_k + gain_k if rest_k + gain_k < alone else alone)
             chosen.pop()
         if slot.unseen >= 0:
             self._unseen(i, value + rest, gain, mail)
         # The train may also stay idle (no compatible run, or to leave room for others).
-        ceiling = value + rest + gain
+        ceiling = value + (rest + gain if rest + gain < alone else alone)
         if ceiling > self.best_value:
             chosen.append((-1, False))
             self.search(i + 1, used, covered, value, mail, n if same else 0, chosen)
@@ -1427,8 +1440,10 @@ def _run_search(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]]
         for duty in slots[i].duties:
             union |= duty
         reach[i] = reach[i + 1] | union
+    tail = _tails(slots)
     search = _Search(slots, (1 << duty_count) - 1, reach, best_value=start[0],
-                     unseen_context=[-1] * len(slots), unseen_total_context=[-1] * len(slots))
+                     unseen_context=[-1] * len(slots), unseen_total_context=[-1] * len(slots),
+                     tail=tail)
     root, gain = search.bound(0, 0, True)
     search.root_bound = root + gain
     search.search(0, 0, 0, 0, True, 0, [])
@@ -1436,6 +1451,26 @@ def _run_search(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]]
 
 
 
+
+
+def _tails(slots: list[_TrainSlot]) -> list[tuple[int, int]]:
+    """Per slot j (and past the last), upper bounds on what trains j.. can add on their own,
+    with the mail taken and with it free: each the certified bound of a search of those
+    trains alone (every resource free, duties dropped: a relaxation, so never below what
+    they add in any node), from the last train back, each search bounded by the ones after
+    it.  Unlisted runs count (the searches record their bounds as the main one does)."""
+    n = len(slots)
+    tail = [(NEVER, NEVER)] * n + [(0, 0)]
+    for j in range(n - 1, 0, -1):
+        found, bounds = -1, []
+        for mail in (False, True):
+            sub = _Search(slots, 0, [0] * (n + 1), best_value=found,
+                          unseen_context=[-1] * n, unseen_total_context=[-1] * n, tail=tail)
+            sub.search(j, 0, 0, 0, mail, 0, [])
+            found = sub.best_value  # legal with the mail free too: a start for that search
+            bounds.append(max(sub.best_value, sub.pruned_bound))
+        tail[j] = (bounds[0], bounds[1])
+    return tail
 
 
 def _first_hops(gauge_arms: GaugeArms) -> int:
