@@ -869,6 +869,7 @@ class _Search:
     # Per slot (run index or -1, mail); None: nothing beat the value the search started from.
     best: list[tuple[int, bool]] | None = None
     nodes: int = 0
+    exhausted: bool = False  # the budget ran out in this search
     pruned_bound: int = -1
     root_bound: int = 0
     # Per slot, the most a search node offered on top of an unlisted run of its train: with
@@ -880,6 +881,7 @@ class _Search:
     # no duty): with the mail already taken, and with it free (a "Russian doll" bound, each
     # found by a search of the trains after it); :data:`NEVER` where not known.
     tail: list[tuple[int, int]] = field(default_factory=list)
+    budget: Budget | None = None
 
     def limits(self, j: int, used: int, mail: bool) -> tuple[int, int]:
         """Upper bounds for train ``j`` given the used resources: its best run compatible with
@@ -915,6 +917,8 @@ class _Search:
     def search(self, i: int, used: int, covered: int, value: int, mail: bool, start: int,
                chosen: list[tuple[int, bool]]) -> None:
         self.nodes += 1
+        if self.budget is not None and self.best_value >= 0:
+            self.budget.spend()  # only with a legal run set in hand to answer with
         slots = self.slots
         if i == len(slots):
             if covered & self.duties == self.duties and value > self.best_value:
@@ -1058,6 +1062,39 @@ class _Search:
 # The public interface.
 
 
+@dataclass
+class Budget:
+    """How long :func:`best_run` may search before it answers with the best run set found so
+    far, not yet proven optimal: at most ``nodes`` search nodes and ``seconds`` of wall-clock
+    time (None: no limit), counted over every pass and bound.  The search stops only once it
+    holds a legal run set (with run duties, the first one covering them).  One budget per
+    call: it counts what it spends."""
+
+    seconds: float | None = None
+    nodes: int | None = None
+    spent_nodes: int = 0
+    deadline: float = 0.0
+    exhausted: bool = False
+
+    def begin(self) -> None:
+        self.spent_nodes = 0
+        self.exhausted = False
+        self.deadline = (time.perf_counter() + self.seconds if self.seconds is not None
+                         else float("inf"))
+
+    def spend(self) -> None:
+        """Count a search node; raise :class:`_OutOfBudget` once the budget is spent."""
+        self.spent_nodes += 1
+        if ((self.nodes is not None and self.spent_nodes > self.nodes)
+                or (self.spent_nodes % 64 == 0 and time.perf_counter() > self.deadline)):
+            self.exhausted = True
+            raise _OutOfBudget
+
+
+class _OutOfBudget(Exception):
+    """The search's budget is spent (caught inside the router, never raised to callers)."""
+
+
 @dataclass(frozen=True)
 class SearchStats:
     """How the answer was found: sizes of the reduced graphs, candidate runs per train, search
@@ -1075,6 +1112,9 @@ class SearchStats:
     thresholds: dict[str, int]  # per gauge: the last pass listed every run worth this much
     total_thresholds: dict[str, int]  # and every run worth this much with its mail bonus
     passes: int
+    # The budget ran out: the run is the best found so far and ``upper_bound`` the bound of
+    # the whole last pass (``optimal`` only if they meet).
+    budget_exhausted: bool = False
 
 
 @dataclass(frozen=True)
@@ -1177,7 +1217,7 @@ def _caps(trains: Sequence[Train]) -> dict[TrainGauge, int]:
 
 def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
              duties: Iterable[str] = (), first_threshold: int | None = None,
-             greedy_start: bool | None = None) -> BestRun:
+             greedy_start: bool | None = None, budget: Budget | None = None) -> BestRun:
     """The company's run of greatest total value (train revenue plus mail, 4.6.2, 4.6.6).
 
     ``trains`` are those able to run this turn (4.5.1); ``duties`` hexes that must be on a run
@@ -1189,8 +1229,16 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
     run); ``greedy_start`` (with no duties and no first threshold) starts from a run set found
     greedily and lists only the runs that could beat it (None: on a large network).  The
     answer is the optimum whatever they are.
+
+    ``budget`` (None: no limit) lets a caller that must not wait (a game screen, a web
+    server's worker) have an answer in bounded time: when it runs out, the answer is the best
+    legal run set found so far, its ``upper_bound`` the bound of the whole search, and
+    ``optimal`` False unless the two meet (``stats.budget_exhausted`` says it ran out).  Call
+    again without a budget for the proven optimum.
     """
     _check_minimums(trains)
+    if budget is not None:
+        budget.begin()
     duty_list = sorted(set(duties))
     t0 = time.perf_counter()
     gauges: list[TrainGauge] = sorted({t.gauge for t in trains})
@@ -1204,8 +1252,8 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
     while True:
         passes += 1
         runs = {g: runs_at_least(arms[g], *listing[g]) for g in gauges}
-        search = _run_search(trains, runs, caps, len(duty_list), listing, arms, start)
-        if (all(v <= 0 for v, _ in listing.values())
+        search = _run_search(trains, runs, caps, len(duty_list), listing, arms, start, budget)
+        if (search.exhausted or all(v <= 0 for v, _ in listing.values())
                 or search.pruned_bound <= search.best_value):
             break
         start, listing = _next_pass(trains, arms, start, listing, search)
@@ -1237,8 +1285,10 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
         thresholds={str(g): v for g, (v, _) in listing.items()},
         total_thresholds={str(g): t for g, (_, t) in listing.items()},
         passes=passes,
+        budget_exhausted=search.exhausted,
     )
-    return BestRun(run, max(run.total, search.pruned_bound), stats)
+    bound = search.root_bound if search.exhausted else search.pruned_bound
+    return BestRun(run, max(run.total, bound), stats)
 
 
 def _plan(trains: Sequence[Train], arms: dict[TrainGauge, GaugeArms], duties: bool,
@@ -1426,9 +1476,10 @@ def _next_listing(listing: Listing, search: _Search, arms: dict[TrainGauge, Gaug
 
 def _run_search(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]],
                 caps: dict[TrainGauge, int], duty_count: int, listing: Listing,
-                arms: dict[TrainGauge, GaugeArms], start: _Start) -> _Search:
+                arms: dict[TrainGauge, GaugeArms], start: _Start,
+                budget: Budget | None = None) -> _Search:
     """One pass of the branch and bound over the runs of ``listing``, to beat the run set
-    ``start`` (if any)."""
+    ``start`` (if any); cut short (``exhausted``) when the budget runs out."""
     slots = _slots(trains, runs, caps, {g: _unseen(listing[g], a) for g, a in arms.items()},
                    start[2])
     hot = {g: _first_hops(a) for g, a in arms.items()}
@@ -1440,33 +1491,41 @@ def _run_search(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]]
         for duty in slots[i].duties:
             union |= duty
         reach[i] = reach[i + 1] | union
-    tail = _tails(slots)
     search = _Search(slots, (1 << duty_count) - 1, reach, best_value=start[0],
                      unseen_context=[-1] * len(slots), unseen_total_context=[-1] * len(slots),
-                     tail=tail)
+                     budget=budget)
     root, gain = search.bound(0, 0, True)
     search.root_bound = root + gain
-    search.search(0, 0, 0, 0, True, 0, [])
+    search.tail = _tails(slots, budget)
+    try:
+        search.search(0, 0, 0, 0, True, 0, [])
+    except _OutOfBudget:
+        search.exhausted = True
     return search
 
 
 
 
 
-def _tails(slots: list[_TrainSlot]) -> list[tuple[int, int]]:
+def _tails(slots: list[_TrainSlot], budget: Budget | None = None) -> list[tuple[int, int]]:
     """Per slot j (and past the last), upper bounds on what trains j.. can add on their own,
     with the mail taken and with it free: each the certified bound of a search of those
     trains alone (every resource free, duties dropped: a relaxation, so never below what
     they add in any node), from the last train back, each search bounded by the ones after
-    it.  Unlisted runs count (the searches record their bounds as the main one does)."""
+    it.  Unlisted runs count (the searches record their bounds as the main one does).  If
+    the budget runs out, the bounds not found yet stay unknown."""
     n = len(slots)
     tail = [(NEVER, NEVER)] * n + [(0, 0)]
     for j in range(n - 1, 0, -1):
         found, bounds = -1, []
         for mail in (False, True):
             sub = _Search(slots, 0, [0] * (n + 1), best_value=found,
-                          unseen_context=[-1] * n, unseen_total_context=[-1] * n, tail=tail)
-            sub.search(j, 0, 0, 0, mail, 0, [])
+                          unseen_context=[-1] * n, unseen_total_context=[-1] * n, tail=tail,
+                          budget=budget)
+            try:
+                sub.search(j, 0, 0, 0, mail, 0, [])
+            except _OutOfBudget:
+                return tail
             found = sub.best_value  # legal with the mail free too: a start for that search
             bounds.append(max(sub.best_value, sub.pruned_bound))
         tail[j] = (bounds[0], bounds[1])
