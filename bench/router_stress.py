@@ -75,16 +75,18 @@ class Stress:
 
 def _specs() -> tuple[Stress, ...]:
     out: list[Stress] = []
-    legal = [("EIR", ("6", "6")), ("BNR", ("6", "6")), ("GIP", ("5", "6")),
-             ("NWR", ("6", "6")), ("EIR", ("4", "6")), ("BBCI", ("5", "5"))]
+    legal: list[tuple[str, tuple[str, ...]]] = [
+        ("EIR", ("6", "6")), ("BNR", ("6", "6")), ("GIP", ("5", "6")),
+        ("NWR", ("6", "6")), ("EIR", ("4", "6")), ("BBCI", ("5", "5"))]
     for k, (company, trains) in enumerate(legal):
         for tiles, seed in ((100, 4 + k), (137, 21 + k), (150, 40 + k)):
             out.append(Stress(company, trains, tiles, seed, others=tuple(
                 c for c in ("BNR", "GIP", "NWR", "EIR") if c != company)))
         out.append(Stress(company, trains, 120, 60 + k, duty=True, others=tuple(
             c for c in ("BNR", "GIP", "NWR", "EIR") if c != company)))
-    over = [("EIR", ("3M", "4M", "5", "6")), ("GIP", ("3M", "4", "4M", "5", "6", "6")),
-            ("BNR", ("4", "5", "6", "6")), ("EIR", ("5", "5", "6", "6", "6"))]
+    over: list[tuple[str, tuple[str, ...]]] = [
+        ("EIR", ("3M", "4M", "5", "6")), ("GIP", ("3M", "4", "4M", "5", "6", "6")),
+        ("BNR", ("4", "5", "6", "6")), ("EIR", ("5", "5", "6", "6", "6"))]
     for k, (company, trains) in enumerate(over):
         for tiles, seed, duty in ((60, 47 + k, False), (133, 80 + k, True),
                                   (150, 90 + k, False)):
