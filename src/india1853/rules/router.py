@@ -36,6 +36,7 @@ from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import groupby
 from operator import add, itemgetter
 from typing import Final
 
@@ -800,12 +801,35 @@ class _TrainSlot:
     # The runs grouped by their bits among ``hot`` (built on first use): per group its key
     # and its positions in ``masks`` (value order) and in ``masks_by_total``, ascending.  A
     # group whose key meets the used bits holds no compatible run and is skipped whole.
-    groups: _Groups | None = None
+    # (A list holding it once built, shared by the slots of identical trains, which are
+    # copies of one slot.)
+    groups: list[_Groups] = field(default_factory=list)
 
     def grouped(self) -> _Groups:
-        if self.groups is None:
-            self.groups = _Groups.of(self.masks, self.masks_by_total, self.hot)
-        return self.groups
+        if not self.groups:
+            self.groups.append(_Groups.of(self.masks, self.masks_by_total, self.hot))
+        return self.groups[0]
+
+    def free_caps(self, used: int) -> tuple[int, int]:
+        """Upper bounds on this train's best run compatible with ``used``, by value and by
+        value + mail: the best of the groups whose key ``used`` leaves free (a run of any
+        other group shares a resource with it), or an unlisted run."""
+        groups = self.grouped()
+        key = used & self.hot
+        found = groups.free.get(key)
+        if found is None:
+            best = top = 0
+            values, totals = self.values, self.totals_by_total
+            for g, group_key in enumerate(groups.keys):
+                if not group_key & key:
+                    if values[groups.by_value[g][0]] > best:
+                        best = values[groups.by_value[g][0]]
+                    if totals[groups.by_total[g][0]] > top:
+                        top = totals[groups.by_total[g][0]]
+            found = groups.free[key] = (best, top)
+        best, top = found
+        best = max(best, self.unseen, 0)
+        return best, max(top, self.unseen_total, best)
 
 
 @dataclass(frozen=True)
@@ -813,21 +837,20 @@ class _Groups:
     keys: list[int]
     by_value: list[list[int]]
     by_total: list[list[int]]
+    # Per key of used bits: the best value and value + mail of the groups it leaves free.
+    free: dict[int, tuple[int, int]] = field(default_factory=dict)
 
     @staticmethod
     def of(masks: list[int], masks_by_total: list[int], hot: int) -> _Groups:
-        index: dict[int, int] = {}
-        by_value: list[list[int]] = []
-        by_total: list[list[int]] = []
-        for k, mask in enumerate(masks):
-            g = index.setdefault(mask & hot, len(index))
-            if g == len(by_value):
-                by_value.append([])
-                by_total.append([])
-            by_value[g].append(k)
-        for p, mask in enumerate(masks_by_total):
-            by_total[index[mask & hot]].append(p)
-        return _Groups(list(index), by_value, by_total)
+        # Sorting positions by key (stable) puts each group's positions together, ascending.
+        keys_v = [mask & hot for mask in masks]
+        order = sorted(range(len(keys_v)), key=keys_v.__getitem__)
+        by_value = [list(g) for _, g in groupby(order, key=keys_v.__getitem__)]
+        keys = [keys_v[g[0]] for g in by_value]
+        keys_t = [mask & hot for mask in masks_by_total]
+        order = sorted(range(len(keys_t)), key=keys_t.__getitem__)
+        found = {key: list(g) for key, g in groupby(order, key=keys_t.__getitem__)}
+        return _Groups(keys, by_value, [found[key] for key in keys])
 
 
 def _first_compatible(keys: list[int], groups: list[list[int]], masks: list[int],
@@ -950,6 +973,8 @@ class _Search:
         max_mail = slot.max_mail if mail else 0
         unseen, unseen_total, totals_after = slot.unseen, slot.unseen_total, slot.totals_after
         rest_k, gain_k = rest, gain
+        follow = slots[i + 1:]
+        cap = cap_total = NEVER
         tail_taken, tail_free = self.tail[i + 1]
         alone = tail_free if mail else tail_taken  # the trains after this one, on their own
         # With this train's run (and the mail, if free, carried by one of the trains).
@@ -988,14 +1013,31 @@ class _Search:
             n_used = used | masks[k]
             n_covered = covered | duties[k]
             n_start = k + 1 if same else 0
+            # With run k taken, each later train is also held to the best run of the groups
+            # its first hops leave free (:meth:`_TrainSlot.free_caps`).
+            rest_c = gain_c = 0
+            for f, (best, top) in enumerate(limits):
+                if f < same:
+                    if best > cap:
+                        best = cap
+                    if top > cap_total:
+                        top = cap_total
+                free_best, free_top = follow[f].free_caps(n_used)
+                if best > free_best:
+                    best = free_best
+                if top > free_top:
+                    top = free_top
+                rest_c += best
+                if mail and top - best > gain_c:
+                    gain_c = top - best
             if mail:
                 chosen.append((k, True))
                 self._descend(i, n_used, n_covered, value + run_value + mails[k], False,
-                              n_start, chosen, rest_k if rest_k < tail_taken else tail_taken)
+                              n_start, chosen, rest_c if rest_c < tail_taken else tail_taken)
                 chosen.pop()
             chosen.append((k, False))
             self._descend(i, n_used, n_covered, value + run_value, mail, n_start, chosen,
-                          rest_k + gain_k if rest_k + gain_k < alone else alone)
+                          rest_c + gain_c if rest_c + gain_c < alone else alone)
             chosen.pop()
         if slot.unseen >= 0:
             self._unseen(i, value + rest, gain, mail)
