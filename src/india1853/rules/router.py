@@ -30,7 +30,9 @@ The stages (described in full in docs/routes.md):
 
 from __future__ import annotations
 
+import functools
 import heapq
+import operator
 import time
 from bisect import bisect_left
 from collections import defaultdict
@@ -905,6 +907,29 @@ class _Search:
     # found by a search of the trains after it); :data:`NEVER` where not known.
     tail: list[tuple[int, int]] = field(default_factory=list)
     budget: Budget | None = None
+    # The tail bounds with the first hops already used (``hot``: every gauge's first-hop
+    # bits), per (slot, used bits among them); shared by the searches that compute them.
+    hot: int = 0
+    tails_used: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+
+    def tail_for(self, j: int, used: int) -> tuple[int, int]:
+        """What trains j.. can add on their own with the first hops in ``used`` taken (a
+        relaxation of ``used``): a search of them alone from those bits, cached; the plain
+        tail bound when none are used, or when the cache is full."""
+        key = used & self.hot
+        if not key or j >= len(self.slots) - 1:
+            return self.tail[j]
+        found = self.tails_used.get((j, key))
+        if found is None:
+            if len(self.tails_used) >= TAIL_KEYS or (self.budget and self.budget.exhausted):
+                return self.tail[j]
+            try:
+                found = _tail_search(self.slots, self.tail, j, key, self.budget, self.hot,
+                                     self.tails_used)
+            except _OutOfBudget:
+                return self.tail[j]  # (this search stops at its next node)
+            self.tails_used[j, key] = found
+        return found
 
     def limits(self, j: int, used: int, mail: bool) -> tuple[int, int]:
         """Upper bounds for train ``j`` given the used resources: its best run compatible with
@@ -975,7 +1000,7 @@ class _Search:
         rest_k, gain_k = rest, gain
         follow = slots[i + 1:]
         cap = cap_total = NEVER
-        tail_taken, tail_free = self.tail[i + 1]
+        tail_taken, tail_free = self.tail_for(i + 1, used)
         alone = tail_free if mail else tail_taken  # the trains after this one, on their own
         # With this train's run (and the mail, if free, carried by one of the trains).
         alone_mail = (max_mail + tail_taken if max_mail + tail_taken > tail_free
@@ -1539,6 +1564,8 @@ def _run_search(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]]
     root, gain = search.bound(0, 0, True)
     search.root_bound = root + gain
     search.tail = _tails(slots, budget)
+    search.hot = 0 if len(slots) < TAIL_SLOTS else functools.reduce(
+        operator.or_, hot.values(), 0)
     try:
         search.search(0, 0, 0, 0, True, 0, [])
     except _OutOfBudget:
@@ -1547,6 +1574,29 @@ def _run_search(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]]
 
 
 
+
+
+# Tail bounds with first hops taken are worth their searches from this many trains on.
+TAIL_SLOTS = 3
+# The most tail bounds with first hops taken that one search computes (each a search).
+TAIL_KEYS = 2000
+
+
+def _tail_search(slots: list[_TrainSlot], tail: list[tuple[int, int]], j: int, used: int,
+                 budget: Budget | None, hot: int,
+                 tails_used: dict[tuple[int, int], tuple[int, int]]) -> tuple[int, int]:
+    """Upper bounds on what trains j.. add on their own from ``used`` (no duties), with the
+    mail taken and with it free: the certified bounds of two searches."""
+    n = len(slots)
+    found, bounds = -1, []
+    for mail in (False, True):
+        sub = _Search(slots, 0, [0] * (n + 1), best_value=found, unseen_context=[-1] * n,
+                      unseen_total_context=[-1] * n, tail=tail, budget=budget, hot=hot,
+                      tails_used=tails_used)
+        sub.search(j, used, 0, 0, mail, 0, [])
+        found = sub.best_value
+        bounds.append(max(sub.best_value, sub.pruned_bound))
+    return bounds[0], bounds[1]
 
 
 def _tails(slots: list[_TrainSlot], budget: Budget | None = None) -> list[tuple[int, int]]:
