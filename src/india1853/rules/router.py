@@ -38,7 +38,7 @@ from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import groupby
+from itertools import chain, groupby
 from operator import add, itemgetter
 from typing import Final
 
@@ -812,6 +812,24 @@ class _TrainSlot:
             self.groups.append(_Groups.of(self.masks, self.masks_by_total, self.hot))
         return self.groups[0]
 
+    def candidates(self, used: int, start: int) -> Sequence[int]:
+        """The positions from ``start`` on, ascending, of the runs whose group key ``used``
+        leaves free (every other run shares a first hop with it): the runs a search node
+        tries, without stepping over the others one by one."""
+        key = used & self.hot
+        if not key:
+            return range(start, len(self.values))
+        groups = self.grouped()
+        merged = groups.free_positions.get(key)
+        if merged is None:
+            merged = sorted(chain.from_iterable(
+                positions for group_key, positions in zip(groups.keys, groups.by_value,
+                                                          strict=True)
+                if not group_key & key))
+            if len(groups.free_positions) < MERGED_KEYS:
+                groups.free_positions[key] = merged
+        return merged[bisect_left(merged, start):] if start else merged
+
     def free_caps(self, used: int) -> tuple[int, int]:
         """Upper bounds on this train's best run compatible with ``used``, by value and by
         value + mail: the best of the groups whose key ``used`` leaves free (a run of any
@@ -820,18 +838,20 @@ class _TrainSlot:
         key = used & self.hot
         found = groups.free.get(key)
         if found is None:
-            best = top = 0
+            # (Identical trains share the groups, and their unlisted runs are the same.)
+            best = max(self.unseen, 0)
+            top = max(self.unseen_total, best)
             values, totals = self.values, self.totals_by_total
             for g, group_key in enumerate(groups.keys):
                 if not group_key & key:
-                    if values[groups.by_value[g][0]] > best:
-                        best = values[groups.by_value[g][0]]
-                    if totals[groups.by_total[g][0]] > top:
-                        top = totals[groups.by_total[g][0]]
+                    best = max(best, values[groups.by_value[g][0]])
+                    top = max(top, totals[groups.by_total[g][0]])
             found = groups.free[key] = (best, top)
-        best, top = found
-        best = max(best, self.unseen, 0)
-        return best, max(top, self.unseen_total, best)
+        return found
+
+
+# The most lists of free positions one run list keeps (each up to the list's length).
+MERGED_KEYS = 512
 
 
 @dataclass(frozen=True)
@@ -839,8 +859,11 @@ class _Groups:
     keys: list[int]
     by_value: list[list[int]]
     by_total: list[list[int]]
-    # Per key of used bits: the best value and value + mail of the groups it leaves free.
+    # Per key of used bits: the best value and value + mail of the groups it leaves free,
+    # and the positions of their runs, ascending (at most MERGED_KEYS lists kept).
     free: dict[int, tuple[int, int]] = field(default_factory=dict)
+    free_positions: dict[int, list[int]] = field(default_factory=dict)
+
 
     @staticmethod
     def of(masks: list[int], masks_by_total: list[int], hot: int) -> _Groups:
@@ -853,6 +876,33 @@ class _Groups:
         order = sorted(range(len(keys_t)), key=keys_t.__getitem__)
         found = {key: list(g) for key, g in groupby(order, key=keys_t.__getitem__)}
         return _Groups(keys, by_value, [found[key] for key in keys])
+
+
+# A bound's scan of one group stops after this many runs that conflict (the runs after are
+# worth no more than the one where it stopped, which then stands in for them).
+CAP_STEPS = 48
+
+
+def _compatible_cap(keys: list[int], groups: list[list[int]], masks: list[int],
+                    figures: list[int], used: int, floor: int) -> int:
+    """An upper bound on the best figure of a run sharing no bit with ``used`` (``floor`` if
+    none is above it): per group whose key ``used`` leaves free, the first compatible run's
+    figure, or the figure where the scan gave up (every later run of the group is worth no
+    more, the lists being sorted best first).  Exact when no scan gives up."""
+    best = floor
+    for g, key in enumerate(keys):
+        if key & used:
+            continue
+        positions = groups[g]
+        for q in range(len(positions)):
+            p = positions[q]
+            figure = figures[p]
+            if figure <= best:
+                break
+            if not masks[p] & used or q >= CAP_STEPS:
+                best = figure
+                break
+    return best
 
 
 def _first_compatible(keys: list[int], groups: list[list[int]], masks: list[int],
@@ -936,19 +986,13 @@ class _Search:
         them (or an unlisted one), and its best value + mail bonus (equal if the mail is
         taken).  Listed runs are sorted best first, so the first compatible one is the best."""
         slot = self.slots[j]
-        best = max(slot.unseen, 0)
         groups = slot.grouped()
-        k, _ = _first_compatible(groups.keys, groups.by_value, slot.masks, slot.values, used,
-                                 0, -1)
-        if k >= 0:
-            best = max(best, slot.values[k])
+        best = _compatible_cap(groups.keys, groups.by_value, slot.masks, slot.values, used,
+                               max(slot.unseen, 0))
         if not mail:
             return best, best
-        top = max(best, slot.unseen_total)
-        p, _ = _first_compatible(groups.keys, groups.by_total, slot.masks_by_total,
-                                 slot.totals_by_total, used, 0, top)
-        if p >= 0:
-            top = slot.totals_by_total[p]
+        top = _compatible_cap(groups.keys, groups.by_total, slot.masks_by_total,
+                              slot.totals_by_total, used, max(best, slot.unseen_total))
         return best, top
 
     def bound(self, i: int, used: int, mail: bool) -> tuple[int, int]:
@@ -1005,7 +1049,7 @@ class _Search:
         # With this train's run (and the mail, if free, carried by one of the trains).
         alone_mail = (max_mail + tail_taken if max_mail + tail_taken > tail_free
                       else tail_free) if mail else tail_taken
-        for k in range(start, n):
+        for k in slot.candidates(used, start):
             run_value = values[k]
             if same:  # (conditional expressions: this loop is hot, min() is slower)
                 nxt = values[k + 1] if k + 1 < n else 0
