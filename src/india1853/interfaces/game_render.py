@@ -19,7 +19,7 @@ from india1853.interfaces.render import render_board_svg, write_picture
 from india1853.interfaces.terminal.savefile import load_log
 from india1853.rules.game import board_port
 from india1853.rules.game.game import Game
-from india1853.rules.router import best_run
+from india1853.rules.router import Budget, best_run
 from india1853.rules.routes import Route
 
 
@@ -31,6 +31,8 @@ class OptimalRun:
     company: str
     routes: tuple[Route, ...]
     total: int
+    # False when a search budget ran out first: the best run found so far, not yet proven.
+    proven: bool = True
 
 
 def company_initials(game: Game, text: str) -> str:
@@ -41,9 +43,11 @@ def company_initials(game: Game, text: str) -> str:
     return key
 
 
-def optimal_run(game: Game, company: str) -> OptimalRun:
+def optimal_run(game: Game, company: str, budget_seconds: float | None = None) -> OptimalRun:
     """The router's best run for ``company`` on the game's board now (4.5, 4.6); no routes if
-    the company has no trains or no legal run."""
+    the company has no trains or no legal run.  With ``budget_seconds`` the router answers
+    within about that time (a screen must not freeze): if it could not prove its run optimal
+    by then, the run is the best found so far and ``proven`` is False."""
     st = game.state
     initials = company_initials(game, company)
     co = st.companies[initials]
@@ -54,10 +58,12 @@ def optimal_run(game: Game, company: str) -> OptimalRun:
     duties = list(st.turn.duties) if operating else []
     graph = TrackGraph.build(st.board)
     try:
-        best = best_run(graph, initials, trains, duties)
+        best = best_run(graph, initials, trains, duties,
+                        budget=None if budget_seconds is None else Budget(budget_seconds))
     except RuleError:
         return OptimalRun(initials, (), 0)
-    return OptimalRun(initials, tuple(rv.route for rv in best.run.routes), best.run.total)
+    return OptimalRun(initials, tuple(rv.route for rv in best.run.routes), best.run.total,
+                      best.optimal)
 
 
 def game_board_svg(game: Game, routes: OptimalRun | None = None) -> str:
@@ -75,6 +81,8 @@ def describe_run(run: OptimalRun) -> str:
         return f"{run.company}: no train can run (no routes drawn)"
     trains = "; ".join(f"'{r.train.name}'{' (mail)' if r.mail else ''} "
                        + "-".join(r.hexes) for r in run.routes)
+    if not run.proven:
+        return f"{run.company}: best so far, not yet proven: run £{run.total}: {trains}"
     return f"{run.company}: optimal run £{run.total}: {trains}"
 
 

@@ -30,11 +30,15 @@ The stages (described in full in docs/routes.md):
 
 from __future__ import annotations
 
+import functools
 import heapq
+import operator
 import time
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import chain, groupby
 from operator import add, itemgetter
 from typing import Final
 
@@ -793,6 +797,142 @@ class _TrainSlot:
     # is listed), ``unseen_total`` the most any of them is worth with its mail bonus.
     unseen: int = -1
     unseen_total: int = -1
+    # Resource bits that most runs of the list use (the first hops from the bases): a run
+    # set's bits among them key the caches below.
+    hot: int = 0
+    # The runs grouped by their bits among ``hot`` (built on first use): per group its key
+    # and its positions in ``masks`` (value order) and in ``masks_by_total``, ascending.  A
+    # group whose key meets the used bits holds no compatible run and is skipped whole.
+    # (A list holding it once built, shared by the slots of identical trains, which are
+    # copies of one slot.)
+    groups: list[_Groups] = field(default_factory=list)
+
+    def grouped(self) -> _Groups:
+        if not self.groups:
+            self.groups.append(_Groups.of(self.masks, self.masks_by_total, self.hot))
+        return self.groups[0]
+
+    def candidates(self, used: int, start: int) -> Sequence[int]:
+        """The positions from ``start`` on, ascending, of the runs whose group key ``used``
+        leaves free (every other run shares a first hop with it): the runs a search node
+        tries, without stepping over the others one by one."""
+        key = used & self.hot
+        if not key:
+            return range(start, len(self.values))
+        groups = self.grouped()
+        merged = groups.free_positions.get(key)
+        if merged is None:
+            merged = sorted(chain.from_iterable(
+                positions for group_key, positions in zip(groups.keys, groups.by_value,
+                                                          strict=True)
+                if not group_key & key))
+            if len(groups.free_positions) < MERGED_KEYS:
+                groups.free_positions[key] = merged
+        return merged[bisect_left(merged, start):] if start else merged
+
+    def free_caps(self, used: int) -> tuple[int, int]:
+        """Upper bounds on this train's best run compatible with ``used``, by value and by
+        value + mail: the best of the groups whose key ``used`` leaves free (a run of any
+        other group shares a resource with it), or an unlisted run."""
+        groups = self.grouped()
+        key = used & self.hot
+        found = groups.free.get(key)
+        if found is None:
+            # (Identical trains share the groups, and their unlisted runs are the same.)
+            best = max(self.unseen, 0)
+            top = max(self.unseen_total, best)
+            values, totals = self.values, self.totals_by_total
+            for g, group_key in enumerate(groups.keys):
+                if not group_key & key:
+                    best = max(best, values[groups.by_value[g][0]])
+                    top = max(top, totals[groups.by_total[g][0]])
+            found = groups.free[key] = (best, top)
+        return found
+
+
+# The most lists of free positions one run list keeps (each up to the list's length).
+MERGED_KEYS = 512
+
+
+@dataclass(frozen=True)
+class _Groups:
+    keys: list[int]
+    by_value: list[list[int]]
+    by_total: list[list[int]]
+    # Per key of used bits: the best value and value + mail of the groups it leaves free,
+    # and the positions of their runs, ascending (at most MERGED_KEYS lists kept).
+    free: dict[int, tuple[int, int]] = field(default_factory=dict)
+    free_positions: dict[int, list[int]] = field(default_factory=dict)
+
+
+    @staticmethod
+    def of(masks: list[int], masks_by_total: list[int], hot: int) -> _Groups:
+        # Sorting positions by key (stable) puts each group's positions together, ascending.
+        keys_v = [mask & hot for mask in masks]
+        order = sorted(range(len(keys_v)), key=keys_v.__getitem__)
+        by_value = [list(g) for _, g in groupby(order, key=keys_v.__getitem__)]
+        keys = [keys_v[g[0]] for g in by_value]
+        keys_t = [mask & hot for mask in masks_by_total]
+        order = sorted(range(len(keys_t)), key=keys_t.__getitem__)
+        found = {key: list(g) for key, g in groupby(order, key=keys_t.__getitem__)}
+        return _Groups(keys, by_value, [found[key] for key in keys])
+
+
+# A bound's scan of one group stops after this many runs that conflict (the runs after are
+# worth no more than the one where it stopped, which then stands in for them).
+CAP_STEPS = 48
+
+
+def _compatible_cap(keys: list[int], groups: list[list[int]], masks: list[int],
+                    figures: list[int], used: int, floor: int) -> int:
+    """An upper bound on the best figure of a run sharing no bit with ``used`` (``floor`` if
+    none is above it): per group whose key ``used`` leaves free, the first compatible run's
+    figure, or the figure where the scan gave up (every later run of the group is worth no
+    more, the lists being sorted best first).  Exact when no scan gives up."""
+    best = floor
+    for g, key in enumerate(keys):
+        if key & used:
+            continue
+        positions = groups[g]
+        for q in range(len(positions)):
+            p = positions[q]
+            figure = figures[p]
+            if figure <= best:
+                break
+            if not masks[p] & used or q >= CAP_STEPS:
+                best = figure
+                break
+    return best
+
+
+def _first_compatible(keys: list[int], groups: list[list[int]], masks: list[int],
+                      figures: list[int], used: int, start: int, floor: int
+                      ) -> tuple[int, int]:
+    """The first position ``p >= start`` (the lists are sorted best first by ``figures``)
+    whose mask shares no bit with ``used`` and whose figure is above ``floor``: the same
+    position a plain scan of the list finds, looked for group by group (a group whose key
+    meets ``used`` is skipped whole; within a group, positions ascend).  Also the largest
+    figure at or below ``floor`` where a group's scan stopped (-1: none), for the record of
+    discarded bounds."""
+    found = len(masks)
+    stopped = -1
+    for g, key in enumerate(keys):
+        if key & used:
+            continue
+        positions = groups[g]
+        at = bisect_left(positions, start) if start else 0
+        for q in range(at, len(positions)):
+            p = positions[q]
+            if p >= found:
+                break
+            if figures[p] <= floor:
+                if figures[p] > stopped:
+                    stopped = figures[p]
+                break
+            if not masks[p] & used:
+                found = p
+                break
+    return (found if found < len(masks) else -1), stopped
 
 
 @dataclass
@@ -804,6 +944,7 @@ class _Search:
     # Per slot (run index or -1, mail); None: nothing beat the value the search started from.
     best: list[tuple[int, bool]] | None = None
     nodes: int = 0
+    exhausted: bool = False  # the budget ran out in this search
     pruned_bound: int = -1
     root_bound: int = 0
     # Per slot, the most a search node offered on top of an unlisted run of its train: with
@@ -811,28 +952,47 @@ class _Search:
     # be carried by the unlisted run (``unseen_total_context``); -1: none.
     unseen_context: list[int] = field(default_factory=list)
     unseen_total_context: list[int] = field(default_factory=list)
+    # Per slot j, upper bounds on what trains j.. can add on their own (every resource free,
+    # no duty): with the mail already taken, and with it free (a "Russian doll" bound, each
+    # found by a search of the trains after it); :data:`NEVER` where not known.
+    tail: list[tuple[int, int]] = field(default_factory=list)
+    budget: Budget | None = None
+    # The tail bounds with the first hops already used (``hot``: every gauge's first-hop
+    # bits), per (slot, used bits among them); shared by the searches that compute them.
+    hot: int = 0
+    tails_used: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+
+    def tail_for(self, j: int, used: int) -> tuple[int, int]:
+        """What trains j.. can add on their own with the first hops in ``used`` taken (a
+        relaxation of ``used``): a search of them alone from those bits, cached; the plain
+        tail bound when none are used, or when the cache is full."""
+        key = used & self.hot
+        if not key or j >= len(self.slots) - 1:
+            return self.tail[j]
+        found = self.tails_used.get((j, key))
+        if found is None:
+            if len(self.tails_used) >= TAIL_KEYS or (self.budget and self.budget.exhausted):
+                return self.tail[j]
+            try:
+                found = _tail_search(self.slots, self.tail, j, key, self.budget, self.hot,
+                                     self.tails_used)
+            except _OutOfBudget:
+                return self.tail[j]  # (this search stops at its next node)
+            self.tails_used[j, key] = found
+        return found
 
     def limits(self, j: int, used: int, mail: bool) -> tuple[int, int]:
         """Upper bounds for train ``j`` given the used resources: its best run compatible with
         them (or an unlisted one), and its best value + mail bonus (equal if the mail is
         taken).  Listed runs are sorted best first, so the first compatible one is the best."""
         slot = self.slots[j]
-        best = max(slot.unseen, 0)
-        masks = slot.masks
-        for k in range(len(masks)):
-            if not masks[k] & used:
-                best = max(best, slot.values[k])
-                break
+        groups = slot.grouped()
+        best = _compatible_cap(groups.keys, groups.by_value, slot.masks, slot.values, used,
+                               max(slot.unseen, 0))
         if not mail:
             return best, best
-        top = max(best, slot.unseen_total)
-        by_mask = slot.masks_by_total
-        for k, total in enumerate(slot.totals_by_total):
-            if total <= top:
-                break
-            if not by_mask[k] & used:
-                top = total
-                break
+        top = _compatible_cap(groups.keys, groups.by_total, slot.masks_by_total,
+                              slot.totals_by_total, used, max(best, slot.unseen_total))
         return best, top
 
     def bound(self, i: int, used: int, mail: bool) -> tuple[int, int]:
@@ -849,6 +1009,8 @@ class _Search:
     def search(self, i: int, used: int, covered: int, value: int, mail: bool, start: int,
                chosen: list[tuple[int, bool]]) -> None:
         self.nodes += 1
+        if self.budget is not None and self.best_value >= 0:
+            self.budget.spend()  # only with a legal run set in hand to answer with
         slots = self.slots
         if i == len(slots):
             if covered & self.duties == self.duties and value > self.best_value:
@@ -880,7 +1042,14 @@ class _Search:
         max_mail = slot.max_mail if mail else 0
         unseen, unseen_total, totals_after = slot.unseen, slot.unseen_total, slot.totals_after
         rest_k, gain_k = rest, gain
-        for k in range(start, n):
+        follow = slots[i + 1:]
+        cap = cap_total = NEVER
+        tail_taken, tail_free = self.tail_for(i + 1, used)
+        alone = tail_free if mail else tail_taken  # the trains after this one, on their own
+        # With this train's run (and the mail, if free, carried by one of the trains).
+        alone_mail = (max_mail + tail_taken if max_mail + tail_taken > tail_free
+                      else tail_free) if mail else tail_taken
+        for k in slot.candidates(used, start):
             run_value = values[k]
             if same:  # (conditional expressions: this loop is hot, min() is slower)
                 nxt = values[k + 1] if k + 1 < n else 0
@@ -899,8 +1068,12 @@ class _Search:
                         if top - best > gain_k:
                             gain_k = top - best
             # Every term falls as k grows: the first run that cannot beat the answer ends
-            # the list.
-            ceiling = value + run_value + rest_k + (max_mail if max_mail > gain_k else gain_k)
+            # the list.  The trains after this one add at most ``rest_k`` (+ the mail) and at
+            # most what they could on their own (``tail``).
+            ahead = rest_k + (max_mail if max_mail > gain_k else gain_k)
+            if ahead > alone_mail:
+                ahead = alone_mail
+            ceiling = value + run_value + ahead
             if ceiling <= self.best_value:
                 self.pruned_bound = max(self.pruned_bound, ceiling)
                 break
@@ -909,19 +1082,36 @@ class _Search:
             n_used = used | masks[k]
             n_covered = covered | duties[k]
             n_start = k + 1 if same else 0
+            # With run k taken, each later train is also held to the best run of the groups
+            # its first hops leave free (:meth:`_TrainSlot.free_caps`).
+            rest_c = gain_c = 0
+            for f, (best, top) in enumerate(limits):
+                if f < same:
+                    if best > cap:
+                        best = cap
+                    if top > cap_total:
+                        top = cap_total
+                free_best, free_top = follow[f].free_caps(n_used)
+                if best > free_best:
+                    best = free_best
+                if top > free_top:
+                    top = free_top
+                rest_c += best
+                if mail and top - best > gain_c:
+                    gain_c = top - best
             if mail:
                 chosen.append((k, True))
                 self._descend(i, n_used, n_covered, value + run_value + mails[k], False,
-                              n_start, chosen, rest_k)
+                              n_start, chosen, rest_c if rest_c < tail_taken else tail_taken)
                 chosen.pop()
             chosen.append((k, False))
             self._descend(i, n_used, n_covered, value + run_value, mail, n_start, chosen,
-                          rest_k + gain_k)
+                          rest_c + gain_c if rest_c + gain_c < alone else alone)
             chosen.pop()
         if slot.unseen >= 0:
             self._unseen(i, value + rest, gain, mail)
         # The train may also stay idle (no compatible run, or to leave room for others).
-        ceiling = value + rest + gain
+        ceiling = value + (rest + gain if rest + gain < alone else alone)
         if ceiling > self.best_value:
             chosen.append((-1, False))
             self.search(i + 1, used, covered, value, mail, n if same else 0, chosen)
@@ -952,25 +1142,19 @@ class _Search:
         slot = self.slots[i]
         best = self.best_value
         pick, extra = -1, 0
+        groups = slot.grouped()
         if mail:
-            by_mask, index = slot.masks_by_total, slot.index_by_total
-            for p, total in enumerate(slot.totals_by_total):
-                if value + total <= best:
-                    self.pruned_bound = max(self.pruned_bound, value + total)
-                    break
-                if not by_mask[p] & used:
-                    pick, extra = index[p], total
-                    break
+            p, stopped = _first_compatible(groups.keys, groups.by_total, slot.masks_by_total,
+                                           slot.totals_by_total, used, 0, best - value)
+            if p >= 0:
+                pick, extra = slot.index_by_total[p], slot.totals_by_total[p]
         else:
-            masks, values = slot.masks, slot.values
-            for k in range(start, len(values)):
-                run_value = values[k]
-                if value + run_value <= best:
-                    self.pruned_bound = max(self.pruned_bound, value + run_value)
-                    break
-                if not masks[k] & used:
-                    pick, extra = k, run_value
-                    break
+            pick, stopped = _first_compatible(groups.keys, groups.by_value, slot.masks,
+                                              slot.values, used, start, best - value)
+            if pick >= 0:
+                extra = slot.values[pick]
+        if stopped >= 0:
+            self.pruned_bound = max(self.pruned_bound, value + stopped)
         if slot.unseen >= 0:
             self._unseen(i, value, 0, mail)
         if value + extra > best:
@@ -987,6 +1171,39 @@ class _Search:
 
 # ---------------------------------------------------------------------------------------------
 # The public interface.
+
+
+@dataclass
+class Budget:
+    """How long :func:`best_run` may search before it answers with the best run set found so
+    far, not yet proven optimal: at most ``nodes`` search nodes and ``seconds`` of wall-clock
+    time (None: no limit), counted over every pass and bound.  The search stops only once it
+    holds a legal run set (with run duties, the first one covering them).  One budget per
+    call: it counts what it spends."""
+
+    seconds: float | None = None
+    nodes: int | None = None
+    spent_nodes: int = 0
+    deadline: float = 0.0
+    exhausted: bool = False
+
+    def begin(self) -> None:
+        self.spent_nodes = 0
+        self.exhausted = False
+        self.deadline = (time.perf_counter() + self.seconds if self.seconds is not None
+                         else float("inf"))
+
+    def spend(self) -> None:
+        """Count a search node; raise :class:`_OutOfBudget` once the budget is spent."""
+        self.spent_nodes += 1
+        if ((self.nodes is not None and self.spent_nodes > self.nodes)
+                or (self.spent_nodes % 64 == 0 and time.perf_counter() > self.deadline)):
+            self.exhausted = True
+            raise _OutOfBudget
+
+
+class _OutOfBudget(Exception):
+    """The search's budget is spent (caught inside the router, never raised to callers)."""
 
 
 @dataclass(frozen=True)
@@ -1006,6 +1223,9 @@ class SearchStats:
     thresholds: dict[str, int]  # per gauge: the last pass listed every run worth this much
     total_thresholds: dict[str, int]  # and every run worth this much with its mail bonus
     passes: int
+    # The budget ran out: the run is the best found so far and ``upper_bound`` the bound of
+    # the whole last pass (``optimal`` only if they meet).
+    budget_exhausted: bool = False
 
 
 @dataclass(frozen=True)
@@ -1108,7 +1328,7 @@ def _caps(trains: Sequence[Train]) -> dict[TrainGauge, int]:
 
 def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
              duties: Iterable[str] = (), first_threshold: int | None = None,
-             greedy_start: bool | None = None) -> BestRun:
+             greedy_start: bool | None = None, budget: Budget | None = None) -> BestRun:
     """The company's run of greatest total value (train revenue plus mail, 4.6.2, 4.6.6).
 
     ``trains`` are those able to run this turn (4.5.1); ``duties`` hexes that must be on a run
@@ -1120,8 +1340,16 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
     run); ``greedy_start`` (with no duties and no first threshold) starts from a run set found
     greedily and lists only the runs that could beat it (None: on a large network).  The
     answer is the optimum whatever they are.
+
+    ``budget`` (None: no limit) lets a caller that must not wait (a game screen, a web
+    server's worker) have an answer in bounded time: when it runs out, the answer is the best
+    legal run set found so far, its ``upper_bound`` the bound of the whole search, and
+    ``optimal`` False unless the two meet (``stats.budget_exhausted`` says it ran out).  Call
+    again without a budget for the proven optimum.
     """
     _check_minimums(trains)
+    if budget is not None:
+        budget.begin()
     duty_list = sorted(set(duties))
     t0 = time.perf_counter()
     gauges: list[TrainGauge] = sorted({t.gauge for t in trains})
@@ -1135,8 +1363,8 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
     while True:
         passes += 1
         runs = {g: runs_at_least(arms[g], *listing[g]) for g in gauges}
-        search = _run_search(trains, runs, caps, len(duty_list), listing, arms, start)
-        if (all(v <= 0 for v, _ in listing.values())
+        search = _run_search(trains, runs, caps, len(duty_list), listing, arms, start, budget)
+        if (search.exhausted or all(v <= 0 for v, _ in listing.values())
                 or search.pruned_bound <= search.best_value):
             break
         start, listing = _next_pass(trains, arms, start, listing, search)
@@ -1168,8 +1396,10 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
         thresholds={str(g): v for g, (v, _) in listing.items()},
         total_thresholds={str(g): t for g, (_, t) in listing.items()},
         passes=passes,
+        budget_exhausted=search.exhausted,
     )
-    return BestRun(run, max(run.total, search.pruned_bound), stats)
+    bound = search.root_bound if search.exhausted else search.pruned_bound
+    return BestRun(run, max(run.total, bound), stats)
 
 
 def _plan(trains: Sequence[Train], arms: dict[TrainGauge, GaugeArms], duties: bool,
@@ -1357,11 +1587,15 @@ def _next_listing(listing: Listing, search: _Search, arms: dict[TrainGauge, Gaug
 
 def _run_search(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]],
                 caps: dict[TrainGauge, int], duty_count: int, listing: Listing,
-                arms: dict[TrainGauge, GaugeArms], start: _Start) -> _Search:
+                arms: dict[TrainGauge, GaugeArms], start: _Start,
+                budget: Budget | None = None) -> _Search:
     """One pass of the branch and bound over the runs of ``listing``, to beat the run set
-    ``start`` (if any)."""
+    ``start`` (if any); cut short (``exhausted``) when the budget runs out."""
     slots = _slots(trains, runs, caps, {g: _unseen(listing[g], a) for g, a in arms.items()},
                    start[2])
+    hot = {g: _first_hops(a) for g, a in arms.items()}
+    for slot in slots:
+        slot.hot = hot[slot.train.gauge]
     reach = [0] * (len(slots) + 1)
     for i in range(len(slots) - 1, -1, -1):
         union = 0
@@ -1369,11 +1603,80 @@ def _run_search(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]]
             union |= duty
         reach[i] = reach[i + 1] | union
     search = _Search(slots, (1 << duty_count) - 1, reach, best_value=start[0],
-                     unseen_context=[-1] * len(slots), unseen_total_context=[-1] * len(slots))
+                     unseen_context=[-1] * len(slots), unseen_total_context=[-1] * len(slots),
+                     budget=budget)
     root, gain = search.bound(0, 0, True)
     search.root_bound = root + gain
-    search.search(0, 0, 0, 0, True, 0, [])
+    search.tail = _tails(slots, budget)
+    search.hot = 0 if len(slots) < TAIL_SLOTS else functools.reduce(
+        operator.or_, hot.values(), 0)
+    try:
+        search.search(0, 0, 0, 0, True, 0, [])
+    except _OutOfBudget:
+        search.exhausted = True
     return search
+
+
+
+
+
+# Tail bounds with first hops taken are worth their searches from this many trains on.
+TAIL_SLOTS = 3
+# The most tail bounds with first hops taken that one search computes (each a search).
+TAIL_KEYS = 2000
+
+
+def _tail_search(slots: list[_TrainSlot], tail: list[tuple[int, int]], j: int, used: int,
+                 budget: Budget | None, hot: int,
+                 tails_used: dict[tuple[int, int], tuple[int, int]]) -> tuple[int, int]:
+    """Upper bounds on what trains j.. add on their own from ``used`` (no duties), with the
+    mail taken and with it free: the certified bounds of two searches."""
+    n = len(slots)
+    found, bounds = -1, []
+    for mail in (False, True):
+        sub = _Search(slots, 0, [0] * (n + 1), best_value=found, unseen_context=[-1] * n,
+                      unseen_total_context=[-1] * n, tail=tail, budget=budget, hot=hot,
+                      tails_used=tails_used)
+        sub.search(j, used, 0, 0, mail, 0, [])
+        found = sub.best_value
+        bounds.append(max(sub.best_value, sub.pruned_bound))
+    return bounds[0], bounds[1]
+
+
+def _tails(slots: list[_TrainSlot], budget: Budget | None = None) -> list[tuple[int, int]]:
+    """Per slot j (and past the last), upper bounds on what trains j.. can add on their own,
+    with the mail taken and with it free: each the certified bound of a search of those
+    trains alone (every resource free, duties dropped: a relaxation, so never below what
+    they add in any node), from the last train back, each search bounded by the ones after
+    it.  Unlisted runs count (the searches record their bounds as the main one does).  If
+    the budget runs out, the bounds not found yet stay unknown."""
+    n = len(slots)
+    tail = [(NEVER, NEVER)] * n + [(0, 0)]
+    for j in range(n - 1, 0, -1):
+        found, bounds = -1, []
+        for mail in (False, True):
+            sub = _Search(slots, 0, [0] * (n + 1), best_value=found,
+                          unseen_context=[-1] * n, unseen_total_context=[-1] * n, tail=tail,
+                          budget=budget)
+            try:
+                sub.search(j, 0, 0, 0, mail, 0, [])
+            except _OutOfBudget:
+                return tail
+            found = sub.best_value  # legal with the mail free too: a start for that search
+            bounds.append(max(sub.best_value, sub.pruned_bound))
+        tail[j] = (bounds[0], bounds[1])
+    return tail
+
+
+def _first_hops(gauge_arms: GaugeArms) -> int:
+    """The resource bits of every arm's first hop from its base: nearly every run uses some
+    (a run leaves its base by one or two of them), which makes them good cache keys."""
+    out = 0
+    for arms in gauge_arms.arms:
+        for k, depth in enumerate(arms.depths):
+            if depth == 1:
+                out |= arms.masks[k]
+    return out
 
 
 def _slots(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]],

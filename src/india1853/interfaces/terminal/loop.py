@@ -55,6 +55,9 @@ SECRET_ROUNDS: frozenset[str] = frozenset({"bonds", "claims"})
 # The fewest lines of the public log a screen shows; more when more happened since the
 # player's last turn.  RECENT_KEPT bounds the narrated actions kept in memory.
 RECENT_LINES = 8
+# The routes command waits at most about this long for the router: past it the screen shows
+# the best run found so far, "not yet proven" (docs/routes.md, "Budget").
+ROUTE_BUDGET_SECONDS = 2.0
 RECENT_KEPT = 5_000
 
 
@@ -293,7 +296,7 @@ class Hotseat:
         if turn is None:
             self.console.print(Text("No company is operating now."))
             return
-        run = optimal_run(self.game, str(turn["company"]))
+        run = optimal_run(self.game, str(turn["company"]), ROUTE_BUDGET_SECONDS)
         self.console.print(Text(describe_run(run)))
         if turn.get("routes") or any(a["type"] == "run_routes" for a in legal):
             self.console.print(screen.routes_panel(legal, self.game.view(None)))

@@ -36,6 +36,8 @@ Action = Mapping[str, Any]
 # Long lists (tile lays can run to hundreds) show this many options per action type; the rest
 # keep their numbers and appear with `list`.  A bid's claims are all shown: about 60 at most.
 PER_TYPE_SHOWN = 12
+# How long a run option's note waits for the router's optimum (past it: "not yet proven").
+ROUTE_NOTE_BUDGET_SECONDS = 2.0
 SHOWN_IN_FULL: frozenset[str] = frozenset({"claim_city"})
 # From this many options on, the list is laid out in columns.
 COLUMNS_FROM = 16
@@ -389,11 +391,13 @@ def _run_note(action: Action, game: Game) -> str:
             for r in action.get("routes") or []]
     text = "; ".join(f"'{t}'{' (mail)' if m else ''} {'-'.join(h)}" for t, m, h in keys)
     try:
-        best = optimal_run(game, str(action["entity"]))
+        best = optimal_run(game, str(action["entity"]), ROUTE_NOTE_BUDGET_SECONDS)
     except India1853Error:
         return text or "no routes"
     optimum = [_route_key(r.train.name, r.mail, r.hexes) for r in best.routes]
     if keys and sorted(keys) == sorted(optimum):
+        if not best.proven:
+            return f"best so far, not yet proven: run £{best.total}: {text}"
         return f"optimal run £{best.total}: {text}"
     return text or "no routes"
 
