@@ -38,11 +38,14 @@ from india1853.interfaces.game_render import describe_run, game_board_svg, optim
 from india1853.interfaces.narrate import LogLine, game_log, narrate
 from india1853.interfaces.render import write_picture
 from india1853.interfaces.terminal import screen
+from india1853.interfaces.terminal.board_text import local_board
 from india1853.interfaces.terminal.console import Console, EndOfInput
 from india1853.interfaces.terminal.parse import Choice, Meta, Request, parse, resolve
 from india1853.interfaces.terminal.savefile import SaveFile
 from india1853.interfaces.terminal.savefile import Table as Seating
+from india1853.rules.game import turn
 from india1853.rules.game.game import Game, effective_actions, redo_stack
+from india1853.rules.game.turn import turn_model
 
 SECRET_ROUNDS: frozenset[str] = frozenset({"bonds", "claims"})
 # The fewest lines of the public log a screen shows; more when more happened since the
@@ -92,6 +95,10 @@ class Hotseat:
     # For each human, the length of the log when his last screen was drawn.
     seen: dict[str, int] = field(default_factory=dict)
     redraw: Callable[[], None] | None = None
+    # The turn model of the decision on screen (its options are the numbered list).
+    model: dict[str, Any] = field(default_factory=dict)
+    # The board last drawn to the picture beside the save file.
+    drawn_board: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         players = self.game.settings.players
@@ -178,6 +185,20 @@ class Hotseat:
         if self.savefile is None:
             self.savefile = SaveFile(self.save_path, self.seating)
         self.savefile.write(self.game)
+        self.write_board()
+
+    @property
+    def board_path(self) -> Path:
+        return self.save_path.with_suffix(".board.svg")
+
+    def write_board(self) -> None:
+        """Draw the board beside the save file whenever a tile or a base changed (and at the
+        start), so that an open picture viewer follows the game."""
+        board = self.game.view(None)["board"]
+        if board == self.drawn_board and self.board_path.exists():
+            return
+        write_picture(game_board_svg(self.game), self.board_path)
+        self.drawn_board = board
 
     # --- bots ---------------------------------------------------------------------------
 
@@ -192,7 +213,10 @@ class Hotseat:
     # --- humans -------------------------------------------------------------------------
 
     def human_turn(self, player: str, entity: str, entity_type: str) -> None:
-        legal = self.game.legal_actions(entity)
+        # The turn model asks the engine for the legal actions once: the numbered list, the
+        # commands typed and the screen all use its options.
+        model = turn_model(self.game, player)
+        legal = screen.legal_actions(model, entity)
         secret = self.game.state.round in SECRET_ROUNDS and any(
             a["type"] in ("place_bond", "claim_city") for a in legal)
         hotseat = len(self.humans) > 1
@@ -203,13 +227,17 @@ class Hotseat:
         # The player at the keyboard sees his own secrets only behind the "pass the keyboard"
         # screen, or when no other human sits at the table.
         viewer = player if (secret or not hotseat) else None
+        tables = model if viewer == player else turn_model(self.game, viewer)
+        self.model = model
         recent, title = self.recent_for(player)
         self.seen[player] = len(self.game.log)
+        local = local_board(model, self.game.rules.ed, entity)
 
         def draw(scrollback: bool) -> None:
             self.console.clear(scrollback=scrollback)
-            self.console.print(screen.turn_screen(self.game, viewer, entity, legal, recent,
-                                                  title))
+            self.console.print(screen.turn_screen(model, tables, entity, recent, title,
+                                                  local_board=local,
+                                                  contract=viewer == player))
 
         # Between two humans the last one's screen leaves the scrollback too.
         draw(scrollback=hotseat and new_player)
@@ -248,19 +276,22 @@ class Hotseat:
         if name == "quit":
             raise Quit
         if name == "help":
-            self.console.print(screen.help_table())
+            if command.argument:
+                self.console.print(screen.rule_help_text(self.game.rules.ed.name,
+                                                         command.argument))
+            else:
+                self.console.print(screen.help_table())
         elif name == "list":
-            view = self.game.view(viewer)
             only = command.argument or None
-            self.console.print(screen.options_table(legal, view, self.game, only=only,
-                                                    everything=True))
+            decision = screen.decision_of(self.model, legal[0]["entity"]) if legal else None
+            self.console.print(screen.options_table(decision["options"] if decision else [],
+                                                    only=only, everything=True))
         elif name == "board":
-            self.console.print(screen.board_table(self.game.view(viewer), self.game))
-            picture = write_picture(game_board_svg(self.game),
-                                    self.save_path.with_suffix(".board.svg"))
-            self.console.print(Text(f"The board is drawn in {picture}"))
+            self.console.print(screen.board_table(self.game.view(viewer), self.game.rules.ed))
+            self.write_board()
+            self.console.print(Text(f"The board is drawn in {self.board_path}"))
         elif name == "routes":
-            self.show_routes(legal)
+            self.show_routes()
         elif name == "log":
             self.show_log()
         elif name == "mybid":
@@ -270,17 +301,18 @@ class Hotseat:
             return True
         return False
 
-    def show_routes(self, legal: list[dict[str, Any]]) -> None:
-        """The optimal run of the company operating now (4.5, 4.6), or of the company named
-        by the run option; outside the operating round, say so."""
+    def show_routes(self) -> None:
+        """The optimal run of the company operating now (4.5, 4.6): the run option's when it
+        runs now, else what the router finds on the board as it stands; outside the operating
+        round, say so."""
         turn = self.game.view(None).get("turn")
         if turn is None:
             self.console.print(Text("No company is operating now."))
             return
-        run = optimal_run(self.game, str(turn["company"]))
-        self.console.print(Text(describe_run(run)))
-        if turn.get("routes") or any(a["type"] == "run_routes" for a in legal):
-            self.console.print(screen.routes_panel(legal, self.game.view(None)))
+        if screen.run_option(self.model) is None:
+            run = optimal_run(self.game, str(turn["company"]))
+            self.console.print(Text(describe_run(run)))
+        self.console.print(screen.routes_panel(self.model))
 
     def show_log(self) -> None:
         log = self.game.to_log()["actions"]
@@ -292,7 +324,7 @@ class Hotseat:
         """``mybid``: the player's own bond and contract cities (2.5.2, 2.5.4).  With another
         human at the table, only after he confirms that nobody else is looking, and the screen
         and the scrollback are cleared afterwards."""
-        panel = screen.contract_panel(self.game.view(player), player, self.game)
+        panel = screen.contract_panel(turn_model(self.game, player))
         if len(self.humans) == 1:
             self.console.print(panel)
             return
@@ -404,11 +436,7 @@ class Hotseat:
 def decider(game: Game, entity: str, entity_type: str) -> str:
     """The player who decides for ``entity`` now: the player, or the company's controller (its
     director, 3.2; a minor's manager, 3.4)."""
-    if entity_type == "player":
-        return entity
-    company = game.view(None)["companies"][entity]
-    who = company.get("controller") or company.get("director")
-    return str(who) if who else game.settings.players[0]
+    return turn.decider(game, entity, entity_type)
 
 
 def deciders_of(game: Game, done: list[dict[str, Any]]) -> list[str]:
