@@ -116,6 +116,7 @@ class Hotseat:
         """Play until the game ends or the player quits; 0 in both cases."""
         self.save()
         try:
+            self.write_board()
             while not self.game.finished:
                 entity, entity_type = self.game.active_entities()[0]
                 player = self.decider(entity, entity_type)
@@ -124,11 +125,13 @@ class Hotseat:
                 else:
                     self.human_turn(player, entity, entity_type)
         except (Quit, EndOfInput):
+            self.write_board()
             self.console.print(Text(self.saved_message()))
             return 0
         except KeyboardInterrupt:
             self.console.print(Text("\n" + self.saved_message()))
             raise
+        self.write_board()
         self.show_end()
         return 0
 
@@ -185,15 +188,16 @@ class Hotseat:
         if self.savefile is None:
             self.savefile = SaveFile(self.save_path, self.seating)
         self.savefile.write(self.game)
-        self.write_board()
 
     @property
     def board_path(self) -> Path:
         return self.save_path.with_suffix(".board.svg")
 
     def write_board(self) -> None:
-        """Draw the board beside the save file whenever a tile or a base changed (and at the
-        start), so that an open picture viewer follows the game."""
+        """Draw the board beside the save file if a tile or a base changed since it was last
+        drawn: at the start, before each human decision, and when the game stops, so that an
+        open picture viewer follows the game (the bots' moves in between are drawn together:
+        drawing after each of them would slow a bots' game many times over)."""
         board = self.game.view(None)["board"]
         if board == self.drawn_board and self.board_path.exists():
             return
@@ -228,6 +232,7 @@ class Hotseat:
         # screen, or when no other human sits at the table.
         viewer = player if (secret or not hotseat) else None
         tables = model if viewer == player else turn_model(self.game, viewer)
+        self.write_board()
         self.model = model
         recent, title = self.recent_for(player)
         self.seen[player] = len(self.game.log)

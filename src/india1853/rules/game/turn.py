@@ -494,6 +494,9 @@ def _unavailable(game: Game, entity: str) -> list[Json]:
         found.setdefault(error.rule, (str(error), []))[1].append(item)
 
     if st.round == "claims":
+        blocker = bids.may_end_bid(rules, st, player.cities, bids.unaccounted(rules, player))
+        if blocker is not None and bids.any_claim(rules, st, player):
+            note(blocker, "pass (ending the bid)")
         for city in rules.cities:
             for number in city.companies:
                 initials = rules.ed.company(number).initials
