@@ -61,7 +61,9 @@ def _model_before(pred: Any, path: Path = FULL) -> tuple[Game, dict[str, Any], s
 
 
 def test_help_rule_explains_a_rule_in_the_game(tmp_path: Path) -> None:
-    out = _play(tmp_path, "help 2.5.7\nhelp 4.8.16\nhelp 99\nhelp\nquit\n")
+    out = _play(tmp_path, "help 2.5.7\nhelp 4.8.16\nhelp 31.4\nhelp 99\nhelp\nquit\n")
+    # A first-edition number (as the construction errors cite them beside ours) is explained.
+    assert "Rule 31.4 of the first edition: A new tile must extend a railhead" in out
     assert "Rule 2.5.7: A bid may hold at most two Ganges valley cities" in out
     # A rule without its own summary is explained by its section.
     assert "Rule 4.8.16 (see 4.8): Trains:" in out

@@ -471,8 +471,10 @@ def rule_help_text(edition: str, rule: str) -> Text:
     if found is None:
         return Text(f"No summary for rule {rule!r}: try a rule number such as 2.5.7 or 4.1 "
                     f"(the {edition} edition's rulebook has the full text).")
-    number, summary = found
+    number, summary, found_in = found
     head = f"Rule {number}" if number == rule.strip() else f"Rule {rule.strip()} (see {number})"
+    if found_in != edition:
+        head += f" of the {found_in} edition"
     return Text(f"{head}: {summary}")
 
 
