@@ -151,8 +151,12 @@ def test_the_market_shows_where_a_dividend_or_withheld_run_moves_the_marker() ->
     console.print(screen.companies_table(model))
     lines = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
     row = next(line for line in lines if line.split(" ")[0] == entity)
-    paid = " ".join(f"{m['from']}+→{m['price']}" for m in moves["payout"])
+    paid = " ".join(str(m["price"]) for m in moves["payout"])
     assert row.rstrip().endswith(f"{moves['withhold']} | {paid}")
+    # The heading tells the dividend steps: any, then 2, 3, 4, 5 times the price (4.7.1).
+    assert "next £: withheld | paid any,2×,3×,4×,5× price" in lines[0]
+    price_now = game.rules.market[game.state.companies[entity].price_index or 0]
+    assert [m["from"] for m in moves["payout"]][1:] == [k * price_now for k in (2, 3, 4, 5)]
     price = game.state.companies[entity].price_index
     assert price is not None
     spot = next(part for part in screen.market_line(model).plain.split(" · ")

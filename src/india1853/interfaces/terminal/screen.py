@@ -40,8 +40,6 @@ COLUMNS_FROM = 6
 ONE_WORD_OPTIONS: frozenset[str] = frozenset({
     "pass", "call_extra_or", "repay_credit", "return_credit_train", "accept_offer",
     "reject_offer", "choose_lay_option", "discard_train"})
-# The column of where a company's marker goes after its next dividend decision (4.7.1).
-MOVES_HEADING = "withheld → £ | paid £N+ → £"
 # The missing options' reasons list this many items, then "and N more".
 UNAVAILABLE_ITEMS = 6
 
@@ -157,11 +155,18 @@ def _director_text(c: Mapping[str, Any]) -> Text:
 
 
 def _moves_text(moves: Mapping[str, Any] | None) -> str:
-    """Withheld → price | paid from £A → price, ... (4.7.1)."""
+    """The next price withheld | paid, for each step of the dividend (4.7.1)."""
     if not moves:
         return ""
-    paid = " ".join(f"{m['from']}+→{m['price']}" for m in moves["payout"])
+    paid = " ".join(str(m["price"]) for m in moves["payout"])
     return f"{moves['withhold']} | {paid}"
+
+
+def moves_heading(model: Model) -> str:
+    """The heading of the moves column: the dividend steps, as multiples of the price."""
+    multiples = model["tables"]["market"]["payout_multiples"]
+    steps = ",".join("any" if not m else f"{m:g}×" for m in multiples)
+    return f"next £: withheld | paid {steps} price"
 
 
 def companies_table(model: Model, current: str | None = None,
@@ -172,10 +177,11 @@ def companies_table(model: Model, current: str | None = None,
     moves = tables["market"]["moves"]
     table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
                   show_edge=False)
+    heading = moves_heading(model)
     for col in ("co", "director", "price", "par", "ipo", "pool", "cash", "trains", "bases",
-                MOVES_HEADING):
+                heading):
         table.add_column(col, justify="left" if col in ("co", "director", "trains",
-                                                        MOVES_HEADING) else "right")
+                                                        heading) else "right")
     for c in tables["companies"]:
         initials = c["initials"]
         status = {"operating": "", "floated": " floated"}.get(c["state"], "")

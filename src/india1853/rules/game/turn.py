@@ -620,6 +620,7 @@ def _market_table(game: Game) -> Json:
             moves[initials] = _moves(rules, co)
     return {"values": list(rules.market), "markers": markers, "moves": moves,
             "rule": rules.ed.market.movement.rule,
+            "payout_multiples": [m for m, _ in rules.ed.market.movement.dividend_steps],
             "game_end_price": rules.game_end_price,
             "limit_exempt_price": rules.holding_limit_exempt_price}
 
