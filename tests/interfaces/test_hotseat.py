@@ -444,3 +444,25 @@ def test_the_lay_options_show_the_fee_and_the_phase() -> None:
                         f"{ed.rules.double_lay_free_from_phase}, free (4.1.3)")
     fee = ed.costs.double_lay_fees[entity]
     assert notes[2] == f"£{fee} each turn it lays two"
+
+
+def test_a_bids_last_pass_is_a_secret_screen_too(tmp_path: Path) -> None:
+    """Two humans: when a bid may only end (the list holds nothing but pass), the screen still
+    says which claims it may not make and why (2.5.9 tells of the bond left, hence of the
+    secret cities), so it comes after "Pass the keyboard" and takes hidden input."""
+    seen: list[str] = []
+
+    def step(s: Sitting, prompt: str) -> str | None:
+        entity, kind = s.entity()
+        if s.game.state.round != "claims" or not _decision(prompt):
+            return "quit" if s.game.state.round == "stock" else None
+        if kind == "player" and entity in ("Ann", "Bob"):
+            legal = s.game.legal_actions(entity)
+            if [a["type"] for a in legal] == ["pass"]:
+                seen.append(prompt)
+                return "pass"
+        return None
+
+    s = Sitting(tmp_path, ("Ann", "Bob", "Cat"), ("Cat",), seed=3, step=step)
+    s.run()
+    assert seen and all(p.endswith("(hidden) ") for p in seen)

@@ -47,7 +47,6 @@ from india1853.rules.game import turn
 from india1853.rules.game.game import Game, effective_actions, redo_stack
 from india1853.rules.game.turn import turn_model
 
-SECRET_ROUNDS: frozenset[str] = frozenset({"bonds", "claims"})
 # The fewest lines of the public log a screen shows; more when more happened since the
 # player's last turn.  RECENT_KEPT bounds the narrated actions kept in memory.
 RECENT_LINES = 8
@@ -221,8 +220,10 @@ class Hotseat:
         # commands typed and the screen all use its options.
         model = turn_model(self.game, player)
         legal = screen.legal_actions(model, entity)
-        secret = self.game.state.round in SECRET_ROUNDS and any(
-            a["type"] in ("place_bond", "claim_city") for a in legal)
+        # A bond or a claim is typed secretly; so is a bid's last pass: the screen then says
+        # which claims the bid may not make and why, which tells of the secret cities.
+        decision = screen.decision_of(model, entity)
+        secret = bool(decision and decision["secret"])
         hotseat = len(self.humans) > 1
         new_player = self.last_human not in (None, player)
         if secret and (hotseat or new_player):
