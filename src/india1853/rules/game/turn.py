@@ -585,6 +585,7 @@ def _companies_table(game: Game, view: Mapping[str, Any]) -> list[Json]:
             "director": c["director"],
             "director_to_be": _director_to_be(game, initials),
             "controller": c["controller"],
+            "home": spec.homes[0].hex if spec.homes else None,
             "homes": [h.hex for h in spec.homes],
             "bases": bases.get(initials, 0),
             "base_tokens": spec.base_tokens,
