@@ -25,9 +25,10 @@ from india1853.interfaces.simulate import decider as public_decider
 from india1853.interfaces.terminal.console import Console, EndOfInput
 from india1853.interfaces.terminal.loop import RECENT_LINES, Hotseat
 from india1853.interfaces.terminal.savefile import Table, load_game
-from india1853.interfaces.terminal.screen import option_cost, option_note, option_text
+from india1853.interfaces.terminal.screen import cost_text, option_note, option_text
 from india1853.rules.game.game import Game, effective_actions
 from india1853.rules.game.settings import Settings
+from india1853.rules.game.turn import turn_model
 
 # A script step: given the table and the prompt shown, the line to type, or None for the
 # default (the greedy choice, or Enter).
@@ -78,7 +79,7 @@ class Sitting:
         player = self.player()
         choice = self.minds[player].choose(self.game.view(player),
                                            self.game.legal_actions(entity))
-        return option_text(choice, self.game)
+        return option_text(choice)
 
     def answer(self) -> str:
         self.answers += 1
@@ -150,7 +151,7 @@ def test_undo_takes_back_ones_own_move_and_the_bots_and_their_lines_leave_the_sc
         if "buy" not in marks:
             buys = [a for a in s.game.legal_actions("Ann") if a["type"] == "buy_share"]
             marks["buy"] = len(effective_actions(s.game.log))
-            return option_text(buys[0], s.game)
+            return option_text(buys[0])
         if "undo" not in marks:
             marks["undo"] = len(s.out.getvalue())
             marks["undone"] = effective_actions(s.game.log)[marks["buy"]:]
@@ -331,45 +332,65 @@ def _to(game: Game, until: Callable[[Game], bool]) -> None:
         game.process({**action, "id": game.next_id(), "created_at": 0})
 
 
+def _options(game: Game, entity: str, type_: str) -> list[dict[str, Any]]:
+    """The options of one type that the turn model gives the player deciding for ``entity``."""
+    who = public_decider(game.view(None), entity, "company" if entity in
+                         game.state.companies else "player")
+    model = turn_model(game, who)
+    return [o for d in model["decisions"] for o in d["options"] if o["type"] == type_]
+
+
 def test_a_claim_shows_the_citys_value_and_the_bond_it_leaves(tmp_path: Path) -> None:
     game = Game(Settings(("Ann", "Bob", "Cat"), seed=5))
     _to(game, lambda g: g.state.round == "claims")
     entity, _ = game.active_entities()[0]
     view = game.view(entity)
     me = next(p for p in view["players"] if p["name"] == entity)
-    claim = next(a for a in game.legal_actions(entity) if a["type"] == "claim_city")
-    value = game.rules.city(claim["city"]).bond_value
-    assert option_cost(claim, view, game, {}) == f"£{value}"
+    claim = _options(game, entity, "claim_city")[0]
+    value = game.rules.city(claim["action"]["city"]).bond_value
+    assert cost_text(claim) == f"£{value}"
     left = me["bond"] - sum(game.rules.city(c).bond_value for c in me["cities"]) - value
-    assert option_note(claim, game, view) == f"leaves £{left} of the bond uncovered"
+    assert option_note(claim) == f"leaves £{left} of the bond uncovered"
 
 
 def test_a_sale_shows_its_proceeds_before_the_company_has_a_price() -> None:
     """In the first stock round a share sells for par less the discount (2.8.3, 3.1.7), even
     for a company without a market price."""
     game = Game(Settings(("Ann", "Bob", "Cat"), seed=5))
-    _to(game, lambda g: g.state.round == "stock")
+
+    def selling(g: Game) -> bool:
+        if g.state.round != "stock" or g.state.stock_round != 1:
+            return False
+        entity, _ = g.active_entities()[0]
+        return any(g.view(None)["companies"][o["action"]["company"]]["price"] is None
+                   for o in _options(g, entity, "sell_shares"))
+
+    _to(game, selling)
+    entity, _ = game.active_entities()[0]
     view = game.view(None)
-    initials = next(c for c, v in view["companies"].items() if v["price"] is None)
-    sale = {"type": "sell_shares", "entity": "Ann", "entity_type": "player",
-            "company": initials, "count": 2}
+    sale = next(o for o in _options(game, entity, "sell_shares")
+                if view["companies"][o["action"]["company"]]["price"] is None)
+    initials, count = sale["action"]["company"], sale["action"]["count"]
     each = game.rules.company(initials).par - game.rules.first_stock_round_sale_discount
-    assert option_cost(sale, view, game, {}) == f"+£{2 * each}"
+    assert cost_text(sale) == f"+£{count * each}"
 
 
-def test_the_dividend_options_show_the_amount_per_share() -> None:
+def test_the_dividend_options_show_the_amount_per_share_and_the_price_move() -> None:
     game = Game(Settings(("Ann", "Bob", "Cat"), seed=5))
     _to(game, lambda g: g.state.round == "operating" and g.state.turn.step == "dividend"
         and g.state.turn.revenue > 0)
     entity, _ = game.active_entities()[0]
     view = game.view(None)
     revenue = view["turn"]["revenue"]
-    payout, withhold = (next(a for a in game.legal_actions(entity) if a.get("kind") == k)
-                        for k in ("payout", "withhold"))
-    assert option_cost(payout, view, game, {}) == f"£{revenue}"
-    assert option_note(payout, game, view) == (
-        f"£{revenue // game.rules.shares_per_company} a share to the shareholders")
-    assert option_cost(withhold, view, game, {}) == f"+£{revenue}"
+    payout, withhold = (next(o for o in _options(game, entity, "dividend")
+                             if o["action"]["kind"] == k) for k in ("payout", "withhold"))
+    # The shareholders are paid by the bank: the company pays nothing (4.6.5).
+    assert cost_text(payout) == ""
+    assert option_note(payout).startswith(
+        f"£{revenue // game.rules.shares_per_company} a share to the shareholders; price £")
+    assert cost_text(withhold) == f"+£{revenue}"
+    price = view["companies"][entity]["price"]
+    assert f"£{price}" in option_note(withhold)
 
 
 def test_the_payment_for_claimed_shares_is_narrated_when_the_bids_end() -> None:
@@ -395,9 +416,14 @@ def test_the_screen_draws_with_the_new_costs(tmp_path: Path) -> None:
     _to(game, lambda g: g.state.round == "claims")
     entity, _ = game.active_entities()[0]
     console = RichConsole(file=io.StringIO(), width=200, color_system=None)
-    console.print(options_table(game.legal_actions(entity), game.view(entity), game))
-    text = console.file.getvalue()  # type: ignore[attr-defined]
-    assert "of the bond uncovered" in text
+    options = turn_model(game, entity)["decisions"][0]["options"]
+    console.print(options_table(options))
+    text = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
+    # The claims are grouped by city, each with the bond it would leave uncovered.
+    assert "the bond the city leaves uncovered (2.5.9)" in text
+    first = options[0]
+    left = first["note"].removeprefix("leaves ").removesuffix(" of the bond uncovered")
+    assert f"{first['ui']['city']} £{first['ui']['bond_value']} ({left} left): 1 " in text
 
 
 def test_the_lay_options_show_the_fee_and_the_phase() -> None:
@@ -412,8 +438,31 @@ def test_the_lay_options_show_the_fee_and_the_phase() -> None:
     _to(game, choosing)
     entity, _ = game.active_entities()[0]
     ed = game.rules.ed
-    notes = {a["option"]: option_note(a, game) for a in game.legal_actions(entity)
-             if a["type"] == "choose_lay_option"}
-    assert notes[1] == f"two lays from phase {ed.rules.double_lay_free_from_phase}, free (4.1.3)"
+    notes = {o["action"]["option"]: option_note(o)
+             for o in _options(game, entity, "choose_lay_option")}
+    assert notes[1] == (f"Lay two tiles a turn from phase "
+                        f"{ed.rules.double_lay_free_from_phase}, free (4.1.3)")
     fee = ed.costs.double_lay_fees[entity]
-    assert notes[2] == f"two lays now, £{fee} each turn it lays two (4.1.3)"
+    assert notes[2] == f"£{fee} each turn it lays two"
+
+
+def test_a_bids_last_pass_is_a_secret_screen_too(tmp_path: Path) -> None:
+    """Two humans: when a bid may only end (the list holds nothing but pass), the screen still
+    says which claims it may not make and why (2.5.9 tells of the bond left, hence of the
+    secret cities), so it comes after "Pass the keyboard" and takes hidden input."""
+    seen: list[str] = []
+
+    def step(s: Sitting, prompt: str) -> str | None:
+        entity, kind = s.entity()
+        if s.game.state.round != "claims" or not _decision(prompt):
+            return "quit" if s.game.state.round == "stock" else None
+        if kind == "player" and entity in ("Ann", "Bob"):
+            legal = s.game.legal_actions(entity)
+            if [a["type"] for a in legal] == ["pass"]:
+                seen.append(prompt)
+                return "pass"
+        return None
+
+    s = Sitting(tmp_path, ("Ann", "Bob", "Cat"), ("Cat",), seed=3, step=step)
+    s.run()
+    assert seen and all(p.endswith("(hidden) ") for p in seen)

@@ -33,6 +33,7 @@ from india1853.interfaces.terminal.savefile import Table, load_game
 from india1853.interfaces.terminal.screen import option_text
 from india1853.rules.game.game import Game
 from india1853.rules.game.settings import Settings
+from india1853.rules.game.turn import turn_model
 
 
 class Keyboard(io.StringIO):
@@ -67,14 +68,14 @@ class Keyboard(io.StringIO):
             return ["xyzzy", "0", "lay Z99 1 1", "sell", "bond -3"][self.garbage_sent % 5] + "\n"
         self.pending_garbage = False
         for action in legal[:60]:
-            text = option_text(action, game)
+            text = option_text(action)
             command = parse(text, company_turn=entity_type == "company")
             assert isinstance(command, Request), text
             assert resolve(command, legal, entity, entity_type) == action, text
             self.checked_options += 1
         choice = self.bot.choose(game.view("Ann"), legal)
         self.decisions += 1
-        return option_text(choice, game) + "\n"
+        return option_text(choice) + "\n"
 
 
 def _play(tmp_path: Path, limit: int) -> tuple[Hotseat, Keyboard, str]:
@@ -274,7 +275,7 @@ def test_the_train_market_lists_dual_option_cards_with_both_prices() -> None:
         game.process({**action, "id": game.next_id(), "created_at": 0})
     cards = {t["card"] for t in game.view(None)["trains"] if t["where"] == "bank"}
     assert "2/1M" in cards
-    text = train_market(game.view(None), game).plain
+    text = train_market(turn_model(game, None)).plain
     assert all(f"'{card}' ×" in text for card in cards)
     assert text.startswith("Trains: '2/1M' ×7 £300/£180, '3' ×5 £440")
 
@@ -297,7 +298,9 @@ def test_the_run_option_says_what_the_optimal_run_earns() -> None:
         action = bots[who].choose(game.view(who), legal)
         game.process({**action, "id": game.next_id(), "created_at": 0})
     best = optimal_run(game, entity)
-    note = option_note(runs[0], game)
+    model = turn_model(game, str(game.view(None)["companies"][entity]["director"]))
+    run = next(o for o in model["decisions"][0]["options"] if o["type"] == "run_routes")
+    note = option_note(run)
     assert best.total > 0 and note.startswith(f"optimal run £{best.total}: '")
     assert "-".join(best.routes[0].hexes) in note
 

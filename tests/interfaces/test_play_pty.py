@@ -31,16 +31,18 @@ COMMAND = [sys.executable, "-m", "india1853.interfaces.cli"]
 
 
 class Terminal:
-    """A command running in a pseudo-terminal of 140 x 60 characters."""
+    """A command running in a pseudo-terminal of 140 x 60 characters (or ``size``)."""
 
-    def __init__(self, args: list[str], cwd: Path) -> None:
+    def __init__(self, args: list[str], cwd: Path, size: tuple[int, int] = (140, 60)) -> None:
+        columns, lines = size
         pid, fd = pty.fork()
         if pid == 0:  # the child: becomes the command, the pty its controlling terminal
             os.chdir(cwd)
-            env = {**os.environ, "TERM": "xterm", "COLUMNS": "140", "LINES": "60"}
+            env = {**os.environ, "TERM": "xterm", "COLUMNS": str(columns),
+                   "LINES": str(lines)}
             os.execvpe(COMMAND[0], [*COMMAND, *args], env)
         self.pid, self.fd = pid, fd
-        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 60, 140, 0, 0))
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
         self.raw = b""
         self.text = ""
         self.pos = 0
@@ -121,8 +123,9 @@ def terminals() -> Iterator[list[Terminal]]:
         t.kill()
 
 
-def start(terminals: list[Terminal], cwd: Path, *args: str) -> Terminal:
-    t = Terminal(list(args), cwd)
+def start(terminals: list[Terminal], cwd: Path, *args: str,
+          size: tuple[int, int] = (140, 60)) -> Terminal:
+    t = Terminal(list(args), cwd, size)
     terminals.append(t)
     return t
 
@@ -321,8 +324,9 @@ def test_a_secret_screen_leaves_nothing_in_the_scrollback(
     assert raw.rfind(b"\x1b[2J", 0, erased) > secret_screen
     after = _visible_after(raw, erased)
     assert "carries no share" not in after
-    # Peshawar may appear after it only as one of Bob's own options.
-    assert "Peshawar" not in re.sub(r"claim Peshawar NWR", "", after)
+    # Peshawar may appear after it only as one of Bob's own options (grouped by city).
+    assert "Peshawar" not in re.sub(r"claim Peshawar NWR|Peshawar £\d+ \(£\d+ left\):", "",
+                                    after)
     assert "Bob names" not in after
     t.send("quit")
     assert t.wait() == 0
@@ -415,3 +419,39 @@ def test_mybid_shows_a_bid_privately_and_erases_it(terminals: list[Terminal],
     assert not any(city in after for city in cities)
     t.send("quit")
     assert t.wait() == 0
+
+
+def _screen_lines(t: Terminal) -> list[str]:
+    """The lines printed since the screen was last cleared, as the terminal shows them."""
+    raw = t.raw[t.raw.rindex(b"\x1b[2J"):] if b"\x1b[2J" in t.raw else t.raw
+    return ANSI.sub("", raw.decode("utf-8", "replace")).split("\n")
+
+
+def test_the_screen_keeps_its_header_in_120_by_40(terminals: list[Terminal],
+                                                    tmp_path: Path) -> None:
+    """At 120 x 40 the last 40 lines of every screen (what the terminal shows) hold the round,
+    whose turn it is and what is decided, with the rule explained, and no line is wider than
+    the terminal: the bond, the claims (about 60 options), the stock round."""
+    t = start(terminals, tmp_path, "play", "--players", "Ann,Bob,Cat", "--bots", "Bob,Cat",
+              "--seed", "1", "--save", "g.json", size=(120, 40))
+    checked: list[str] = []
+    while not checked or checked[-1] != "stock":
+        t.expect(r"Ann> (\(hidden\) )?$")
+        visible = _screen_lines(t)[-40:]
+        text = "\n".join(visible)
+        assert "1853 India" in text, text
+        assert all(len(line) <= 120 for line in visible)
+        assert re.search(r"^\d+(\.\d+)*: \S", text, re.M), "no rule explained"
+        if "write down your bond" in text:
+            checked.append("bond")
+            t.send("bond 150")
+        elif "name a city (secret)" in text:
+            checked.append("claims")
+            # End the bid once the list offers it (or say why not: the last line).
+            t.send("pass" if re.search(r"^ *\d+ +pass", text, re.M) else "1")
+        else:
+            assert "buy, sell or redeem" in text, text
+            checked.append("stock")
+    t.send("quit")
+    assert t.wait() == 0
+    assert checked[0] == "bond" and checked.count("claims") >= 4

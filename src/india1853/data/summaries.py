@@ -11,7 +11,7 @@ import json
 import re
 from functools import cache
 
-from india1853.data.loader import DATA_DIR
+from india1853.data.loader import DATA_DIR, EDITIONS
 from india1853.errors import DataError
 
 FILE = DATA_DIR / "rule_summaries.json"
@@ -42,14 +42,17 @@ def rule_summary(edition: str, rule: str) -> str:
     return ""
 
 
-def rule_help(edition: str, rule: str) -> tuple[str, str] | None:
-    """``(rule number, summary)`` for ``help RULE``: the rule itself or its nearest section."""
-    table = summaries(edition)
+def rule_help(edition: str, rule: str) -> tuple[str, str, str] | None:
+    """``(rule number, summary, edition)`` for ``help RULE``: the rule itself or its nearest
+    section, in ``edition`` or else in the other edition (first edition numbers 11-41)."""
     number = rule.strip().removeprefix("rule").strip()
     if not _NUMBER.fullmatch(number):
         return None
-    while number:
-        if number in table:
-            return number, table[number]
-        number = number.rpartition(".")[0]
+    for name in (edition, *(e for e in EDITIONS if e != edition)):
+        table = summaries(name)
+        key = number
+        while key:
+            if key in table:
+                return key, table[key], name
+            key = key.rpartition(".")[0]
     return None

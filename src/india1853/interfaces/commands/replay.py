@@ -18,6 +18,7 @@ from rich.console import Console
 from india1853.interfaces.terminal import screen
 from india1853.interfaces.terminal.savefile import load_log
 from india1853.rules.game.game import Game
+from india1853.rules.game.turn import turn_model
 
 # The width of the tables when the output is not a terminal: the widest table (the players
 # with six cities and eight companies) fits.
@@ -81,16 +82,17 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(state_document(game, args.moderator), ensure_ascii=False, indent=1))
         return 0
-    view = game.moderator_view() if args.moderator else game.view(None)
+    model = turn_model(game, None, moderator=args.moderator)
     # Into a pipe or a file rich would assume 80 columns and cut the cells (a bid's cities
     # to "Jai…"); there the tables get the width they need.
     console = Console(highlight=False, width=None if sys.stdout.isatty() else PIPE_WIDTH)
-    console.print(screen.status_line(view))
+    console.print(screen.status_line(model))
     console.print(f"{len(game.log)} actions replayed")
-    console.print(screen.players_table(view, None, moderator=args.moderator))
-    console.print(screen.companies_table(view, game))
-    console.print(screen.train_market(view, game))
-    console.print(screen.board_table(view, game))
+    console.print(screen.players_table(model, title="Players"))
+    console.print(screen.companies_table(model, title="Companies"))
+    console.print(screen.train_market(model))
+    console.print(screen.market_line(model))
+    console.print(screen.board_table(model["view"], game.rules.ed))
     if game.finished:
         scores = sorted(game.scores().items(), key=lambda kv: -kv[1])
         console.print("Final scores: " + ", ".join(f"{n} £{s}" for n, s in scores))

@@ -38,6 +38,7 @@ from india1853.interfaces.game_render import describe_run, game_board_svg, optim
 from india1853.interfaces.narrate import LogLine, game_log, narrate
 from india1853.interfaces.render import write_picture
 from india1853.interfaces.terminal import screen
+from india1853.interfaces.terminal.board_text import local_board
 from india1853.interfaces.terminal.console import Console, EndOfInput
 from india1853.interfaces.terminal.parse import (
     Choice,
@@ -49,9 +50,10 @@ from india1853.interfaces.terminal.parse import (
 )
 from india1853.interfaces.terminal.savefile import SaveFile
 from india1853.interfaces.terminal.savefile import Table as Seating
+from india1853.rules.game import turn
 from india1853.rules.game.game import Game, effective_actions, redo_stack
+from india1853.rules.game.turn import turn_model
 
-SECRET_ROUNDS: frozenset[str] = frozenset({"bonds", "claims"})
 # The fewest lines of the public log a screen shows; more when more happened since the
 # player's last turn.  RECENT_KEPT bounds the narrated actions kept in memory.
 RECENT_LINES = 8
@@ -102,6 +104,10 @@ class Hotseat:
     # For each human, the length of the log when his last screen was drawn.
     seen: dict[str, int] = field(default_factory=dict)
     redraw: Callable[[], None] | None = None
+    # The turn model of the decision on screen (its options are the numbered list).
+    model: dict[str, Any] = field(default_factory=dict)
+    # The board last drawn to the picture beside the save file.
+    drawn_board: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         players = self.game.settings.players
@@ -119,6 +125,7 @@ class Hotseat:
         """Play until the game ends or the player quits; 0 in both cases."""
         self.save()
         try:
+            self.write_board()
             while not self.game.finished:
                 entity, entity_type = self.game.active_entities()[0]
                 player = self.decider(entity, entity_type)
@@ -127,11 +134,13 @@ class Hotseat:
                 else:
                     self.human_turn(player, entity, entity_type)
         except (Quit, EndOfInput):
+            self.write_board()
             self.console.print(Text(self.saved_message()))
             return 0
         except KeyboardInterrupt:
             self.console.print(Text("\n" + self.saved_message()))
             raise
+        self.write_board()
         self.show_end()
         return 0
 
@@ -197,6 +206,21 @@ class Hotseat:
         entity, entity_type = self.game.active_entities()[0]
         return self.decider(entity, entity_type) in self.bots
 
+    @property
+    def board_path(self) -> Path:
+        return self.save_path.with_suffix(".board.svg")
+
+    def write_board(self) -> None:
+        """Draw the board beside the save file if a tile or a base changed since it was last
+        drawn: at the start, before each human decision, and when the game stops, so that an
+        open picture viewer follows the game (the bots' moves in between are drawn together:
+        drawing after each of them would slow a bots' game many times over)."""
+        board = self.game.view(None)["board"]
+        if board == self.drawn_board and self.board_path.exists():
+            return
+        write_picture(game_board_svg(self.game), self.board_path)
+        self.drawn_board = board
+
     # --- bots ---------------------------------------------------------------------------
 
     def bot_turn(self, bot: Bot, entity: str) -> None:
@@ -210,9 +234,14 @@ class Hotseat:
     # --- humans -------------------------------------------------------------------------
 
     def human_turn(self, player: str, entity: str, entity_type: str) -> None:
-        legal = self.game.legal_actions(entity)
-        secret = self.game.state.round in SECRET_ROUNDS and any(
-            a["type"] in ("place_bond", "claim_city") for a in legal)
+        # The turn model asks the engine for the legal actions once: the numbered list, the
+        # commands typed and the screen all use its options.
+        model = turn_model(self.game, player)
+        legal = screen.legal_actions(model, entity)
+        # A bond or a claim is typed secretly; so is a bid's last pass: the screen then says
+        # which claims the bid may not make and why, which tells of the secret cities.
+        decision = screen.decision_of(model, entity)
+        secret = bool(decision and decision["secret"])
         hotseat = len(self.humans) > 1
         new_player = self.last_human not in (None, player)
         if secret and (hotseat or new_player):
@@ -221,13 +250,18 @@ class Hotseat:
         # The player at the keyboard sees his own secrets only behind the "pass the keyboard"
         # screen, or when no other human sits at the table.
         viewer = player if (secret or not hotseat) else None
+        tables = model if viewer == player else turn_model(self.game, viewer)
+        self.write_board()
+        self.model = model
         recent, title = self.recent_for(player)
         self.seen[player] = len(self.game.log)
+        local = local_board(model, self.game.rules.ed, entity)
 
         def draw(scrollback: bool) -> None:
             self.console.clear(scrollback=scrollback)
-            self.console.print(screen.turn_screen(self.game, viewer, entity, legal, recent,
-                                                  title))
+            self.console.print(screen.turn_screen(model, tables, entity, recent, title,
+                                                  local_board=local,
+                                                  contract=viewer == player))
 
         # Between two humans the last one's screen leaves the scrollback too.
         draw(scrollback=hotseat and new_player)
@@ -267,19 +301,22 @@ class Hotseat:
         if name == "quit":
             raise Quit
         if name == "help":
-            self.console.print(screen.help_table())
+            if command.argument:
+                self.console.print(screen.rule_help_text(self.game.rules.ed.name,
+                                                         command.argument))
+            else:
+                self.console.print(screen.help_table())
         elif name == "list":
-            view = self.game.view(viewer)
             only = command.argument or None
-            self.console.print(screen.options_table(legal, view, self.game, only=only,
-                                                    everything=True))
+            decision = screen.decision_of(self.model, legal[0]["entity"]) if legal else None
+            self.console.print(screen.options_table(decision["options"] if decision else [],
+                                                    only=only, everything=True))
         elif name == "board":
-            self.console.print(screen.board_table(self.game.view(viewer), self.game))
-            picture = write_picture(game_board_svg(self.game),
-                                    self.save_path.with_suffix(".board.svg"))
-            self.console.print(Text(f"The board is drawn in {picture}"))
+            self.console.print(screen.board_table(self.game.view(viewer), self.game.rules.ed))
+            self.write_board()
+            self.console.print(Text(f"The board is drawn in {self.board_path}"))
         elif name == "routes":
-            self.show_routes(legal)
+            self.show_routes()
         elif name == "log":
             self.show_log()
         elif name == "mybid":
@@ -289,17 +326,18 @@ class Hotseat:
             return True
         return False
 
-    def show_routes(self, legal: list[dict[str, Any]]) -> None:
-        """The optimal run of the company operating now (4.5, 4.6), or of the company named
-        by the run option; outside the operating round, say so."""
+    def show_routes(self) -> None:
+        """The optimal run of the company operating now (4.5, 4.6): the run option's when it
+        runs now, else what the router finds on the board as it stands; outside the operating
+        round, say so."""
         turn = self.game.view(None).get("turn")
         if turn is None:
             self.console.print(Text("No company is operating now."))
             return
-        run = optimal_run(self.game, str(turn["company"]), ROUTE_BUDGET_SECONDS)
-        self.console.print(Text(describe_run(run)))
-        if turn.get("routes") or any(a["type"] == "run_routes" for a in legal):
-            self.console.print(screen.routes_panel(legal, self.game.view(None)))
+        if screen.run_option(self.model) is None:
+            run = optimal_run(self.game, str(turn["company"]), ROUTE_BUDGET_SECONDS)
+            self.console.print(Text(describe_run(run)))
+        self.console.print(screen.routes_panel(self.model))
 
     def show_log(self) -> None:
         log = self.game.to_log()["actions"]
@@ -311,7 +349,7 @@ class Hotseat:
         """``mybid``: the player's own bond and contract cities (2.5.2, 2.5.4).  With another
         human at the table, only after he confirms that nobody else is looking, and the screen
         and the scrollback are cleared afterwards."""
-        panel = screen.contract_panel(self.game.view(player), player, self.game)
+        panel = screen.contract_panel(turn_model(self.game, player))
         if len(self.humans) == 1:
             self.console.print(panel)
             return
@@ -421,8 +459,4 @@ class Hotseat:
 def decider(game: Game, entity: str, entity_type: str) -> str:
     """The player who decides for ``entity`` now: the player, or the company's controller (its
     director, 3.2; a minor's manager, 3.4)."""
-    if entity_type == "player":
-        return entity
-    company = game.view(None)["companies"][entity]
-    who = company.get("controller") or company.get("director")
-    return str(who) if who else game.settings.players[0]
+    return turn.decider(game, entity, entity_type)

@@ -61,7 +61,8 @@ META_WORDS: dict[str, str] = {
     "quit": "quit", "exit": "quit", "q": "quit",
 }
 # The table commands that take one word after them (``list lay``).
-META_ARGUMENT: dict[str, str] = {"list": "list [TYPE] (e.g. list lay)"}
+META_ARGUMENT: dict[str, str] = {"list": "list [TYPE] (e.g. list lay)",
+                                  "help": "help [RULE] (e.g. help 2.5.7)"}
 
 HELP: tuple[tuple[str, str], ...] = (
     ("N", "take action N of the numbered list"),
@@ -84,6 +85,7 @@ HELP: tuple[tuple[str, str], ...] = (
      "buy a train from the bank (with a minor's token 4.8.19, on credit 3.4.3) or a company"),
     ("discard TRAIN_ID", "return an excess train (4.8.6)"),
     ("repay / return", "pay for, or return, the train bought on credit (4.8.10)"),
+    ("help RULE", "what a rule says, in short (e.g. help 2.5.7)"),
     ("undo / redo", "take back your own last action (and the bots' after it) / put it back"),
     ("board", "tiles and bases on the board (india1853 render draws it)"),
     ("routes", "the optimal routes of the company running now"),

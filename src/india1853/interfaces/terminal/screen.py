@@ -1,137 +1,130 @@
-"""The screen of one turn, drawn with rich from a player's view of the game.
+"""The screen of one turn, drawn with rich from the turn model.
 
-Everything shown comes from ``Game.view(viewer)`` (what the player at the keyboard may see), the
-legal actions of the entity acting and the edition data; nothing here changes the game.  The
-costs beside the options come from the same rules the engine applies: par and market prices
-(3.1.4, 3.1.7), sale prices (par, or par less the discount in the first stock round, before a
-market price exists: 2.8.3, 3.1.7), the cities' bond values (2.5.9), the TABLE 4 prices of tiles
-and bases as the construction rules compute them (4.1.12, 4.2.13, 4.4), the dividend per share
-(4.6.4) and train prices (4.8).
+Everything shown comes from :func:`india1853.rules.game.turn.turn_model` (what the player at
+the keyboard may see: the decision, each option with its price, effect and rule, the public
+tables) and from the edition's map data for the board; nothing here computes a rule or changes
+the game.  The screen is laid out to fit a 120x40 terminal: the header (whose turn, what is
+decided) comes first and is repeated in one line just above the prompt.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rich import box
 from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.panel import Panel
+from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from india1853.board.hexes import ROWS, split
-from india1853.errors import India1853Error
-from india1853.interfaces.game_render import optimal_run
-from india1853.interfaces.narrate import STEP_NAMES, place_name, round_title
-from india1853.rules import construction as con
-from india1853.rules.game import board_port
-from india1853.rules.game.game import Game
-from india1853.rules.game.stock_round import sale_price
+from india1853.board.hexes import ROWS, SIDE_NAMES, split
+from india1853.data.model import Edition
+from india1853.data.summaries import rule_help
+from india1853.interfaces.narrate import place_name
 
-View = Mapping[str, Any]
+Model = Mapping[str, Any]
+Option = Mapping[str, Any]
 Action = Mapping[str, Any]
 
 # Long lists (tile lays can run to hundreds) show this many options per action type; the rest
 # keep their numbers and appear with `list`.  A bid's claims are all shown: about 60 at most.
-PER_TYPE_SHOWN = 12
-# How long a run option's note waits for the router's optimum (past it: "not yet proven").
-ROUTE_NOTE_BUDGET_SECONDS = 2.0
+PER_TYPE_SHOWN = 8
 SHOWN_IN_FULL: frozenset[str] = frozenset({"claim_city"})
 # From this many options on, the list is laid out in columns.
-COLUMNS_FROM = 16
-
-PENDING_TEXT: dict[str, str] = {
-    "elephant_sale": "may sell the Elephant to another player (3.1.11)",
-    "elephant_offer": "is offered the Elephant (3.1.11)",
-    "extra_or": "may call an extra operating round with the Elephant (4.9)",
-    "discard_train": "must return excess trains to the bank (4.8.6)",
-    "credit_train": "must pay for or return the train bought on credit (4.8.10)",
-    "train_sale": "is offered a price for one of its trains (4.8.9)",
-}
+COLUMNS_FROM = 6
+# The options whose command says little: their effect is shown as the note.
+ONE_WORD_OPTIONS: frozenset[str] = frozenset({
+    "pass", "call_extra_or", "repay_credit", "return_credit_train", "accept_offer",
+    "reject_offer", "choose_lay_option", "discard_train"})
+# The missing options' reasons list this many items, then "and N more".
+UNAVAILABLE_ITEMS = 6
 
 
-def decision(view: View, entity: str) -> str:
-    """Whose turn it is and what is being decided, in words."""
-    pending = view.get("pending") or []
-    if pending:
-        return f"{entity} {PENDING_TEXT.get(pending[0]['kind'], pending[0]['kind'])}"
-    kind = view["round"]
-    if kind == "bonds":
-        return f"{entity}: write down your bond, secretly (2.5.2)"
-    if kind == "claims":
-        return (f"{entity}: name a city (secret) and claim one of its shares (2.5.4)"
-                + _bond_left_text(view, entity))
-    if kind == "stock":
-        return f"{entity}: buy, sell or redeem shares, or pass (3.1)"
-    if kind == "operating":
-        step = (view.get("turn") or {}).get("step", "")
-        director = view["companies"][entity].get("controller") or view["companies"][entity].get(
-            "director")
-        who = f" (director {director})" if director else ""
-        return f"{entity}{who} operates: {STEP_NAMES.get(step, step)}"
-    return f"{entity} to act"
-
-
-def bond_left(view: View, player: str, game: Game) -> int | None:
-    """How much of ``player``'s bond no named city covers yet (2.5.9), if the view shows the
-    bond (the player's own view, or once the bonds are revealed and the cities too)."""
-    for p in view["players"]:
-        if p["name"] == player and p["bond"] is not None and p["cities"] is not None:
-            return int(p["bond"]) - sum(game.rules.city(c).bond_value for c in p["cities"])
-    return None
-
-
-def _bond_left_text(view: View, player: str) -> str:
-    for p in view["players"]:
-        if p["name"] == player and p["bond"] is not None and p["cities"] is not None:
-            return f"; your bond £{p['bond']}, cities named: {', '.join(p['cities']) or 'none'}"
-    return ""
-
-
-def _money(n: object) -> str:
+def money(n: object) -> str:
     return f"£{n}" if isinstance(n, int) else "—"
 
 
-def status_line(view: View) -> Text:
-    parts = [round_title(view), f"Phase {view['phase']}", f"Bank {_money(view['bank'])}"]
-    if view.get("bonds_held"):
-        parts.append(f"Bonds held {_money(view['bonds_held'])}")
-    if view.get("elephant"):
-        parts.append(f"Elephant: {view['elephant']}")
-    if view.get("bank_broken"):
+def decision_of(model: Model, entity: str) -> Mapping[str, Any] | None:
+    """The viewer's decision for ``entity``, if the model holds it."""
+    return next((d for d in model["decisions"] if d["entity"] == entity), None)
+
+
+def legal_actions(model: Model, entity: str) -> list[dict[str, Any]]:
+    """The actions of ``entity``'s options, in the numbered order of the list."""
+    decision = decision_of(model, entity)
+    return [dict(o["action"]) for o in decision["options"]] if decision else []
+
+
+def decision_text(model: Model, entity: str) -> str:
+    """Whose turn it is and what is being decided, in words, with the rule."""
+    for a in model["active"]:
+        if a["entity"] == entity:
+            return f"{a['what']} ({a['rule']})" if a["rule"] else str(a["what"])
+    return str(model["headline"])
+
+
+def _rule_line(model: Model, entity: str) -> Text | None:
+    for a in model["active"]:
+        if a["entity"] == entity and a.get("rule_summary"):
+            return Text(f"{a['rule']}: {a['rule_summary']}", style="dim")
+    return None
+
+
+def status_line(model: Model) -> Text:
+    tables = model["tables"]
+    parts = [str(model["title"]), f"Phase {model['phase']}", f"Bank {money(tables['bank'])}"]
+    if tables.get("bonds_held"):
+        parts.append(f"Bonds held {money(tables['bonds_held'])}")
+    if tables.get("elephant"):
+        parts.append(f"Elephant: {tables['elephant']}")
+    trains = tables["trains"]
+    if trains.get("train_limit"):
+        parts.append(f"train limit {trains['train_limit']}")
+    if tables.get("bank_broken"):
         parts.append("BANK BROKEN")
     return Text("  ·  ".join(parts), style="bold")
 
 
-def players_table(view: View, viewer: str | None, *, moderator: bool = False) -> Table:
-    """Cash, bond, bid and shares of every player.  During the bonds stage another player's
-    cash would betray his secret bond (2.5.2), so it is hidden until the bonds are revealed
-    (the ``moderator``'s table, like his view, shows it)."""
-    companies = list(view["companies"])
-    table = Table(title="Players", title_justify="left", expand=False, pad_edge=False)
+def header(model: Model, entity: str) -> RenderableType:
+    """The round, phase and bank; whose turn it is and what is decided; the rule, explained."""
+    lines: list[RenderableType] = [Rule("1853 India", align="left", style="dim"),
+                                   status_line(model),
+                                   Text(decision_text(model, entity), style="bold yellow")]
+    rule = _rule_line(model, entity)
+    if rule is not None:
+        lines.append(rule)
+    return Group(*lines)
+
+
+def players_table(model: Model, title: str | None = None) -> Table:
+    """Cash, bond, bid, shares and directorships of every player, as the model shows them
+    (another player's cash is hidden while the bonds are secret, 2.5.2)."""
+    tables = model["tables"]
+    players = tables["players"]
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, expand=False,
+                  pad_edge=False, show_edge=False)
     for col in ("player", "cash", "bond", "bid"):
         table.add_column(col, justify="right" if col != "player" else "left")
-    held = [c for c in companies if any(p["shares"].get(c) for p in view["players"])]
+    held = [c["initials"] for c in tables["companies"]
+            if any(p["certificates"].get(c["initials"]) for p in players)]
     for c in held:
         table.add_column(c, justify="right")
-    secret_bonds = view["round"] == "bonds"
-    for p in view["players"]:
-        own = p["name"] == viewer
-        hidden = secret_bonds and not own and p["bond_placed"] and not moderator
-        cash = "?" if hidden or p["cash"] is None else _money(p["cash"])
-        bond = _bond_text(p)
-        bid = _bid_text(p)
+    for p in players:
+        cash = "?" if p["cash"] is None else money(p["cash"])
         shares = []
         for c in held:
-            n = p["shares"].get(c, 0)
+            n = p["certificates"].get(c, 0)
             un = p["unredeemed"].get(c, 0)
-            shares.append("" if not n else f"{n}" + (f" ({un}u)" if un else ""))
-        name = Text(p["name"], style="bold" if own else "")
-        if p["name"] == view.get("elephant"):
+            mark = "d" if c in p["director_of"] else ""
+            shares.append("" if not n else f"{n}{mark}" + (f" ({un}u)" if un else ""))
+        name = Text(p["name"], style="bold" if p["you"] else "")
+        if p["elephant"]:
             name.append(" 🐘")
-        table.add_row(name, cash, bond, bid, *shares)
+        table.add_row(name, cash, _bond_text(p), _bid_text(p), *shares)
     return table
 
 
@@ -139,7 +132,7 @@ def _bond_text(p: Mapping[str, Any]) -> str:
     if p["bond_returned"]:
         return "returned"
     if p["bond"] is not None:
-        return _money(p["bond"])
+        return money(p["bond"])
     return "placed" if p["bond_placed"] else ""
 
 
@@ -151,125 +144,103 @@ def _bid_text(p: Mapping[str, Any]) -> str:
     return ""
 
 
-def companies_table(view: View, game: Game) -> Table:
-    """Director, share price, offering, pool, cash, trains and bases of every company."""
-    ed = game.rules.ed
-    table = Table(title="Companies", title_justify="left", pad_edge=False)
-    for col in ("co", "director", "price", "par", "ipo", "pool", "cash", "trains", "bases"):
-        table.add_column(col, justify="left" if col in ("co", "director", "trains") else "right")
-    # A '2/1M' card bought as a '2' is a '2' to the players (4.8.16).
-    cards = {t["id"]: t.get("runs_as") or t["card"] for t in view["trains"]}
-    bases = Counter(b[0] for b in view["board"]["bases"])
-    current = (view.get("turn") or {}).get("company")
-    for initials, c in view["companies"].items():
-        spec = ed.company(initials)
-        status = "" if c["formed"] else (" floated" if c["floated"] else "")
-        name = Text(initials + status, style=f"bold {spec.colour}" if initials == current else "")
-        trains = " ".join(cards.get(t, t) for t in c["trains"])
-        if c.get("credit_train"):
+def _director_text(c: Mapping[str, Any]) -> Text:
+    if c["director"]:
+        return Text(str(c["director"]))
+    if c["controller"]:
+        return Text(f"{c['controller']} (manager)")
+    if c["director_to_be"]:
+        return Text(f"{c['director_to_be']} (at round end)", style="italic")
+    return Text("")
+
+
+def _moves_text(moves: Mapping[str, Any] | None) -> str:
+    """The next price withheld | paid, for each step of the dividend (4.7.1)."""
+    if not moves:
+        return ""
+    paid = " ".join(str(m["price"]) for m in moves["payout"])
+    return f"{moves['withhold']} | {paid}"
+
+
+def moves_heading(model: Model) -> str:
+    """The heading of the moves column: the dividend steps, as multiples of the price."""
+    multiples = model["tables"]["market"]["payout_multiples"]
+    steps = ",".join("any" if not m else f"{m:g}×" for m in multiples)
+    return f"next £: withheld | paid {steps} price"
+
+
+def companies_table(model: Model, current: str | None = None,
+                    title: str | None = None) -> Table:
+    """Director, share price, offering, pool, cash, trains, bases of every company, and where
+    its marker would move after its next dividend decision (4.7.1: withheld | paid from £A)."""
+    tables = model["tables"]
+    moves = tables["market"]["moves"]
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
+                  show_edge=False)
+    heading = moves_heading(model)
+    for col in ("co", "director", "price", "par", "ipo", "pool", "cash", "trains", "bases",
+                heading):
+        table.add_column(col, justify="left" if col in ("co", "director", "trains",
+                                                        heading) else "right")
+    for c in tables["companies"]:
+        initials = c["initials"]
+        status = {"operating": "", "floated": " floated"}.get(c["state"], "")
+        name = Text(initials + status,
+                    style=f"bold {c['colour']}" if initials == current else "")
+        trains = " ".join(c["trains"])
+        if c["credit_train"]:
             trains += " (credit)"
-        table.add_row(name, Text(c.get("controller") or c["director"] or ""),
-                      _money(c["price"]),
-                      _money(spec.par), str(c["ipo"]), str(c["pool"]), _money(c["cash"]),
-                      trains, str(bases.get(initials, 0)))
+        table.add_row(name, _director_text(c), money(c["price"]), money(c["par"]),
+                      str(c["ipo"]), str(c["pool"]), money(c["treasury"]), trains,
+                      f"{c['bases']}/{c['base_tokens']}" if c["formed"] else "",
+                      _moves_text(moves.get(initials)))
     return table
 
 
-def train_market(view: View, game: Game) -> Text:
-    """The trains the bank still holds, with their prices, and the discarded trains in the bank
-    pool (4.8, TABLE 5)."""
-    counts: Counter[str] = Counter()
-    pool: Counter[str] = Counter()
-    for t in view["trains"]:
-        if t["where"] == "bank":
-            counts[t["card"]] += 1
-        elif t["where"] == "pool":
-            pool[t["card"]] += 1
-    trains = game.rules.ed.trains
-    single = {spec.name: f"£{spec.price}" for spec in trains}
-    # A '2/1M' card sells as either train (4.8.16): both prices; it comes first, as it is
-    # bought first.
-    prices = {dual.card: "/".join(single.get(t, "?") for t in dual.trains)
-              for dual in trains.dual_options} | single
-    parts = [f"'{card}' ×{counts[card]} {price}" for card, price in prices.items()
-             if counts[card]]
-    parts += [f"'{card}' ×{n}" for card, n in counts.items() if card not in prices]
+def train_market(model: Model) -> Text:
+    """The trains the bank still holds, with their prices, and the returned trains in the bank
+    pool (4.8, TABLE 5), and the phase's tiles."""
+    trains = model["tables"]["trains"]
+    parts = []
+    for t in trains["roster"]:
+        if not t["left"]:
+            continue
+        price = (money(t["price"]) if t["price"] is not None
+                 else "/".join(money(p) for p in t.get("prices") or []))
+        starts = f" ph{t['starts_phase']}" if t.get("starts_phase") and \
+            t["starts_phase"] > model["phase"] else ""
+        parts.append(f"'{t['type']}' ×{t['left']} {price}{starts}")
     text = "Trains: " + (", ".join(parts) or "none left")
+    pool = [f"'{t['type']}' ×{t['pool']}" for t in trains["roster"] if t.get("pool")]
     if pool:
-        text += "  ·  pool: " + ", ".join(f"'{k}' ×{v}" for k, v in sorted(pool.items()))
+        text += "  ·  pool: " + ", ".join(pool)
+    if trains.get("tiles"):
+        text += "  ·  tiles: " + ", ".join(trains["tiles"])
     return Text(text)
 
 
-def construction_costs(game: Game, company: str) -> dict[tuple[Any, ...], int]:
-    """The price of each legal lay, promotion and base of ``company`` (4.1.12, 4.2.13, 4.4),
-    keyed like :func:`option_key`."""
-    st = game.state
-    if company not in st.companies or st.round != "operating":
-        return {}
-    try:
-        ctx = board_port.context(game.rules, st, st.companies[company])
-        moves = con.legal_moves(st.board, ctx)
-    except India1853Error:
-        return {}
-    out: dict[tuple[Any, ...], int] = {}
-    for m in moves:
-        mv = m.move
-        if isinstance(mv, con.Lay):
-            out[("lay_tile", mv.hex, mv.tile, mv.rotation)] = m.cost
-        elif isinstance(mv, con.Promotion):
-            out[("promote_tile", mv.hex, mv.tile, mv.rotation)] = m.cost
-        elif isinstance(mv, con.PlaceBase):
-            out[("place_base", mv.hex, mv.station)] = m.cost
-    return out
+def market_line(model: Model) -> Text:
+    """Where each company's marker stands on the stock market (4.7)."""
+    market = model["tables"]["market"]
+    values = market["values"]
+    spots = sorted(((int(i), cos) for i, cos in market["markers"].items()), reverse=True)
+    parts = [f"£{values[i]} {'/'.join(cos)}" for i, cos in spots]
+    return Text(f"Market ({market['rule']}; ends at £{market['game_end_price']}): "
+                + (" · ".join(parts) or "no company has a price yet"))
 
 
-def option_key(action: Action) -> tuple[Any, ...]:
-    kind = action["type"]
-    if kind in ("lay_tile", "promote_tile"):
-        return (kind, action["hex"], action["tile"], action["rotation"])
-    if kind == "place_base":
-        return (kind, action["hex"], action.get("station"))
-    return (kind,)
+def cost_text(option: Option) -> str:
+    """The money the option moves, as shown in the list ("£100", "+£140"), or "".  A claim
+    shows the city's bond value (2.5.9)."""
+    if option["type"] == "claim_city":
+        return money(option["ui"].get("bond_value"))
+    cost = option["cost"]
+    if not isinstance(cost, int) or cost == 0:
+        return ""
+    return money(cost) if cost > 0 else f"+£{-cost}"
 
 
-def option_cost(action: Action, view: View, game: Game,
-                costs: Mapping[tuple[Any, ...], int]) -> str:
-    """The money the option moves, as shown in the list ("£100", "+£140"), or ""."""
-    kind = action["type"]
-    rules = game.rules
-    if kind in ("lay_tile", "promote_tile", "place_base"):
-        cost = costs.get(option_key(action))
-        return _money(cost) if cost else ""
-    if kind == "buy_share":
-        c = view["companies"][action["company"]]
-        if action["source"] == "ipo":
-            return _money(rules.company(action["company"]).par)
-        return _money(c["price"] or rules.company(action["company"]).par)
-    if kind == "sell_shares":
-        # The engine's own sale price: the market price, or par (less the first stock round's
-        # discount) while the company has none (2.8.3, 3.1.7).
-        price = sale_price(rules, game.state, game.state.companies[action["company"]])
-        return f"+£{price * action['count']}"
-    if kind == "claim_city":
-        return _money(rules.city(action["city"]).bond_value)
-    if kind == "dividend":
-        revenue = (view.get("turn") or {}).get("revenue")
-        if not isinstance(revenue, int):
-            return ""
-        return _money(revenue) if action["kind"] == "payout" else f"+£{revenue}"
-    if kind == "redeem_share":
-        return _money(rules.company(action["company"]).par)
-    if kind == "buy_train":
-        if "price" in action:
-            return _money(action["price"])
-        # The director's contribution is told in the note (4.8.8), not twice.
-        return _money(rules.train_type(action["train"]).price)
-    if kind in ("place_bond", "offer_elephant"):
-        return _money(action.get("amount", action.get("price")))
-    return ""
-
-
-def option_text(action: Action, game: Game) -> str:
+def option_text(action: Action) -> str:
     """An option in the words of the command that takes it (``lay H24 5 1``)."""
     kind = str(action["type"])
     texts: dict[str, str] = {
@@ -319,103 +290,36 @@ def option_text(action: Action, game: Game) -> str:
     return kind
 
 
-# What a one-word option does, beside its command.
-NOTES: dict[str, str] = {
-    "call_extra_or": "call an extra operating round (4.9)",
-    "repay_credit": "pay for the train bought on credit (4.8.10)",
-    "return_credit_train": "return the train bought on credit (4.8.10)",
-}
+def option_note(option: Option) -> str:
+    """What the command alone does not say: the model's note, else its effect for the
+    one-word options (``extra``, ``repay``...), and for a track move the exits it gives."""
+    note = str(option["note"])
+    if option["type"] in ("lay_tile", "promote_tile"):
+        exits = " ".join(SIDE_NAMES[s] for s in option["ui"].get("exits", []))
+        return f"{note} [{exits}]".strip()
+    if option["type"] == "dividend":
+        ui = option["ui"]
+        move = (f"price stays £{ui['price']}" if ui["price_after"] == ui["price"]
+                else f"price £{ui['price']} → £{ui['price_after']}")
+        return f"{note}; {move}" if note else move
+    if not note and option["type"] in ONE_WORD_OPTIONS:
+        return str(option["effect"])
+    return note
 
 
-def option_note(action: Action, game: Game, view: View | None = None) -> str:
-    """What the command alone does not say: the city on a hex, the routes of a run, the bond a
-    claim leaves uncovered (2.5.9), the dividend per share (4.6.4)."""
-    kind = action["type"]
-    if kind in NOTES:
-        return NOTES[kind]
-    if kind == "claim_city" and view is not None:
-        left = bond_left(view, str(action["entity"]), game)
-        if left is not None:
-            rest = left - game.rules.city(action["city"]).bond_value
-            return f"leaves £{rest} of the bond uncovered"
-    if kind == "dividend" and view is not None:
-        return _dividend_note(action, view, game)
-    if kind in ("lay_tile", "promote_tile", "place_base"):
-        place = place_name(game.rules.ed, action["hex"]).split(" ", 1)
-        return place[1].strip("()") if len(place) > 1 else ""
-    if kind == "choose_lay_option":
-        return _lay_option_note(action, game)
-    if kind == "run_routes":
-        return _run_note(action, game)
-    if kind == "buy_train" and action.get("contribution"):
-        return f"the director adds £{action['contribution']} (4.8.8)"
-    return ""
-
-
-def _lay_option_note(action: Action, game: Game) -> str:
-    """4.1.3: option 1 gives two lays free from a later phase, option 2 at once for the
-    company's fee, paid each turn it lays two (both from the edition's data)."""
-    ed = game.rules.ed
-    if action["option"] == 1:
-        return f"two lays from phase {ed.rules.double_lay_free_from_phase}, free (4.1.3)"
-    fee = ed.costs.double_lay_fees.get(str(action["entity"]), 0)
-    return f"two lays now, £{fee} each turn it lays two (4.1.3)"
-
-
-def _dividend_note(action: Action, view: View, game: Game) -> str:
-    """4.6.4: the payout is revenue // shares per company on each paid share; withheld, it
-    goes to the company."""
-    revenue = (view.get("turn") or {}).get("revenue")
-    if not isinstance(revenue, int):
-        return ""
-    if action["kind"] == "withhold":
-        return "to the company's treasury"
-    per_share = revenue // game.rules.shares_per_company
-    return f"£{per_share} a share to the shareholders"
-
-
-def _route_key(train: str, mail: bool, hexes: Iterable[str]) -> tuple[str, bool, tuple[str, ...]]:
-    out: list[str] = []
-    for h in hexes:
-        coord = str(h).split(":")[0]
-        if not out or out[-1] != coord:
-            out.append(coord)
-    return train, mail, tuple(out)
-
-
-def _run_note(action: Action, game: Game) -> str:
-    """The routes of a run option (train, mail, hexes) and, for the router's optimum, what it
-    earns (4.6)."""
-    keys = [_route_key(str(r.get("train")), bool(r.get("mail")),
-                       r.get("hexes") or r.get("stops") or [])
-            for r in action.get("routes") or []]
-    text = "; ".join(f"'{t}'{' (mail)' if m else ''} {'-'.join(h)}" for t, m, h in keys)
-    try:
-        best = optimal_run(game, str(action["entity"]), ROUTE_NOTE_BUDGET_SECONDS)
-    except India1853Error:
-        return text or "no routes"
-    optimum = [_route_key(r.train.name, r.mail, r.hexes) for r in best.routes]
-    if keys and sorted(keys) == sorted(optimum):
-        if not best.proven:
-            return f"best so far, not yet proven: run £{best.total}: {text}"
-        return f"optimal run £{best.total}: {text}"
-    return text or "no routes"
-
-
-def options_table(legal: Sequence[Action], view: View, game: Game, *,
-                  only: str | None = None, everything: bool = False) -> RenderableType:
-    """The numbered legal actions with their costs.  Long runs of one type are cut to
+def options_table(options: Sequence[Option], *, only: str | None = None,
+                  everything: bool = False) -> RenderableType:
+    """The numbered options with their costs.  Long runs of one type are cut to
     :data:`PER_TYPE_SHOWN` unless ``everything``; ``only`` keeps one type (``lay``, ``buy``).
     A long list is laid out in columns."""
-    entity = legal[0]["entity"] if legal else ""
-    costs = construction_costs(game, entity) if any(
-        a["type"] in ("lay_tile", "promote_tile", "place_base") for a in legal) else {}
     rows: list[tuple[str, str, str, str]] = []
     shown: Counter[str] = Counter()
     hidden: Counter[str] = Counter()
-    for number, action in enumerate(legal, start=1):
-        kind = action["type"]
-        text = option_text(action, game)
+    first_word: dict[str, str] = {}
+    for number, option in enumerate(options, start=1):
+        kind = option["type"]
+        text = option_text(option["action"])
+        first_word.setdefault(kind, text.split(" ")[0])
         if only is not None and not text.startswith(only):
             continue
         if (not everything and only is None and kind not in SHOWN_IN_FULL
@@ -423,18 +327,50 @@ def options_table(legal: Sequence[Action], view: View, game: Game, *,
             hidden[kind] += 1
             continue
         shown[kind] += 1
-        rows.append((str(number), text, option_cost(action, view, game, costs),
-                     option_note(action, game, view)))
-    notes = []
-    for kind, n in hidden.items():
-        word = option_text({"type": kind, **_example(legal, kind)}, game).split(" ")[0]
-        notes.append(f"… {n} more '{word}' options: type 'list {word}' to see them")
+        rows.append((str(number), text, cost_text(option), option_note(option)))
+    notes = [f"… {n} more '{first_word[kind]}' options: type 'list {first_word[kind]}' to see "
+             "them" for kind, n in hidden.items()]
     if only is not None and not rows:
         notes.append(f"no option starts with {only!r}")
+    claims = [o for o in options if o["type"] == "claim_city"]
+    if claims and only is None:
+        others = [r for r in rows if not r[1].startswith("claim ")]
+        return Group(_claim_rows(options), _option_rows(others, heading=False),
+                     *(Text(n, style="italic") for n in notes))
     return Group(_option_rows(rows), *(Text(n, style="italic") for n in notes))
 
 
-def _option_rows(rows: Sequence[tuple[str, str, str, str]]) -> RenderableType:
+def _claim_rows(options: Sequence[Option]) -> RenderableType:
+    """A bid's claims grouped by city (about 60 options in a dozen lines): the city, its bond
+    value and the bond it leaves uncovered (2.5.9), then each share's number and company."""
+    cities: dict[str, list[tuple[int, Option]]] = {}
+    for number, option in enumerate(options, start=1):
+        if option["type"] == "claim_city":
+            cities.setdefault(option["ui"]["city"], []).append((number, option))
+    items = []
+    for city, claims in cities.items():
+        first = claims[0][1]
+        left = first["note"].removeprefix("leaves ").removesuffix(" of the bond uncovered")
+        text = Text.assemble(f"{city} {cost_text(first)}", (f" ({left} left)", "dim"), ":")
+        for number, option in claims:
+            text.append(f" {number}", style="bold cyan")
+            text.append(f" {option['ui']['company']}")
+        items.append(text)
+    return Group(Text("Your options: claim CITY COMPANY, or the number of a share; (£N left): "
+                      "the bond the city leaves uncovered (2.5.9)", style="italic"),
+                 Columns(items, padding=(0, 3)))
+
+
+def _option_rows(rows: Sequence[tuple[str, str, str, str]], *,
+                 heading: bool = True) -> RenderableType:
+    if not heading:
+        table = Table(show_header=False, pad_edge=False, box=None)
+        for _ in range(4):
+            table.add_column()
+        for row in rows:
+            table.add_row(Text(row[0], style="bold cyan"), Text(row[1]), Text(row[2]),
+                          Text(row[3], style="dim"))
+        return table
     if len(rows) <= COLUMNS_FROM:
         # The heading stands apart: as a table title it would wrap to a narrow table's width.
         table = Table(show_header=False, pad_edge=False, box=None)
@@ -451,16 +387,25 @@ def _option_rows(rows: Sequence[tuple[str, str, str, str]]) -> RenderableType:
     return Group(Text("Your options", style="italic"), Columns(items, padding=(0, 3)))
 
 
-def _example(legal: Sequence[Action], kind: str) -> dict[str, Any]:
-    for a in legal:
-        if a["type"] == kind:
-            return {k: v for k, v in a.items() if k != "type"}
-    return {}
+def unavailable_lines(decision: Mapping[str, Any] | None) -> list[Text]:
+    """One line per rule that keeps options off the list (e.g. the Ganges cities, 2.5.7)."""
+    if decision is None:
+        return []
+    out = []
+    for u in decision.get("unavailable") or []:
+        items = list(u["items"])
+        listed = ", ".join(items[:UNAVAILABLE_ITEMS]) + (
+            f" and {len(items) - UNAVAILABLE_ITEMS} more" if len(items) > UNAVAILABLE_ITEMS
+            else "")
+        # One item: the engine's own reason; several: the rule they share, explained.
+        reason = (u["reason"] if len(items) == 1 or not u.get("rule_summary")
+                  else f"rule {u['rule']}: {u['rule_summary']}")
+        out.append(Text(f"Not offered: {listed} — {reason}", style="dim italic"))
+    return out
 
 
-def board_table(view: View, game: Game) -> Table:
+def board_table(view: Mapping[str, Any], ed: Edition) -> Table:
     """The tiles laid (beyond the printed board) and the bases, hex by hex."""
-    ed = game.rules.ed
     printed = {h.coord: h.preprinted for h in ed.board.hexes.values() if h.preprinted}
     bases: dict[str, list[str]] = {}
     for company, hex_, station in view["board"]["bases"]:
@@ -480,17 +425,23 @@ def board_table(view: View, game: Game) -> Table:
     return table
 
 
-def routes_panel(legal: Sequence[Action], view: View) -> RenderableType:
-    """The optimal routes the router found for the company running now (4.5, 4.6)."""
-    runs = [a for a in legal if a["type"] == "run_routes"]
-    if not runs:
-        step = (view.get("turn") or {}).get("step")
-        turn = view.get("turn") or {}
+def run_option(model: Model) -> Option | None:
+    return next((o for d in model["decisions"] for o in d["options"]
+                 if o["type"] == "run_routes"), None)
+
+
+def routes_panel(model: Model) -> RenderableType:
+    """The optimal routes the router found for the company running now (4.5, 4.6), or the
+    routes it ran this turn."""
+    run = run_option(model)
+    if run is None:
+        turn = model["view"].get("turn") or {}
         if turn.get("routes"):
             return _routes_table(turn["routes"], f"{turn['company']} ran")
         return Text("No routes to show now: the optimal routes are offered when a company "
-                    f"runs its trains (now: {STEP_NAMES.get(step or '', 'no company')}).")
-    return _routes_table(runs[0].get("routes") or [], f"{runs[0]['entity']}: optimal routes")
+                    "runs its trains.")
+    return _routes_table(run["ui"]["routes"],
+                         f"{run['action']['entity']}: optimal routes, £{run['ui']['total']}")
 
 
 def _routes_table(routes: Sequence[Mapping[str, Any]], title: str) -> Table:
@@ -498,10 +449,13 @@ def _routes_table(routes: Sequence[Mapping[str, Any]], title: str) -> Table:
     table.add_column("train")
     table.add_column("mail")
     table.add_column("hexes")
+    table.add_column("£", justify="right")
     for r in routes:
         hexes = r.get("hexes") or r.get("stops") or []
+        revenue = r.get("revenue")
         table.add_row(str(r.get("train")), "yes" if r.get("mail") else "",
-                      " ".join(str(h) for h in hexes))
+                      " ".join(str(h) for h in hexes),
+                      "" if revenue is None else str(revenue + (r.get("mail_revenue") or 0)))
     return table
 
 
@@ -517,43 +471,83 @@ def help_table() -> Table:
     return table
 
 
-def contract_panel(view: View, player: str, game: Game) -> RenderableType:
-    """``player``'s own contract bid as his view shows it: the bond (2.5.2), the cities named
+def rule_help_text(edition: str, rule: str) -> Text:
+    """``help RULE``: our summary of the rule (or of its nearest section)."""
+    found = rule_help(edition, rule)
+    if found is None:
+        return Text(f"No summary for rule {rule!r}: try a rule number such as 2.5.7 or 4.1 "
+                    f"(the {edition} edition's rulebook has the full text).")
+    number, summary, found_in = found
+    head = f"Rule {number}" if number == rule.strip() else f"Rule {rule.strip()} (see {number})"
+    if found_in != edition:
+        head += f" of the {found_in} edition"
+    return Text(f"{head}: {summary}")
+
+
+def contract_panel(model: Model) -> RenderableType:
+    """The viewer's own contract bid as his model shows it: the bond (2.5.2), the cities named
     with their values and the bond they leave uncovered (2.5.4, 2.5.9), the shares claimed, and
-    whether the contract is fulfilled (4.3)."""
-    me = next(p for p in view["players"] if p["name"] == player)
-    if me["bond"] is None:
-        return Text(f"{player} has placed no bond yet (2.5.2).")
-    lines = [f"Bond: £{me['bond']}" + (" (returned: the contract is fulfilled, 4.3)"
-                                       if me["bond_returned"] else "")]
-    cities = me["cities"] or []
+    which cities are already joined by track (4.3.1)."""
+    contract = model["tables"]["contract"]
+    if contract is None:
+        return Text("No bond placed yet (2.5.2).")
+    player = contract["player"]
+    lines = [f"Bond: £{contract['bond']}" + (" (returned: the contract is fulfilled, 4.3)"
+                                             if contract["returned"] else "")]
+    cities = contract["cities"]
     if cities:
         lines.append("Contract cities: " + ", ".join(
-            f"{c} (£{game.rules.city(c).bond_value})" for c in cities))
-        left = bond_left(view, player, game)
-        if left is not None and not me["bid_complete"]:
-            lines.append(f"Bond not yet covered by cities: £{left}")
+            f"{c['name']} (£{c['bond_value']})" for c in cities))
+        if not contract["complete"]:
+            lines.append(f"Bond not yet covered by cities: £{contract['uncovered']}")
+        if not contract["returned"]:
+            lines.append(_connections(contract))
     else:
         lines.append("Contract cities: none named yet")
-    if me["claims"]:
-        lines.append("Shares claimed: " + ", ".join(me["claims"]))
+    if contract["claims"]:
+        lines.append("Shares claimed: " + ", ".join(contract["claims"]))
     return Panel(Text("\n".join(lines)), title=f"{player}'s contract bid (secret)",
                  title_align="left")
 
 
-def turn_screen(game: Game, viewer: str | None, entity: str, legal: Sequence[Action],
-                recent: Sequence[str], recent_title: str = "Recent") -> RenderableType:
-    """The whole screen of one decision; ``recent``: the lines of the public log to show
-    under ``recent_title`` (every bot move since the player's last turn, or the last few)."""
-    view = game.view(viewer)
+def _connections(contract: Mapping[str, Any]) -> str:
+    groups = [g for g in contract["groups"] if len(g) > 1]
+    if not groups:
+        return f"Connected ({contract['rule']}): none of your cities are joined yet"
+    joined = "; ".join(" = ".join(g) for g in groups)
+    return (f"Connected ({contract['rule']}): {joined}; "
+            f"{len(contract['groups'])} groups to join into one")
+
+
+def prompt_header(model: Model, entity: str) -> Text:
+    """The decision in one line, printed just above the prompt (a long screen may scroll the
+    header off a 40-line terminal)."""
+    return Text(f"▶ {decision_text(model, entity)}", style="bold yellow")
+
+
+def turn_screen(model: Model, tables: Model, entity: str, recent: Sequence[str],
+                recent_title: str = "Recent", *, local_board: RenderableType | None = None,
+                contract: bool = False) -> RenderableType:
+    """The whole screen of one decision.  ``model`` holds the deciding player's options,
+    ``tables`` the model whose tables may be shown at the table (the same, or the public one
+    when another human sits there); ``recent``: the lines of the public log to show under
+    ``recent_title``; ``local_board``: the hexes around the company's railheads."""
+    current = (tables["view"].get("turn") or {}).get("company")
+    decision = decision_of(model, entity)
+    # The tables first: on a 40-line terminal they may scroll off the top, never the header,
+    # the recent moves and the options, which stay together at the bottom.
     parts: list[RenderableType] = [
-        Panel(Group(status_line(view), Text(decision(view, entity), style="bold yellow")),
-              title="1853 India", title_align="left"),
-        players_table(view, viewer),
-        companies_table(view, game),
-        train_market(view, game),
+        players_table(tables),
+        companies_table(tables, current),
+        Text.assemble(train_market(tables), "\n", market_line(tables)),
     ]
+    if contract and model["tables"]["contract"] is not None:
+        parts.append(contract_panel(model))
+    parts.append(header(model, entity))
+    if local_board is not None:
+        parts.append(local_board)
     if recent:
         parts.append(Panel(Text("\n".join(recent)), title=recent_title, title_align="left"))
-    parts.append(options_table(legal, view, game))
+    parts.append(options_table(decision["options"] if decision else []))
+    parts.extend(unavailable_lines(decision))
     return Group(*parts)

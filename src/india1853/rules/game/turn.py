@@ -206,8 +206,8 @@ def _bond(ctx: _Context, a: Action) -> Json:
     amount = int(a["amount"])
     return _option(a, f"Bond £{amount}", amount,
                    f"Write down a bond of £{amount}: it is held aside until your contract "
-                   "cities are connected (2.5.2, 4.3)", "2.5.2",
-                   note=f"your cities' bond values must add up to at most £{amount} (2.5.9)")
+                   f"cities are connected (2.5.2, 4.3); their bond values may add up to at "
+                   f"most £{amount} (2.5.9)", "2.5.2")
 
 
 def _claim(ctx: _Context, a: Action) -> Json:
@@ -228,11 +228,9 @@ def _buy_share(ctx: _Context, a: Action) -> Json:
     cost = stock_round.buy_cost(ctx.rules, co, source)
     where = "the offering" if source == "ipo" else "the pool"
     rule = "3.1.4" if source == "ipo" else "3.1.7"
-    note = ""
-    if source == "ipo" and not co.floated:
-        note = "new shares are bought at par"
     return _option(a, f"Buy {company} from {where}", cost,
-                   f"Buy one {company} share from {where} for £{cost}", rule, note=note,
+                   f"Buy one {company} share from {where} for £{cost}"
+                   + (" (new shares at par)" if source == "ipo" else " (the market price)"), rule,
                    ui={"company": company, "source": source, "count": 1})
 
 
@@ -496,6 +494,9 @@ def _unavailable(game: Game, entity: str) -> list[Json]:
         found.setdefault(error.rule, (str(error), []))[1].append(item)
 
     if st.round == "claims":
+        blocker = bids.may_end_bid(rules, st, player.cities, bids.unaccounted(rules, player))
+        if blocker is not None and bids.any_claim(rules, st, player):
+            note(blocker, "pass (ending the bid)")
         for city in rules.cities:
             for number in city.companies:
                 initials = rules.ed.company(number).initials
@@ -584,6 +585,7 @@ def _companies_table(game: Game, view: Mapping[str, Any]) -> list[Json]:
             "director": c["director"],
             "director_to_be": _director_to_be(game, initials),
             "controller": c["controller"],
+            "home": spec.homes[0].hex if spec.homes else None,
             "homes": [h.hex for h in spec.homes],
             "bases": bases.get(initials, 0),
             "base_tokens": spec.base_tokens,
@@ -619,6 +621,7 @@ def _market_table(game: Game) -> Json:
             moves[initials] = _moves(rules, co)
     return {"values": list(rules.market), "markers": markers, "moves": moves,
             "rule": rules.ed.market.movement.rule,
+            "payout_multiples": [m for m, _ in rules.ed.market.movement.dividend_steps],
             "game_end_price": rules.game_end_price,
             "limit_exempt_price": rules.holding_limit_exempt_price}
 
@@ -636,7 +639,8 @@ def _trains_table(game: Game, view: Mapping[str, Any]) -> Json:
     roster: list[Json] = [{"type": spec.name, "gauge": spec.gauge, "price": spec.price,
                "left": left.get(spec.name, 0), "pool": pool.get(spec.name, 0),
                "starts_phase": starts.get(spec.name)} for spec in ed.trains]
-    roster += [{"type": dual.card, "gauge": "dual option", "price": None,
+    # A dual-option card (4.8.16) comes first: it is bought first.
+    roster[:0] = [{"type": dual.card, "gauge": "dual option", "price": None,
                 "prices": [ed.trains.get(t).price for t in dual.trains],
                 "left": left.get(dual.card, 0), "pool": 0, "starts_phase": None}
                for dual in ed.trains.dual_options]
@@ -682,14 +686,16 @@ def tables(game: Game, view: Mapping[str, Any], viewer: str | None) -> Json:
 # --- the model -------------------------------------------------------------------------------
 
 
-def turn_model(game: Game, viewer: str | None) -> dict[str, Any]:
-    """The turn as ``viewer`` may see it (see the module docstring; docs/turn-model.md)."""
-    view = game.view(viewer)  # checks the viewer's name
+def turn_model(game: Game, viewer: str | None, *, moderator: bool = False) -> dict[str, Any]:
+    """The turn as ``viewer`` may see it (see the module docstring; docs/turn-model.md).
+    ``moderator``: the tables from the moderator's view (every secret; for the replay of a
+    finished game's log), with no decisions."""
+    view = game.moderator_view() if moderator else game.view(viewer)  # checks the name
     active = _active(game)
     secret = game.state.round in SECRET_ROUNDS and not game.state.pending
     decisions = []
     for a in active:
-        if viewer is None or a["player"] != viewer:
+        if viewer is None or moderator or a["player"] != viewer:
             continue
         legal = game.legal_actions(a["entity"])
         decisions.append({**a, "secret": secret,
