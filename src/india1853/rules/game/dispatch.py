@@ -10,7 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from india1853.errors import InputError, RuleError
-from india1853.rules.game import bids, board_port, operating_round, stock_round, trains
+from india1853.rules.game import (
+    bids,
+    board_port,
+    operating_round,
+    secret_bids,
+    stock_round,
+    trains,
+)
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.shares import controller
 from india1853.rules.game.state import CompanyState, GameState, Pending, PlayerState
@@ -41,7 +48,7 @@ def expected_entities(rules: GameRules, st: GameState) -> list[tuple[str, str]]:
     if st.pending:
         p = st.pending[0]
         return [(p.entity, p.entity_type)]
-    if st.round == "bonds":
+    if st.round in ("bonds", "bids"):
         return [(p.name, "player") for p in st.players if p.bond is None]
     if st.round in ("claims", "stock"):
         return [(st.players[st.stock.current].name, "player")]
@@ -76,6 +83,10 @@ def apply_action(rules: GameRules, st: GameState, action: dict[str, Any], *,
     elif st.round == "bonds":
         _only(kind, ("place_bond",), "2.5.2")
         bids.place_bond(rules, st, _player(st, entity), action["amount"])
+    elif st.round == "bids":
+        _only(kind, ("submit_bid",), "14")
+        secret_bids.submit_bid(rules, st, _player(st, entity),
+                               secret_bids.parse_claims(action["claims"]))
     elif st.round == "claims":
         _only(kind, ("claim_city", "pass"), "2.5.4")
         player = _player(st, entity)

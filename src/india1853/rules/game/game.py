@@ -61,6 +61,7 @@ def initial_state(rules: GameRules, settings: Settings) -> GameState:
         bank=bank,
         start_total=rules.bank,
         seed=settings.seed,
+        round="bids" if rules.policy.bid_procedure == "secret" else "bonds",
     )
 
 

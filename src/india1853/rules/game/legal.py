@@ -13,7 +13,7 @@ from collections.abc import Collection
 from typing import Any
 
 from india1853.errors import India1853Error
-from india1853.rules.game import bids, board_port, stock_round, trains
+from india1853.rules.game import bids, board_port, secret_bids, stock_round, trains
 from india1853.rules.game.dispatch import expected_entities
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.state import CompanyState, GameState, Pending, PlayerState
@@ -41,6 +41,10 @@ def legal_actions(rules: GameRules, st: GameState, entity: str, *,
         return _bonds(rules, st, st.player(entity))
     if st.round == "claims":
         return _claims(rules, st, st.player(entity))
+    if st.round == "bids":
+        return [_act("submit_bid", entity, "player",
+                     claims=[{"city": c, "company": i} for c, i in bid])
+                for bid in secret_bids.sample_bids(rules, st, st.player(entity))]
     if st.round == "stock":
         return _stock(rules, st, st.player(entity))
     if st.round == "operating":
@@ -50,7 +54,7 @@ def legal_actions(rules: GameRules, st: GameState, entity: str, *,
 
 def _bonds(rules: GameRules, st: GameState, p: PlayerState) -> list[dict[str, Any]]:
     out = []
-    amount = rules.table.minimum_bond
+    amount = rules.table.minimum_bond or 0
     while amount <= p.cash:
         if bids.completable(rules, st, [], amount):
             out.append(_act("place_bond", p.name, "player", amount=amount))

@@ -13,6 +13,7 @@ from functools import cached_property
 from india1853.data.loader import load_edition
 from india1853.data.model import CitySpec, CompanySpec, Edition, PhaseSpec, TrainSpec
 from india1853.errors import InputError
+from india1853.rules.game.edition import EditionPolicy, edition_policy
 
 
 @dataclass(frozen=True)
@@ -23,7 +24,8 @@ class PlayerCountRules:
     share_limit: int
     certificate_limit: int
     qualifying_shares: int
-    minimum_bond: int
+    # 2.5.2's minimum bond; None where the bond is the bid's cities' value (14.4).
+    minimum_bond: int | None
     bid_cities_min: int
     bid_cities_max: int
 
@@ -33,6 +35,7 @@ class GameRules:
     ed: Edition
     table: PlayerCountRules
     bank: int
+    policy: EditionPolicy
 
     # --- lookups -------------------------------------------------------------------------
     @property
@@ -125,8 +128,11 @@ class GameRules:
 
     # --- operating (4.1-4.10) ------------------------------------------------------------
     @property
-    def first_stock_round_phase(self) -> int:
-        return next(p.number for p in self.ed.phases if p.introduced_by == "first_stock_round")
+    def first_stock_round_phase(self) -> int | None:
+        """The phase the first stock round opens (2.x: 4.10.2); None where the game starts
+        in the phase it plays in (first edition, 36)."""
+        return next((p.number for p in self.ed.phases if p.introduced_by == "first_stock_round"),
+                    None)
 
     @property
     def train_sale_minimum(self) -> int:
@@ -146,8 +152,10 @@ def game_rules(edition: str, players: int, variants: tuple[str, ...] = ()) -> Ga
         else:
             raise InputError(f"settings.variants: unknown variant {v!r} in the {edition} edition")
     row = ed.tables.player_row(players)
-    if row.bid_cities is None or row.minimum_bond is None or row.share_limit is None:
-        raise InputError(f"the {edition} edition's contract bids are not supported yet")
+    policy = edition_policy(edition)
+    if row.bid_cities is None or row.share_limit is None or (
+            row.minimum_bond is None and policy.bid_procedure == "sequential"):
+        raise InputError(f"the {edition} edition's table for {players} players is incomplete")
     table = PlayerCountRules(
         starting_cash=row.starting_capital,
         share_limit=row.share_limit,
@@ -157,4 +165,4 @@ def game_rules(edition: str, players: int, variants: tuple[str, ...] = ()) -> Ga
         bid_cities_min=row.bid_cities[0],
         bid_cities_max=row.bid_cities[1],
     )
-    return GameRules(ed=ed, table=table, bank=bank)
+    return GameRules(ed=ed, table=table, bank=bank, policy=policy)

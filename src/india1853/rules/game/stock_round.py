@@ -40,7 +40,8 @@ def start_stock_round(rules: GameRules, st: GameState) -> None:
     names = st.player_names()
     st.stock = StockTurn(current=names.index(st.elephant) if st.elephant else 0)
     if first_round(st):
-        st.phase = rules.first_stock_round_phase
+        if rules.first_stock_round_phase is not None:
+            st.phase = rules.first_stock_round_phase
         for co in st.companies.values():
             check_float(rules, st, co)
         # Companies floated by the bids: the first opportunity is each holder's first turn.
@@ -59,15 +60,31 @@ def contract_companies_open(rules: GameRules, st: GameState) -> bool:
     return all(ipo_available(rules, co) == 0 for co in st.companies.values() if co.contract)
 
 
-def check_float(rules: GameRules, st: GameState, co: CompanyState) -> None:
-    """A company floats once the qualifying number of its shares is issued (2.7.5, 2.9.1).
+def next_in_table1(rules: GameRules, st: GameState) -> str | None:
+    """21.3 (first edition): once the contract companies' shares are all issued, the one
+    company whose new shares are on offer - the first in TABLE 1 order not fully issued.
+    None where the edition opens the others together (3.1.3)."""
+    if not rules.policy.table1_order_after_contracts:
+        return None
+    for spec in rules.companies:
+        co = st.companies[spec.initials]
+        if not co.contract and ipo_available(rules, co) > 0:
+            return co.initials
+    return None
 
-    In the first stock round its director is appointed only at the round's end (2.9.1);
-    afterwards at once, and the company forms (3.2.1, 3.3.1)."""
+
+def check_float(rules: GameRules, st: GameState, co: CompanyState) -> None:
+    """A company floats once the qualifying number of its shares is issued (2.7.5, 2.9.1;
+    16.7, 17.1, 22.1).
+
+    Second edition: in the first stock round its director is appointed only at the round's
+    end (2.9.1); afterwards at once, and the company forms (3.2.1, 3.3.1).  First edition:
+    always at once (17.1, 22.1, 23.1)."""
     if co.floated or issued(rules, co) < table(rules, st).qualifying_shares:
         return
     co.floated = True
-    if first_round(st) and st.round in ("stock", "claims"):
+    if (rules.policy.directors_at_first_round_end and first_round(st)
+            and st.round in ("stock", "claims")):
         for p in st.players:
             if p.contracted.get(co.initials, 0) > 0:
                 st.stock.first_sale_window.setdefault(p.name, []).append(co.initials)
@@ -91,6 +108,11 @@ def in_first_sale_window(st: GameState, player: PlayerState, co: CompanyState) -
             and co.initials in st.stock.first_sale_window.get(player.name, []))
 
 
+def _window_round(rules: GameRules, st: GameState, co: CompanyState) -> bool:
+    """2.8.3 governs this sale: the second edition's first stock round, a floated company."""
+    return rules.policy.directors_at_first_round_end and first_round(st) and co.floated
+
+
 def sellable(rules: GameRules, st: GameState, player: PlayerState, co: CompanyState) -> int:
     """How many shares of the company the player may sell now (2.7.4, 2.8.3, 3.1.8, 3.1.9).
 
@@ -103,20 +125,24 @@ def sellable(rules: GameRules, st: GameState, player: PlayerState, co: CompanySt
     free = held - player.unredeemed.get(co.initials, 0)
     if free <= 0:
         return 0
-    if first_round(st) and co.floated:
+    if _window_round(rules, st, co):
         if not in_first_sale_window(st, player, co):
             return 0
         return max(0, min(free, player.contracted.get(co.initials, 0)
                           - player.unredeemed.get(co.initials, 0)))
-    if no_sale_round(st, co):
+    if no_sale_round(rules, st, co):
         return 0
     return free
 
 
-def no_sale_round(st: GameState, co: CompanyState) -> bool:
+def no_sale_round(rules: GameRules, st: GameState, co: CompanyState) -> bool:
     """3.1.8: this stock round floated and formed the company, so its shares may not be sold
     until the next one (the players' guide: "When a Company floats, you may not sell shares
-    in it during the same SDR")."""
+    in it during the same SDR").  First edition, 18.1 and 21.8: none in the dealing round in
+    which its director was first appointed (the first dealing round for the companies whose
+    directors the contract bids appointed)."""
+    if not rules.policy.directors_at_first_round_end:
+        return co.had_director and co.first_director_round == st.stock_round
     return co.formed and co.formed_in_round == st.stock_round
 
 
@@ -131,11 +157,14 @@ def sell_shares(
         raise RuleError("2.7.4", "un-redeemed shares may not be sold")
     allowed = sellable(rules, st, player, co)
     if count > allowed:
-        if first_round(st) and co.floated:
+        if _window_round(rules, st, co):
             raise RuleError("2.8.3", f"{initials} floated: only contracted shares, at the first "
                             "opportunity after flotation, may be sold this round")
-        raise RuleError("3.1.8", f"{initials} floated and formed this round; its shares may "
-                        "not be sold until the next stock round")
+        if rules.policy.directors_at_first_round_end:
+            raise RuleError("3.1.8", f"{initials} floated and formed this round; its shares "
+                            "may not be sold until the next stock round")
+        raise RuleError(rules.policy.no_sale_rule, f"{initials}'s director was appointed "
+                        "this round; its shares may not be sold until the next dealing round")
     window = in_first_sale_window(st, player, co)
     amount = count * sale_price(rules, st, co)
     player.cash += amount
@@ -192,6 +221,10 @@ def check_buy(
             raise RuleError("3.1.4", f"no new {initials} share is on sale")
         if not co.contract and not contract_companies_open(rules, st):
             raise RuleError("3.1.3", "the contract companies' shares must all be issued first")
+        nxt = next_in_table1(rules, st)
+        if not co.contract and nxt is not None and nxt != initials:
+            raise RuleError("21.3", f"new shares are sold in TABLE 1 order, each company's "
+                            f"fully issued first: {nxt}'s are on offer, not {initials}'s")
     elif co.pool == 0:
         raise RuleError("3.1.7", f"the bank pool holds no {initials} share")
     t = table(rules, st)
@@ -264,7 +297,7 @@ def end_stock_round(rules: GameRules, st: GameState) -> None:
     """3.1.11: the Elephant goes to the left of the last buyer; its holder may sell it.
     At the end of the first stock round directors are appointed (2.9), companies form, the
     BBCI's type is settled (2.6) and the extra trains are added (2.8.4)."""
-    if first_round(st):
+    if first_round(st) and rules.policy.directors_at_first_round_end:
         finish_first_stock_round(rules, st)
     names = st.player_names()
     if st.stock.last_buyer is not None:

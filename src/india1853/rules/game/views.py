@@ -17,8 +17,10 @@ from india1853.rules.game.stock_round import FIRST_STOCK_ROUND
 
 
 def _bonds_secret(st: GameState) -> bool:
-    """2.5.2-2.5.3: bonds are written secretly and revealed together once every bond is in."""
-    return st.round == "bonds"
+    """2.5.2-2.5.3: bonds are written secretly and revealed together once every bond is in.
+    14.5, 15.1 (first edition): the whole bid is secret until every bid is in; then the bonds
+    and the shares claimed are stated, the cities stay secret."""
+    return st.round in ("bonds", "bids")
 
 
 def revealed(rules: GameRules, st: GameState) -> frozenset[str]:
@@ -31,10 +33,12 @@ def revealed(rules: GameRules, st: GameState) -> frozenset[str]:
     """
     out = set()
     if not _bonds_secret(st):
-        out.add("the bonds, 2.5.3")
+        out.add(f"the bonds, {rules.policy.bonds_revealed_rule}")
     for p in st.players:
         if p.bond_returned:
             out.add(f"{p.name}'s cities, 4.3.2")
+        elif p.declared:
+            out.add(f"{p.name}'s cities, 15.4")
     spec = rules.bbci
     if spec is not None:
         co = st.companies[spec.initials]
@@ -50,16 +54,18 @@ def _player(st: GameState, p: PlayerState, viewer: str | None, moderator: bool) 
     # The bond money is put aside as soon as it is written, so a player's cash would give the
     # secret amount away: while bonds are secret, others see no cash for a player who has one.
     cash_hidden = not own and not bonds_public and p.bond is not None
+    bid_hidden = not own and st.round == "bids" and p.bond is not None
     return {
         "name": p.name,
         "cash": None if cash_hidden else p.cash,
         "shares": dict(p.shares),
         "unredeemed": dict(p.unredeemed),
-        "claims": list(p.claims),
+        # 14.5: a first-edition bid's claims are secret with the rest of the bid.
+        "claims": None if bid_hidden else list(p.claims),
         "bond_placed": p.bond is not None,
         "bond": p.bond if (own or bonds_public) else None,
-        "cities": list(p.cities) if (own or p.bond_returned) else None,
-        "cities_claimed": len(p.cities),
+        "cities": list(p.cities) if (own or p.bond_returned or p.declared) else None,
+        "cities_claimed": None if bid_hidden else len(p.cities),
         "bid_complete": p.bid_complete,
         "bond_returned": p.bond_returned,
     }
@@ -112,6 +118,10 @@ def view(rules: GameRules, st: GameState, viewer: str | None, *,
         "pending": [{"kind": p.kind, "entity": p.entity, "data": dict(p.data)}
                     for p in st.pending],
     }
+    if rules.policy.company_credits:
+        # 23.1: the companies' money is Company Credits, shown apart from the personal money.
+        out["company_money"] = "credits"
+        out["credits"] = st.credits
     if st.round == "operating":
         t = st.turn
         out["turn"] = {"company": t.order[t.index], "step": t.step,
