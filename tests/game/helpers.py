@@ -16,9 +16,14 @@ def act(game: Game, type_: str, entity: str, **fields: Any) -> None:
 def check_invariants(game: Game) -> None:
     """The invariants of the issue, after any action."""
     st, rules = game.state, game.rules
+    treasuries = sum(c.cash for c in st.companies.values())
+    credits = game.rules.policy.company_credits
+    # 23.1 (first edition): the companies hold Company Credits, a currency of their own; the
+    # personal money (bank, players, bonds) is conserved apart from them.
     total = (st.bank + sum(p.cash for p in st.players)
-             + sum(c.cash for c in st.companies.values()) + bonds_held(st))
+             + (0 if credits else treasuries) + bonds_held(st))
     assert total == st.start_total, "money is not conserved"
+    assert treasuries == (st.credits if credits else 0), "credits are not conserved"
     if st.round != "finished":
         assert st.bank > 0 or st.bank_broken, "the bank is negative outside the end"
     for initials, co in st.companies.items():

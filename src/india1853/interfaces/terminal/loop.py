@@ -44,7 +44,7 @@ from india1853.interfaces.terminal.savefile import SaveFile
 from india1853.interfaces.terminal.savefile import Table as Seating
 from india1853.rules.game.game import Game, effective_actions, redo_stack
 
-SECRET_ROUNDS: frozenset[str] = frozenset({"bonds", "claims"})
+SECRET_ROUNDS: frozenset[str] = frozenset({"bonds", "claims", "bids"})
 # The fewest lines of the public log a screen shows; more when more happened since the
 # player's last turn.  RECENT_KEPT bounds the narrated actions kept in memory.
 RECENT_LINES = 8
@@ -194,7 +194,7 @@ class Hotseat:
     def human_turn(self, player: str, entity: str, entity_type: str) -> None:
         legal = self.game.legal_actions(entity)
         secret = self.game.state.round in SECRET_ROUNDS and any(
-            a["type"] in ("place_bond", "claim_city") for a in legal)
+            a["type"] in ("place_bond", "claim_city", "submit_bid") for a in legal)
         hotseat = len(self.humans) > 1
         new_player = self.last_human not in (None, player)
         if secret and (hotseat or new_player):

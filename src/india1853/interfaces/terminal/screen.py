@@ -114,7 +114,7 @@ def players_table(view: View, viewer: str | None, *, moderator: bool = False) ->
     held = [c for c in companies if any(p["shares"].get(c) for p in view["players"])]
     for c in held:
         table.add_column(c, justify="right")
-    secret_bonds = view["round"] == "bonds"
+    secret_bonds = view["round"] in ("bonds", "bids")
     for p in view["players"]:
         own = p["name"] == viewer
         hidden = secret_bonds and not own and p["bond_placed"] and not moderator
@@ -144,16 +144,24 @@ def _bond_text(p: Mapping[str, Any]) -> str:
 def _bid_text(p: Mapping[str, Any]) -> str:
     if p["cities"]:
         return ", ".join(p["cities"])
+    if p["cities_claimed"] is None:
+        return "secret" if p["bond_placed"] else ""
     if p["cities_claimed"]:
         return f"{p['cities_claimed']}" + (" done" if p["bid_complete"] else "")
     return ""
 
 
 def companies_table(view: View, game: Game) -> Table:
-    """Director, share price, offering, pool, cash, trains and bases of every company."""
+    """Director, share price, offering, pool, cash, trains and bases of every company.  The
+    first edition's companies hold Company Credits (23.1): the column says so, and the title
+    gives the credits in circulation, apart from the bank's personal money."""
     ed = game.rules.ed
-    table = Table(title="Companies", title_justify="left", pad_edge=False)
-    for col in ("co", "director", "price", "par", "ipo", "pool", "cash", "trains", "bases"):
+    credits = view.get("company_money") == "credits"
+    title = f"Companies (Company Credits: {_money(view['credits'])} issued)" if credits \
+        else "Companies"
+    table = Table(title=title, title_justify="left", pad_edge=False)
+    money_col = "credits" if credits else "cash"
+    for col in ("co", "director", "price", "par", "ipo", "pool", money_col, "trains", "bases"):
         table.add_column(col, justify="left" if col in ("co", "director", "trains") else "right")
     # A '2/1M' card bought as a '2' is a '2' to the players (4.8.16).
     cards = {t["id"]: t.get("runs_as") or t["card"] for t in view["trains"]}
@@ -250,6 +258,8 @@ def option_cost(action: Action, view: View, game: Game,
         return f"+£{price * action['count']}"
     if kind == "claim_city":
         return _money(rules.city(action["city"]).bond_value)
+    if kind == "submit_bid":
+        return _money(sum(rules.city(c["city"]).bond_value for c in action["claims"]))
     if kind == "dividend":
         revenue = (view.get("turn") or {}).get("revenue")
         if not isinstance(revenue, int):
@@ -283,6 +293,8 @@ def option_text(action: Action, game: Game) -> str:
         return f"bond {action['amount']}"
     if kind == "claim_city":
         return f"claim {action['city']} {action['company']}"
+    if kind == "submit_bid":
+        return "bid " + ", ".join(f"{c['city']} {c['company']}" for c in action["claims"])
     if kind == "buy_share":
         return f"buy {action['company']} {action['source']}"
     if kind == "sell_shares":
