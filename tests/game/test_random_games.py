@@ -231,7 +231,8 @@ def check_secrets(game: Game) -> None:
                 assert p["bond"] is None
                 if p["bond_placed"] and game.state.round == "bids":
                     assert p["claims"] is None and p["cities_claimed"] is None
-            if not p["bond_returned"] and not game.state.players[0].declared:
+            # 15.4 (first edition): cities declared to break a seating tie are public.
+            if not p["bond_returned"] and not game.state.player(p["name"]).declared:
                 assert p["cities"] is None
 
 
@@ -346,4 +347,31 @@ def test_soak_random_game(index: int) -> None:
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(3, 6))
 def test_soak_random_games_property(seed: int, players: int) -> None:
     game = play_checked(seed, players)
+    check_replay(game)
+
+
+# The first edition's soak: INDIA1853_SOAK_FIRST_EDITION_GAMES seeded games, players cycling
+# 3-6 and the banks cycling standard / shorter game, plus Hypothesis-drawn ones.
+SOAK_FIRST_EDITION_GAMES = int(os.environ.get("INDIA1853_SOAK_FIRST_EDITION_GAMES", "500"))
+FIRST_EDITION_SOAK_VARIANTS: tuple[tuple[str, ...], ...] = ((), ("shortened_game",))
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("index", range(SOAK_FIRST_EDITION_GAMES))
+def test_soak_random_first_edition_game(index: int) -> None:
+    seed, players = soak_game(10**6 + index)
+    variants = FIRST_EDITION_SOAK_VARIANTS[index // 4 % len(FIRST_EDITION_SOAK_VARIANTS)]
+    game = play_checked(seed, players, edition="first", variants=variants)
+    assert game.state.end_reason in ("bank_broken", "share_price") or not game.finished
+    check_replay(game)
+
+
+@pytest.mark.soak
+@settings(max_examples=SOAK_HYPOTHESIS_GAMES, deadline=None,
+          suppress_health_check=list(HealthCheck), database=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(3, 6),
+       variants=st.sampled_from(FIRST_EDITION_SOAK_VARIANTS))
+def test_soak_random_first_edition_games_property(seed: int, players: int,
+                                                  variants: tuple[str, ...]) -> None:
+    game = play_checked(seed, players, edition="first", variants=variants)
     check_replay(game)
