@@ -341,3 +341,91 @@ def test_first_edition_fixture_actions_validate_against_the_published_schema() -
     assert not validator.is_valid(bad)
     with pytest.raises(InputError, match=r"claims\[0\]"):
         check_action(bad)
+
+
+# --- variants -------------------------------------------------------------------------------
+
+
+def test_the_simplified_game_deals_directors_certificates() -> None:
+    """Simplified Game: £440 each; one director's certificate each (not the BBCI's nor the
+    BAR's), seating in company order with the Elephant to the first; two more shares each, paid
+    for; the dealing round begins with the companies formed."""
+    game = first(variants=("simplified",))
+    st = game.state
+    assert st.round == "stock" and not game.log
+    dealt = {p.name: next(iter(p.shares)) for p in st.players}
+    assert sorted(dealt.values()) == ["BNR", "EIR", "GIP", "NWR"]
+    numbers = [game.rules.company(dealt[n]).number for n in st.player_names()]
+    assert numbers == sorted(numbers) and st.elephant == st.player_names()[0]
+    for p in st.players:
+        initials = dealt[p.name]
+        assert p.shares == {initials: 4}
+        assert p.cash == 440 - 4 * game.rules.company(initials).par
+        co = st.companies[initials]
+        assert co.director == p.name and co.formed and co.cash == 10 * game.rules.company(
+            initials).par
+    assert game.rules.table.qualifying_shares == 4 and game.rules.table.share_limit == 5
+    # The deal is the seed's: the same settings deal the same certificates.
+    again = first(variants=("simplified",))
+    assert {p.name: dict(p.shares) for p in again.state.players} == {
+        p.name: dict(p.shares) for p in st.players}
+
+
+@pytest.mark.parametrize("variants", [
+    ("simplified", "minimum_companies"), ("simplified", "amended_share_limits"),
+    ("minimum_companies", "amended_share_limits"), ("long_game", "shortened_game"),
+    ("simplified", "long_game"),
+])
+def test_combinations_the_rulebook_forbids_are_refused(variants: tuple[str, ...]) -> None:
+    with pytest.raises(InputError, match=r"settings\.variants: .* may not be combined"):
+        first(variants=variants)
+
+
+@pytest.mark.parametrize("name", ["simplified", "long_game", "minimum_companies", "mik3"])
+def test_first_edition_variants_are_refused_in_the_second_edition(name: str) -> None:
+    with pytest.raises(InputError, match=f"unknown variant '{name}' in the second edition"):
+        Game(Settings(FOUR, edition="second", variants=(name,)))
+
+
+def test_amended_share_limits_raise_the_qualifying_number() -> None:
+    """19 AMENDED SHARE LIMITS: seven shares qualify a company with four players, not six."""
+    six: Bid = [*NWR4, ("Delhi", "NWR"), ("Jaipur", "NWR")]
+    standard, amended = first(), first(variants=("amended_share_limits",))
+    for game in (standard, amended):
+        bids(game, {"Ann": six, "Bob": EIR3, "Cat": SIR_BAR, "Dan": EIR_BAR})
+    assert standard.state.companies["NWR"].formed
+    assert not amended.state.companies["NWR"].formed
+    assert amended.rules.table.qualifying_shares == 7
+
+
+def test_minimum_companies_run_after_the_first_dealing_round() -> None:
+    """19 MINIMUM NUMBER OF COMPANIES: at the end of the first dealing round directors are
+    appointed below the qualifying number - the most shares issued first, then the higher par -
+    until three companies run with four players, where someone holds two shares."""
+    game = first(variants=("minimum_companies",))
+    bids(game, {"Ann": NWR4, "Bob": EIR3, "Cat": SIR_BAR, "Dan": EIR_BAR})
+    assert not any(co.formed for co in game.state.companies.values())
+    while game.state.round == "stock":
+        name = game.state.players[game.state.stock.current].name
+        game.process(game.action("pass", name))
+    formed = {i for i, co in game.state.companies.items() if co.formed}
+    # NWR (4 issued), EIR (5 issued: Bob 3, Dan 2), SIR (3 issued, Cat 3); BAR has 2 issued
+    # but nobody holds two of it.
+    assert formed == {"NWR", "EIR", "SIR"}
+    st = game.state
+    assert st.companies["EIR"].director == "Bob" and st.companies["SIR"].director == "Cat"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_minimum_companies_are_met_or_waived(seed: int) -> None:
+    """Random first dealing rounds: afterwards the minimum runs, or no other company has a
+    holder of two shares (the option "may sometimes have to be waived")."""
+    game = first(seed=seed, variants=("minimum_companies",))
+    rng = random.Random(seed)
+    while game.state.stock_round < 1 or game.state.round == "stock":
+        game.process(random_action(game, rng))
+    st = game.state
+    running = sum(co.formed for co in st.companies.values())
+    assert running >= game.rules.minimum_companies == 3 or not any(
+        not co.floated and p.shares.get(i, 0) >= 2
+        for i, co in st.companies.items() for p in st.players)

@@ -307,6 +307,9 @@ def test_random_game_to_the_end(players: int) -> None:
 OTHER_GAMES: list[tuple[str, tuple[str, ...], int]] = [
     *(("first", (), n) for n in (3, 4, 5, 6)),
     *(("first", ("shortened_game",), n) for n in (3, 4, 5, 6)),
+    *(("first", ("simplified",), n) for n in (3, 6)),
+    *(("first", ("minimum_companies",), n) for n in (4, 5)),
+    *(("first", ("amended_share_limits",), n) for n in (4, 5)),
 ]
 
 
@@ -351,9 +354,13 @@ def test_soak_random_games_property(seed: int, players: int) -> None:
 
 
 # The first edition's soak: INDIA1853_SOAK_FIRST_EDITION_GAMES seeded games, players cycling
-# 3-6 and the banks cycling standard / shorter game, plus Hypothesis-drawn ones.
+# 3-6 and the variants cycling through the combinations the rulebook allows, plus
+# Hypothesis-drawn ones.
 SOAK_FIRST_EDITION_GAMES = int(os.environ.get("INDIA1853_SOAK_FIRST_EDITION_GAMES", "500"))
-FIRST_EDITION_SOAK_VARIANTS: tuple[tuple[str, ...], ...] = ((), ("shortened_game",))
+FIRST_EDITION_SOAK_VARIANTS: tuple[tuple[str, ...], ...] = (
+    (), ("shortened_game",), ("simplified",), ("minimum_companies",), ("amended_share_limits",),
+    ("shortened_game", "minimum_companies"), ("shortened_game", "amended_share_limits"),
+)
 
 
 @pytest.mark.soak

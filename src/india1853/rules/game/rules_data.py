@@ -14,6 +14,7 @@ from india1853.data.loader import load_edition
 from india1853.data.model import CitySpec, CompanySpec, Edition, PhaseSpec, TrainSpec
 from india1853.errors import InputError
 from india1853.rules.game.edition import EditionPolicy, edition_policy
+from india1853.rules.game.variants import VariantPolicy, variant_policies
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,14 @@ class GameRules:
     table: PlayerCountRules
     bank: int
     policy: EditionPolicy
+    variants: tuple[VariantPolicy, ...] = ()
+    # Optional Rule 19: the companies that must run after the first dealing round (0: none).
+    minimum_companies: int = 0
+
+    @property
+    def dealt_start(self) -> bool:
+        """The Simplified Game: directors' certificates dealt, no contract bids."""
+        return any(v.dealt_start for v in self.variants)
 
     # --- lookups -------------------------------------------------------------------------
     @property
@@ -145,16 +154,21 @@ class GameRules:
 def game_rules(edition: str, players: int, variants: tuple[str, ...] = ()) -> GameRules:
     """The rule values for a game of this edition, player count and variants."""
     ed = load_edition(edition)
+    chosen = variant_policies(edition, variants)
     bank = ed.tables.bank
-    for v in variants:
-        if v in ed.tables.bank_variants:
-            bank = ed.tables.bank_variants[v]
-        else:
-            raise InputError(f"settings.variants: unknown variant {v!r} in the {edition} edition")
-    row = ed.tables.player_row(players)
+    table_id: str | None = None
+    for v in chosen:
+        if v.bank is not None:
+            bank = ed.tables.bank_variants[v.bank]
+        if v.table is not None:
+            table_id = v.table
+    row = ed.tables.player_row(players, table_id)
     policy = edition_policy(edition)
-    if row.bid_cities is None or row.share_limit is None or (
-            row.minimum_bond is None and policy.bid_procedure == "sequential"):
+    dealt = any(v.dealt_start for v in chosen)
+    bid_cities = row.bid_cities if row.bid_cities is not None else (
+        (0, 0) if dealt else None)
+    if bid_cities is None or row.share_limit is None or (
+            row.minimum_bond is None and policy.bid_procedure == "sequential" and not dealt):
         raise InputError(f"the {edition} edition's table for {players} players is incomplete")
     table = PlayerCountRules(
         starting_cash=row.starting_capital,
@@ -162,7 +176,9 @@ def game_rules(edition: str, players: int, variants: tuple[str, ...] = ()) -> Ga
         certificate_limit=row.certificate_limit,
         qualifying_shares=row.qualifying_shares,
         minimum_bond=row.minimum_bond,
-        bid_cities_min=row.bid_cities[0],
-        bid_cities_max=row.bid_cities[1],
+        bid_cities_min=bid_cities[0],
+        bid_cities_max=bid_cities[1],
     )
-    return GameRules(ed=ed, table=table, bank=bank, policy=policy)
+    minimum = row.minimum_companies or 0 if any(v.minimum_companies for v in chosen) else 0
+    return GameRules(ed=ed, table=table, bank=bank, policy=policy, variants=chosen,
+                     minimum_companies=minimum)

@@ -299,6 +299,8 @@ def end_stock_round(rules: GameRules, st: GameState) -> None:
     BBCI's type is settled (2.6) and the extra trains are added (2.8.4)."""
     if first_round(st) and rules.policy.directors_at_first_round_end:
         finish_first_stock_round(rules, st)
+    if first_round(st) and rules.minimum_companies:
+        appoint_minimum_companies(rules, st)
     names = st.player_names()
     if st.stock.last_buyer is not None:
         st.elephant = names[(names.index(st.stock.last_buyer) + 1) % len(names)]
@@ -306,6 +308,22 @@ def end_stock_round(rules: GameRules, st: GameState) -> None:
     assert st.elephant is not None
     st.pending.append(Pending("elephant_sale", st.elephant, "player"))
     st.round = "stock_end"
+
+
+def appoint_minimum_companies(rules: GameRules, st: GameState) -> None:
+    """19, MINIMUM NUMBER OF COMPANIES: at the end of the first dealing round, directors are
+    appointed below the qualifying number until the minimum runs - the companies with more
+    shares issued first, then the higher par; never where nobody holds two shares, so the
+    option may have to be waived in part."""
+    running = sum(1 for co in st.companies.values() if co.formed)
+    candidates = sorted(
+        (co for co in st.companies.values() if not co.floated and any(
+            p.shares.get(co.initials, 0) >= rules.director_shares for p in st.players)),
+        key=lambda co: (-issued(rules, co), -par(rules, co)))
+    for co in candidates[:max(0, rules.minimum_companies - running)]:
+        co.floated = True
+        update_control(rules, st, co)
+        form(rules, st, co)
 
 
 def finish_first_stock_round(rules: GameRules, st: GameState) -> None:
