@@ -108,8 +108,11 @@ def check_base_tokens(game: Game) -> None:
         on_board = board.company_bases(spec.initials)
         hexes = [b.hex for b in on_board]
         assert len(hexes) == len(set(hexes)), f"{spec.initials} has two bases on one tile"
+        # A conditional home is the BBCI's as a major (2.6.2); one that exists only in the
+        # first edition's Alternative Rules 3.0 is lost if another base took it first.
         homes = [h for h in spec.homes
-                 if h.condition is None or (h.condition == "bbci_major" and co.kind == "major")]
+                 if h.condition is None or (co.kind == "major" and (
+                     h.variant is None or any(b.hex == h.hex for b in on_board)))]
         placed = len(homes) + co.extra_bases if co.formed else 0
         assert len(on_board) == placed, f"{spec.initials}: {len(on_board)} bases on the board"
         assert len(on_board) <= spec.base_tokens, f"{spec.initials} has too many bases"

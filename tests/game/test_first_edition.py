@@ -429,3 +429,107 @@ def test_minimum_companies_are_met_or_waived(seed: int) -> None:
     assert running >= game.rules.minimum_companies == 3 or not any(
         not co.floated and p.shares.get(i, 0) >= 2
         for i, co in st.companies.items() for p in st.players)
+
+
+# --- the Alternative Rules (without the MIK 2 kit) --------------------------------------------
+
+
+def test_alt_market_moves_the_price_by_the_dividends_size() -> None:
+    """Alternative Rules 2.0: under half the price, no move; then one space, and two, three,
+    four or five for two to five times the price; the standard game moves one space (34.7)."""
+    for variants, movement in ((("alt_market",), "Alternative Rules 2.0"), ((), "34.7")):
+        game = first(seed=2, variants=variants)
+        assert game.rules.price_movement.rule == movement
+        rng = random.Random(2)
+        moves = set()
+        while not game.finished and len(game.log) < 2500:
+            action = random_action(game, rng)
+            co = game.state.companies.get(action["entity"])
+            before = co.price_index if co is not None else None
+            revenue = game.state.turn.revenue
+            game.process(action)
+            if action["type"] == "dividend" and action["kind"] == "payout":
+                assert co is not None and before is not None
+                price = game.rules.market[before]
+                steps = (game.rules.market.index(game.rules.ed.market.move(
+                    price, game.rules.price_movement.dividend_move(revenue, price))) - before)
+                assert game.state.companies[co.initials].price_index == before + steps
+                moves.add(steps)
+        assert moves and (moves == {1} or variants)
+
+
+def _bbci_bid() -> Bid:
+    return [("Ajmer", "BBCI"), ("Jaipur", "BBCI"), ("Karachi", "BBCI"), ("Delhi", "BBCI"),
+            ("Bombay", "BBCI"), ("Ahmadabad", "BBCI")]
+
+
+@pytest.mark.parametrize(("variants", "kind", "homes"), [
+    ((), "minor", ["H10"]), (("alt_bbci",), "major", ["H10", "M9"]),
+])
+def test_alt_bbci_gives_a_second_base_at_bombay(variants: tuple[str, ...], kind: str,
+                                                 homes: list[str]) -> None:
+    """Alternative Rules 3.0: bought into in the first dealing round, the BBCI starts with a
+    second base at Bombay (NE) and runs as companies 1-4 (two lays, 31.2)."""
+    game = first(variants=variants)
+    bids(game, {"Ann": _bbci_bid(), "Bob": EIR3, "Cat": SIR_BAR, "Dan": EIR_BAR})
+    bbci = game.state.companies["BBCI"]
+    assert bbci.formed and bbci.kind == kind
+    assert sorted(b.hex for b in game.state.board.company_bases("BBCI")) == homes
+
+
+def _to_phase_four_track_step(game: Game, rng: random.Random) -> str:
+    """Random play until a company with a train begins an operating turn in Phase 4."""
+    while True:
+        st = game.state
+        if (st.round == "operating" and not st.pending and st.phase == 4
+                and st.turn.step == "track" and not st.turn.lays_done
+                and st.company_trains(st.turn.order[st.turn.index])):
+            co = st.companies[st.turn.order[st.turn.index]]
+            if co.credit_train is None:
+                return co.initials
+        game.process(random_action(game, rng))
+
+
+def test_alt_train_sales_sell_a_train_to_the_bank_in_phase_four() -> None:
+    """Alternative Rules 4.0: in Phase 4, at the beginning of an operating turn, at full price
+    (in credits); the bank offers the train again.  Without the rule, 35.6 forbids it."""
+    game = first(seed=4, variants=("alt_train_sales",))
+    rng = random.Random(4)
+    early = None
+    while game.state.phase < 4:
+        st = game.state
+        if early is None and st.round == "operating" and st.turn.step == "track" and \
+                not st.pending and st.company_trains(st.turn.order[st.turn.index]):
+            co = st.turn.order[st.turn.index]
+            early = co
+            with pytest.raises(RuleError) as err:
+                game.process(game.action("sell_train", co,
+                                         train=st.company_trains(co)[0].id))
+            assert err.value.rule == "Alternative Rules 4.0"
+        game.process(random_action(game, rng))
+    assert early is not None
+    initials = _to_phase_four_track_step(game, rng)
+    st = game.state
+    card = st.company_trains(initials)[0]
+    cash, credits = st.companies[initials].cash, st.credits
+    assert {"type": "sell_train", "entity": initials, "entity_type": "company",
+            "train": card.id} in game.legal_actions(initials)
+    game.process(game.action("sell_train", initials, train=card.id))
+    st = game.state
+    price = game.rules.train_type(card.runs_as).price
+    assert st.companies[initials].cash == cash + price and st.credits == credits + price
+    assert next(t for t in st.trains if t.id == card.id).where == "pool"
+
+
+def test_without_alt_train_sales_no_train_is_sold_to_the_bank() -> None:
+    game = first(seed=4)
+    rng = random.Random(4)
+    while not (game.state.round == "operating" and game.state.turn.step == "track"
+               and not game.state.pending
+               and game.state.company_trains(game.state.turn.order[game.state.turn.index])):
+        game.process(random_action(game, rng))
+    co = game.state.turn.order[game.state.turn.index]
+    assert not any(a["type"] == "sell_train" for a in game.legal_actions(co))
+    with pytest.raises(RuleError) as err:
+        game.process(game.action("sell_train", co, train=game.state.company_trains(co)[0].id))
+    assert err.value.rule == "35.6"

@@ -310,6 +310,10 @@ OTHER_GAMES: list[tuple[str, tuple[str, ...], int]] = [
     *(("first", ("simplified",), n) for n in (3, 6)),
     *(("first", ("minimum_companies",), n) for n in (4, 5)),
     *(("first", ("amended_share_limits",), n) for n in (4, 5)),
+    ("first", ("alt_market",), 4),
+    ("first", ("alt_bbci",), 5),
+    ("first", ("alt_train_sales",), 4),
+    ("first", ("alt_market", "alt_bbci", "alt_train_sales"), 3),
 ]
 
 
@@ -360,6 +364,9 @@ SOAK_FIRST_EDITION_GAMES = int(os.environ.get("INDIA1853_SOAK_FIRST_EDITION_GAME
 FIRST_EDITION_SOAK_VARIANTS: tuple[tuple[str, ...], ...] = (
     (), ("shortened_game",), ("simplified",), ("minimum_companies",), ("amended_share_limits",),
     ("shortened_game", "minimum_companies"), ("shortened_game", "amended_share_limits"),
+    ("alt_market",), ("alt_bbci",), ("alt_train_sales",),
+    ("alt_market", "alt_bbci", "alt_train_sales"), ("simplified", "alt_market", "alt_bbci"),
+    ("minimum_companies", "alt_train_sales"),
 )
 
 

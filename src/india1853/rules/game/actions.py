@@ -158,6 +158,12 @@ ACTION_TYPES: dict[str, ActionType] = {
         },
         "Buy a train from the bank or another company (4.8).",
     ),
+    "sell_train": ActionType(
+        _C,
+        {"train": FieldSpec("str", description="train id")},
+        "First edition, Alternative Rules 4.0: in Phase 4, sell a train to the bank at full "
+        "price at the beginning of an operating turn.",
+    ),
     "discard_train": ActionType(
         _C,
         {"train": FieldSpec("str", description="train id")},

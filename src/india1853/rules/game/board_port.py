@@ -55,13 +55,17 @@ def lay_option_offered(rules: GameRules) -> bool:
 
 
 def place_home_bases(rules: GameRules, st: GameState, co: CompanyState) -> None:
-    """3.3.2: markers on the home bases of TABLE 1 (the BBCI's Bombay only as a major)."""
+    """3.3.2 / 23.2: markers on the home bases of TABLE 1 (the BBCI's Bombay only as a major:
+    2.6.2, or the first edition's Alternative Rules 3.0)."""
     board = st.board
     for home in rules.company(co.initials).homes:
-        if home.condition is not None and not (home.condition == "bbci_major"
-                                               and co.kind == "major"):
+        if home.condition is not None and co.kind != "major":
             continue
         station = board.home_station(home)
+        if home.variant is not None and board.bases_at(home.hex, station):
+            # Alternative Rules 3.0: a home that exists only in the variant is no reserved
+            # space; taken by another company's base, it is lost (docs/rulings.md).
+            continue
         if station is None and board.tile_at(home.hex) is not None:
             raise RuleError("3.3.2", f"{co.initials}: no station of {home.hex} is its home")
         board = board.with_base(Base(co.initials, home.hex, station))

@@ -33,7 +33,7 @@ PENDING_ACTIONS: dict[str, tuple[str, ...]] = {
 
 STEP_ACTIONS: dict[str, tuple[str, ...]] = {
     "lay_option": ("choose_lay_option",),
-    "track": ("lay_tile", "promote_tile", "pass"),
+    "track": ("lay_tile", "promote_tile", "sell_train", "pass"),
     "base": ("place_base", "pass"),
     "run": ("run_routes", "pass"),
     "dividend": ("dividend",),
@@ -239,6 +239,8 @@ def _apply_operating(rules: GameRules, st: GameState, co: CompanyState,
                             check=check)
         if board_port.lays_left(rules, st, co) == 0:
             operating_round.advance(rules, st)
+    elif kind == "sell_train":
+        trains.sell_to_bank(rules, st, co, action["train"])
     elif kind == "promote_tile":
         board_port.promote_tile(rules, st, co, action["hex"], action["tile"],
                                 action["rotation"], check=check)

@@ -139,7 +139,7 @@ def _operating(rules: GameRules, st: GameState, co: CompanyState,
         out = [_act(kind, e, "company", **f)
                for kind in TRACK_MOVES if kind in track
                for f in board_port.legal_moves(rules, st, co, kind)]
-        return [*out, _act("pass", e, "company")]
+        return [*out, *_sales_to_bank(rules, st, co), _act("pass", e, "company")]
     if step == "base":
         out = [_act("place_base", e, "company", **f)
                for f in board_port.legal_moves(rules, st, co, "place_base")]
@@ -156,6 +156,21 @@ def _operating(rules: GameRules, st: GameState, co: CompanyState,
     if step == "dividend":
         return [_act("dividend", e, "company", kind=k) for k in ("payout", "withhold")]
     return _train_actions(rules, st, co)
+
+
+def _sales_to_bank(rules: GameRules, st: GameState,
+                   co: CompanyState) -> list[dict[str, Any]]:
+    """Alternative Rules 4.0: each train the company may sell to the bank now."""
+    if rules.train_sales_phase is None:
+        return []
+    out = []
+    for t in st.company_trains(co.initials):
+        try:
+            trains.check_sale_to_bank(rules, st, co, t.id)
+        except India1853Error:
+            continue
+        out.append(_act("sell_train", co.initials, "company", train=t.id))
+    return out
 
 
 def _train_actions(rules: GameRules, st: GameState, co: CompanyState) -> list[dict[str, Any]]:

@@ -128,8 +128,9 @@ def settle_dividend(rules: GameRules, st: GameState, co: CompanyState, *, payout
 def move_price(rules: GameRules, co: CompanyState, *, payout: bool, dividend: int,
                price: int) -> None:
     """4.7.1 (second edition's scale): withheld, down one if the pool holds shares; paid,
-    up one to five spaces by multiples of the price; 4.7.3: never below the bottom."""
-    movement = rules.ed.market.movement
+    up one to five spaces by multiples of the price; 4.7.3: never below the bottom.  34.7
+    (first edition): up one on any dividend; Alternative Rules 2.0: by the dividend's size."""
+    movement = rules.price_movement
     if payout:
         steps = movement.dividend_move(dividend, price)
     elif co.pool > 0:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from india1853.data.loader import load_edition
-from india1853.data.model import CitySpec, CompanySpec, Edition, PhaseSpec, TrainSpec
+from india1853.data.model import CitySpec, CompanySpec, Edition, Movement, PhaseSpec, TrainSpec
 from india1853.errors import InputError
 from india1853.rules.game.edition import EditionPolicy, edition_policy
 from india1853.rules.game.variants import VariantPolicy, variant_policies
@@ -40,6 +40,26 @@ class GameRules:
     variants: tuple[VariantPolicy, ...] = ()
     # Optional Rule 19: the companies that must run after the first dealing round (0: none).
     minimum_companies: int = 0
+
+    @property
+    def price_movement(self) -> Movement:
+        """34.7 / 4.7.1, or Alternative Rules 2.0's movement by the dividend's size."""
+        alternative = self.ed.market.alternative_movement
+        if alternative is not None and any(v.alternative_market for v in self.variants):
+            return alternative
+        return self.ed.market.movement
+
+    @property
+    def second_home_variant(self) -> str | None:
+        """Alternative Rules 3.0: the variant of the conditional home it opens, if chosen."""
+        return next((v.second_home_variant for v in self.variants
+                     if v.second_home_variant is not None), None)
+
+    @property
+    def train_sales_phase(self) -> int | None:
+        """Alternative Rules 4.0: the phase from which trains may be sold to the bank."""
+        return next((v.train_sales_phase for v in self.variants
+                     if v.train_sales_phase is not None), None)
 
     @property
     def dealt_start(self) -> bool:

@@ -73,6 +73,19 @@ def next_in_table1(rules: GameRules, st: GameState) -> str | None:
     return None
 
 
+def bought_in_first_round(rules: GameRules, st: GameState, co: CompanyState) -> None:
+    """Alternative Rules 3.0: "If shares in this Company are bought during the first Dealing
+    Round it will start with TWO bases, the second one being at Bombay (NE). It will then run in
+    the same manner as Companies 1 to 4" - the company of the variant's conditional home, with
+    a share issued by the end of the first dealing round (the contract bids' shares included,
+    docs/rulings.md), becomes one that lays two tiles, and forms with both homes."""
+    variant = rules.second_home_variant
+    if variant is None or co.formed or st.stock_round > FIRST_STOCK_ROUND or issued(rules, co) == 0:
+        return
+    if any(h.variant == variant for h in rules.company(co.initials).homes):
+        co.kind = "major"
+
+
 def check_float(rules: GameRules, st: GameState, co: CompanyState) -> None:
     """A company floats once the qualifying number of its shares is issued (2.7.5, 2.9.1;
     16.7, 17.1, 22.1).
@@ -80,6 +93,7 @@ def check_float(rules: GameRules, st: GameState, co: CompanyState) -> None:
     Second edition: in the first stock round its director is appointed only at the round's
     end (2.9.1); afterwards at once, and the company forms (3.2.1, 3.3.1).  First edition:
     always at once (17.1, 22.1, 23.1)."""
+    bought_in_first_round(rules, st, co)
     if co.floated or issued(rules, co) < table(rules, st).qualifying_shares:
         return
     co.floated = True
@@ -299,6 +313,9 @@ def end_stock_round(rules: GameRules, st: GameState) -> None:
     BBCI's type is settled (2.6) and the extra trains are added (2.8.4)."""
     if first_round(st) and rules.policy.directors_at_first_round_end:
         finish_first_stock_round(rules, st)
+    if first_round(st):
+        for co in st.companies.values():
+            bought_in_first_round(rules, st, co)
     if first_round(st) and rules.minimum_companies:
         appoint_minimum_companies(rules, st)
     names = st.player_names()

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from india1853.data.model import TrainSpec
 from india1853.errors import RuleError
-from india1853.rules.game.money import company_pays
+from india1853.rules.game.money import company_pays, company_receives
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.shares import controller
 from india1853.rules.game.state import CompanyState, GameState, Pending, TrainState
@@ -488,3 +488,33 @@ def return_credit_train(rules: GameRules, st: GameState, co: CompanyState) -> No
     card.owner = None
     card.runs_as = _card_types(rules, card)[0]
     co.credit_train = None
+
+
+def check_sale_to_bank(rules: GameRules, st: GameState, co: CompanyState,
+                       train_id: str) -> TrainState:
+    """Alternative Rules 4.0: "During Phase Four of the game Companies may sell trains back to
+    the Bank, at full price, at the beginning of an Operating Turn" (otherwise 35.6: never)."""
+    phase = rules.train_sales_phase
+    if phase is None:
+        raise RuleError("35.6", "trains may not be sold back to the bank")
+    if st.phase < phase:
+        raise RuleError("Alternative Rules 4.0", f"trains are sold to the bank from Phase "
+                        f"{phase} on; this is Phase {st.phase}")
+    if st.turn.lays_done or st.turn.promoted:
+        raise RuleError("Alternative Rules 4.0", "a train is sold to the bank at the beginning "
+                        "of the operating turn, before any track")
+    card = next((t for t in st.company_trains(co.initials) if t.id == train_id), None)
+    if card is None:
+        raise RuleError("Alternative Rules 4.0", f"{co.initials} owns no train {train_id!r}")
+    if co.credit_train == card.id:
+        raise RuleError("24.5", "a train bought on credit must be paid for before it is sold")
+    return card
+
+
+def sell_to_bank(rules: GameRules, st: GameState, co: CompanyState, train_id: str) -> None:
+    """Alternative Rules 4.0: the bank pays the full price (in credits, 23.1) and offers the
+    train again "as an alternative to other new trains" (as a returned train, 35.5)."""
+    card = check_sale_to_bank(rules, st, co, train_id)
+    card.where = "pool"
+    card.owner = None
+    company_receives(rules, st, co, rules.train_type(card.runs_as).price)

@@ -14,6 +14,12 @@ variant policies of its ``GameRules``; it never tests a variant's name elsewhere
   the end of the first dealing round until enough companies run.
 - ``amended_share_limits`` (first edition 19, AMENDED SHARE LIMITS): qualifying numbers 7 / 6
   with four / five players; "not to be used with the previous Optional Rule".
+- ``alt_market`` (Alternative Rules 2.0): the share price moves by the dividend's size.
+- ``alt_bbci`` (Alternative Rules 3.0): the BBCI, bought into in the first dealing round, has a
+  second base at Bombay (NE) and lays as companies 1-4.
+- ``alt_train_sales`` (Alternative Rules 4.0): in Phase 4, trains sold to the bank at full price
+  at the beginning of an operating turn.
+The Alternative Rules "may also be used without the kit".
 """
 
 from __future__ import annotations
@@ -38,6 +44,15 @@ class VariantPolicy:
     left_out_of_deal: tuple[str, ...] = ()
     # 19: at the end of the first dealing round, directors until enough companies run.
     minimum_companies: bool = False
+    # Alternative Rules 2.0: the market's ``alternative_movement`` replaces 34.7's.
+    alternative_market: bool = False
+    # Alternative Rules 3.0: the company with a home of this variant (the BBCI's Bombay NE)
+    # gets that home and runs as companies 1-4 if its shares are bought in the first dealing
+    # round.
+    second_home_variant: str | None = None
+    # Alternative Rules 4.0: from this phase on, trains may be sold to the bank at full price
+    # at the beginning of an operating turn.
+    train_sales_phase: int | None = None
     # Variants this one may not be combined with (the rule that forbids it in ``rule``).
     excludes: tuple[str, ...] = ()
 
@@ -55,6 +70,10 @@ VARIANTS: tuple[VariantPolicy, ...] = (
                   minimum_companies=True, excludes=("amended_share_limits", "simplified")),
     VariantPolicy("amended_share_limits", ("first",), "19", table="amended_share_limits",
                   excludes=("minimum_companies", "simplified")),
+    VariantPolicy("alt_market", ("first",), "Alternative Rules 2.0", alternative_market=True),
+    VariantPolicy("alt_bbci", ("first",), "Alternative Rules 3.0",
+                  second_home_variant="alternative_rule_3"),
+    VariantPolicy("alt_train_sales", ("first",), "Alternative Rules 4.0", train_sales_phase=4),
 )
 
 _BY_NAME = {v.name: v for v in VARIANTS}
