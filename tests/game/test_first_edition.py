@@ -533,3 +533,15 @@ def test_without_alt_train_sales_no_train_is_sold_to_the_bank() -> None:
     with pytest.raises(RuleError) as err:
         game.process(game.action("sell_train", co, train=game.state.company_trains(co)[0].id))
     assert err.value.rule == "35.6"
+
+
+def test_a_bid_may_be_undone_until_the_last_bid_reveals_them() -> None:
+    """Hidden information: a bid is taken back before the bids are revealed; the last bid
+    reveals the bonds and claims (15.1), so it and the bids before it cannot be undone."""
+    game = first()
+    bid(game, "Ann", NWR4)
+    game.process(game.action("undo", "Ann"))
+    assert game.state.player("Ann").bond is None and game.state.round == "bids"
+    bids(game, {"Ann": EIR3, "Bob": NWR4, "Cat": SIR_BAR, "Dan": EIR_BAR})
+    with pytest.raises(RuleError, match=r"the bonds, 15\.1"):
+        game.process(game.action("undo", "Dan"))
