@@ -315,7 +315,7 @@ def test_bad_bids_in_the_terminal_words_are_explained() -> None:
         parse("bid Delhi, Lahore NWR")
 
 
-def test_an_unfinished_train_state_is_not_needed() -> None:
+def test_the_trains_are_table_5s_without_extra_trains() -> None:
     """The train cards of TABLE 5, and no extra trains (2.8.4 is second edition only)."""
     game = first()
     names = [t.name for t in game.state.trains]
