@@ -47,6 +47,8 @@ bench: $(STAMP)
 # Every soak test on two workers; the game engine's: 2,000 seeded random games (3-6 players)
 # plus 100 drawn by Hypothesis (INDIA1853_SOAK_GAMES, INDIA1853_SOAK_FIRST and
 # INDIA1853_SOAK_HYPOTHESIS_GAMES change the counts).
+# First edition (issue 12): 500 seeded games cycling the allowed variant combinations plus 100
+# drawn by Hypothesis (INDIA1853_SOAK_FIRST_EDITION_GAMES changes the count).
 soak: $(STAMP)
 	$(BIN)/pytest -m soak -n 2 --timeout=1200
 

@@ -534,7 +534,8 @@ def test_player_table_3() -> None:
         assert [r.certificate_limit for r in rows] == [21, 16, 13, 11]
         assert [r.bid_cities for r in rows] == [(4, 6), (3, 6), (3, 5), (3, 4)]
     assert [second.player_row(n).minimum_bond for n in (3, 4, 5, 6)] == [80, 60, 60, 60]
-    assert (second.bank, first.bank) == (15000, 12500)
+    assert (second.bank, first.bank) == (15000, 4500)
+    assert first.bank_variants == {"long_game": 12500, "shortened_game": 3450}
     with pytest.raises(InputError, match="7"):
         second.player_row(7)
 

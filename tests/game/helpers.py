@@ -16,9 +16,17 @@ def act(game: Game, type_: str, entity: str, **fields: Any) -> None:
 def check_invariants(game: Game) -> None:
     """The invariants of the issue, after any action."""
     st, rules = game.state, game.rules
+    treasuries = sum(c.cash for c in st.companies.values())
+    credits = game.rules.policy.company_credits
+    # 23.1 (first edition): the companies hold Company Credits, a currency of their own; the
+    # personal money (bank, players, bonds) is conserved apart from them.
     total = (st.bank + sum(p.cash for p in st.players)
-             + sum(c.cash for c in st.companies.values()) + bonds_held(st))
+             + (0 if credits else treasuries) + bonds_held(st))
     assert total == st.start_total, "money is not conserved"
+    if credits:
+        assert treasuries == st.credits, "credits are not conserved"
+    else:
+        assert st.credits == 0, "credits in an edition whose companies hold cash"
     if st.round != "finished":
         assert st.bank > 0 or st.bank_broken, "the bank is negative outside the end"
     for initials, co in st.companies.items():
@@ -100,8 +108,11 @@ def check_base_tokens(game: Game) -> None:
         on_board = board.company_bases(spec.initials)
         hexes = [b.hex for b in on_board]
         assert len(hexes) == len(set(hexes)), f"{spec.initials} has two bases on one tile"
+        # A conditional home is the BBCI's as a major (2.6.2); one that exists only in the
+        # first edition's Alternative Rules 3.0 is lost if another base took it first.
         homes = [h for h in spec.homes
-                 if h.condition is None or (h.condition == "bbci_major" and co.kind == "major")]
+                 if h.condition is None or (co.kind == "major" and (
+                     h.variant is None or any(b.hex == h.hex for b in on_board)))]
         placed = len(homes) + co.extra_bases if co.formed else 0
         assert len(on_board) == placed, f"{spec.initials}: {len(on_board)} bases on the board"
         assert len(on_board) <= spec.base_tokens, f"{spec.initials} has too many bases"

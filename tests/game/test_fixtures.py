@@ -9,14 +9,16 @@ import pytest
 
 from india1853.rules.game import Game, Settings
 
-GAMES = sorted((Path(__file__).resolve().parents[1] / "games").glob("*.json"))
+GAMES_DIR = Path(__file__).resolve().parents[1] / "games"
+# The second edition's games, then the first edition's (tests/games/first).
+GAMES = sorted(GAMES_DIR.glob("*.json")) + sorted((GAMES_DIR / "first").glob("*.json"))
 
 
 def test_there_are_fixture_games() -> None:
     assert len(GAMES) >= 3
 
 
-@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_fixture_replays_to_its_final_scores(path: Path) -> None:
     data = json.loads(path.read_text())
     game = Game.from_log(data)
@@ -25,7 +27,7 @@ def test_fixture_replays_to_its_final_scores(path: Path) -> None:
     assert game.scores() == data["final_scores"]
 
 
-@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_unchecked_replay_reaches_the_identical_state(path: Path) -> None:
     data = json.loads(path.read_text())
     checked = Game.from_log(data)

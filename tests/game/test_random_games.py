@@ -27,6 +27,9 @@ from india1853.rules.router import best_run
 from india1853.rules.routes import Train
 
 MAX_ACTIONS = 8000
+# Random first-edition games run longer (the shorter the bank, the more players: up to ~8,100
+# actions seen with six players in the Simplified Game), so they get twice the limit.
+FIRST_EDITION_MAX_ACTIONS = 2 * MAX_ACTIONS
 # Random moves can kill a game's economy: players sell everything, the running companies can
 # neither afford a tile nor find a run, no new company can float, and the bank never breaks
 # (soak game 72: stuck in Phase 2 for ever).  The rules have no end for that.  Once nothing
@@ -52,10 +55,13 @@ def progress(game: Game, action: dict[str, Any]) -> bool:
     return kind == "run_routes" and game.state.turn.revenue > 0
 
 
-def play_checked(seed: int, players: int, *, stall_window: int = STALL_WINDOW) -> Game:
+def play_checked(seed: int, players: int, *, stall_window: int = STALL_WINDOW,
+                 edition: str = "second", variants: tuple[str, ...] = (),
+                 max_actions: int = MAX_ACTIONS) -> Game:
     """A complete game, or one stopped in a proven deadlock, with the invariants asserted
     after every action and the views checked for secrets every 97 actions."""
-    game = Game(Settings(tuple("ABCDEF"[:players]), seed=seed))
+    game = Game(Settings(tuple("ABCDEF"[:players]), seed=seed, edition=edition,
+                         variants=variants))
     rng = random.Random(f"bot:{seed}")
     last_progress = 0
     while not game.finished:
@@ -67,7 +73,7 @@ def play_checked(seed: int, players: int, *, stall_window: int = STALL_WINDOW) -
                           f"{len(game.log)}, nothing built, bought or earned in the last "
                           f"{idle} actions", stacklevel=2)
             break
-        assert len(game.log) < MAX_ACTIONS, f"the game did not end (progress {idle} actions ago)"
+        assert len(game.log) < max_actions, f"the game did not end (progress {idle} actions ago)"
         action = random_action(game, rng)
         game.process(action)
         if progress(game, action):
@@ -227,7 +233,12 @@ def check_secrets(game: Game) -> None:
                 continue
             if not all_in:
                 assert p["bond"] is None
-            if not p["bond_returned"] and not game.finished:
+                if p["bond_placed"] and game.state.round == "bids":
+                    assert p["claims"] is None and p["cities_claimed"] is None
+            # 15.4 (first edition): cities declared to break a seating tie are public; at the
+            # end every secret is.
+            if (not p["bond_returned"] and not game.state.player(p["name"]).declared
+                    and not game.finished):
                 assert p["cities"] is None
 
 
@@ -295,6 +306,33 @@ def test_random_game_to_the_end(players: int) -> None:
     check_replay(game)
 
 
+# Edition, variant and player-count combinations the random games cover besides the second
+# edition's standard game above (the first edition: rules 11-41).  The first edition's long
+# game (11: the £500 notes kept) outlasts MAX_ACTIONS of random play; its bank is tested in
+# test_first_edition.py.
+OTHER_GAMES: list[tuple[str, tuple[str, ...], int]] = [
+    *(("first", (), n) for n in (3, 4, 5, 6)),
+    *(("first", ("shortened_game",), n) for n in (3, 4, 5, 6)),
+    *(("first", ("simplified",), n) for n in (3, 6)),
+    *(("first", ("minimum_companies",), n) for n in (4, 5)),
+    *(("first", ("amended_share_limits",), n) for n in (4, 5)),
+    ("first", ("alt_market",), 4),
+    ("first", ("alt_bbci",), 5),
+    ("first", ("alt_train_sales",), 4),
+    ("first", ("alt_market", "alt_bbci", "alt_train_sales"), 3),
+]
+
+
+@pytest.mark.parametrize(("edition", "variants", "players"), OTHER_GAMES,
+                         ids=["-".join([e, *v, f"{n}p"]) for e, v, n in OTHER_GAMES])
+def test_random_game_of_each_edition_and_variant_to_the_end(
+        edition: str, variants: tuple[str, ...], players: int) -> None:
+    game = play_checked(200 + players, players, edition=edition, variants=variants,
+                        max_actions=FIRST_EDITION_MAX_ACTIONS)
+    assert game.state.end_reason in ("bank_broken", "share_price")
+    check_replay(game)
+
+
 # The soak (make soak): SOAK_GAMES seeded games, players cycling 3, 4, 5, 6, one test each so
 # that pytest-xdist can share them out; plus a property-based run where Hypothesis draws the
 # seeds and player counts.
@@ -323,4 +361,40 @@ def test_soak_random_game(index: int) -> None:
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(3, 6))
 def test_soak_random_games_property(seed: int, players: int) -> None:
     game = play_checked(seed, players)
+    check_replay(game)
+
+
+# The first edition's soak: INDIA1853_SOAK_FIRST_EDITION_GAMES seeded games, players cycling
+# 3-6 and the variants cycling through the combinations the rulebook allows, plus
+# Hypothesis-drawn ones.
+SOAK_FIRST_EDITION_GAMES = int(os.environ.get("INDIA1853_SOAK_FIRST_EDITION_GAMES", "500"))
+FIRST_EDITION_SOAK_VARIANTS: tuple[tuple[str, ...], ...] = (
+    (), ("shortened_game",), ("simplified",), ("minimum_companies",), ("amended_share_limits",),
+    ("shortened_game", "minimum_companies"), ("shortened_game", "amended_share_limits"),
+    ("alt_market",), ("alt_bbci",), ("alt_train_sales",),
+    ("alt_market", "alt_bbci", "alt_train_sales"), ("simplified", "alt_market", "alt_bbci"),
+    ("minimum_companies", "alt_train_sales"),
+)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("index", range(SOAK_FIRST_EDITION_GAMES))
+def test_soak_random_first_edition_game(index: int) -> None:
+    seed, players = soak_game(10**6 + index)
+    variants = FIRST_EDITION_SOAK_VARIANTS[index // 4 % len(FIRST_EDITION_SOAK_VARIANTS)]
+    game = play_checked(seed, players, edition="first", variants=variants,
+                        max_actions=FIRST_EDITION_MAX_ACTIONS)
+    assert game.state.end_reason in ("bank_broken", "share_price") or not game.finished
+    check_replay(game)
+
+
+@pytest.mark.soak
+@settings(max_examples=SOAK_HYPOTHESIS_GAMES, deadline=None,
+          suppress_health_check=list(HealthCheck), database=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(3, 6),
+       variants=st.sampled_from(FIRST_EDITION_SOAK_VARIANTS))
+def test_soak_random_first_edition_games_property(seed: int, players: int,
+                                                  variants: tuple[str, ...]) -> None:
+    game = play_checked(seed, players, edition="first", variants=variants,
+                        max_actions=FIRST_EDITION_MAX_ACTIONS)
     check_replay(game)

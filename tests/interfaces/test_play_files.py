@@ -1,5 +1,5 @@
 """Save files and the command line around `play`: the `table` key, the blame for a bad seating,
-overwriting a save, and the edition that can be played."""
+overwriting a save, and the first edition in play and simulate."""
 
 from __future__ import annotations
 
@@ -94,17 +94,30 @@ def test_play_load_refuses_to_overwrite_another_save(
     assert saved["actions"] == json.loads(source.read_text(encoding="utf-8"))["actions"]
 
 
-@pytest.mark.parametrize("command", [
-    ["play", "--edition", "first", "--players", "Ann,Bob,Cat"],
-    ["simulate", "--edition", "first", "--games", "1", "--bots", "random,random,random"],
-])
-def test_the_first_edition_is_refused_in_one_clear_line(
-        tmp_path: Path, command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
-    assert main([*command, *(["--save", str(tmp_path / "g.json")] if command[0] == "play"
-                             else [])]) == 2
-    err = _error(capsys)
-    assert "the first edition's contract bids are not supported yet" in err
-    assert "(the second edition can be played)" in err
+def test_simulate_plays_the_first_edition_to_the_end(tmp_path: Path) -> None:
+    out = tmp_path / "results.csv"
+    assert main(["simulate", "--edition", "first", "--games", "1", "--bots",
+                 "greedy,greedy,greedy,greedy", "--seed", "5", "--out", str(out)]) == 0
+    rows = out.read_text(encoding="utf-8").splitlines()
+    assert len(rows) == 2 and ",first," in rows[1] and "bank_broken" in rows[1]
+
+
+def test_play_starts_a_first_edition_game_with_its_secret_bids(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    save = tmp_path / "g.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "--edition", "first", "--players", "Ann,Bob,Cat", "--bots", "Bob,Cat",
+                 "--seed", "4", "--save", str(save)]) == 0
+    saved = json.loads(save.read_text(encoding="utf-8"))
+    assert saved["settings"]["edition"] == "first"
+    assert all(a["type"] == "submit_bid" for a in saved["actions"])
+
+
+def test_an_unknown_first_edition_variant_is_refused_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--edition", "first", "--players", "Ann,Bob,Cat", "--variant", "nope",
+                 "--save", str(tmp_path / "g.json")]) == 2
+    assert "--variant: unknown variant 'nope' in the first edition" in _error(capsys)
     assert not (tmp_path / "g.json").exists()
 
 

@@ -97,6 +97,8 @@ def round_title(view: View) -> str:
         return "Contract bids: bonds (2.5.2)"
     if kind == "claims":
         return "Contract bids: cities and shares (2.5.4)"
+    if kind == "bids":
+        return "Contract bids: secret bids (14)"
     if kind == "stock":
         return f"Stock round {view['stock_round']}"
     if kind == "operating":
@@ -125,6 +127,11 @@ def _describe_player_action(a: Mapping[str, Any], before: View, after: View,
     if kind == "claim_city":
         city = f"names {a['city']} and " if moderator else "names a secret city and "
         return f"{who} {city}claims a share of {a['company']}"
+    if kind == "submit_bid":
+        if moderator:
+            named = ", ".join(f"{c['city']} ({c['company']})" for c in a["claims"])
+            return f"{who} bids {named}"
+        return f"{who} hands in a secret bid"
     if kind == "buy_share":
         where = "the bank pool" if a["source"] == "pool" else "the offering"
         return f"{who} buys a share of {a['company']} from {where} for {_money(spent)}"

@@ -162,20 +162,22 @@ def _result(index: int, seed: int, bots: tuple[str, ...], game: Game,
 
 
 def run_one(index: int, seed: int, bots: tuple[str, ...], edition: str,
-            max_actions: int = DEFAULT_MAX_ACTIONS) -> GameResult:
+            max_actions: int = DEFAULT_MAX_ACTIONS,
+            variants: tuple[str, ...] = ()) -> GameResult:
     """Play game number ``index`` of a simulation with the given seed (one seed drives the
     engine's lots and every bot)."""
     names = seat_names(bots)
-    settings = Settings(players=names, seed=seed, edition=edition)
+    settings = Settings(players=names, seed=seed, edition=edition, variants=variants)
     players = {name: make_bot(bot, name, seed) for name, bot in zip(names, bots, strict=True)}
     start = time.perf_counter()
     game = play_game(settings, players, max_actions=max_actions)
     return _result(index, seed, bots, game, time.perf_counter() - start)
 
 
-def check_run(games: int, jobs: int, edition: str, seats: int | None = None) -> None:
-    """Bad numbers, an unknown edition, or one the engine cannot play with ``seats`` players
-    (the first edition's contract bids are not implemented) fail before any game starts."""
+def check_run(games: int, jobs: int, edition: str, seats: int | None = None,
+              variants: tuple[str, ...] = ()) -> None:
+    """Bad numbers, an unknown edition or variant, or an edition the engine cannot play with
+    ``seats`` players fail before any game starts."""
     if games < 1:
         raise InputError(f"games: must be at least 1, got {games}")
     if jobs < 1:
@@ -184,25 +186,27 @@ def check_run(games: int, jobs: int, edition: str, seats: int | None = None) -> 
         raise InputError(f"edition: unknown edition {edition!r}")
     if seats is not None:
         try:
-            game_rules(edition, seats)
+            game_rules(edition, seats, variants)
         except InputError as exc:
-            raise InputError(f"edition: {exc} (the second edition can be played)") from None
+            raise InputError(f"edition: {exc}") from None
 
 
 def simulate(games: int, bots: Sequence[str], *, edition: str = "second", seed: int = 0,
+             variants: tuple[str, ...] = (),
              jobs: int = 1, max_actions: int = DEFAULT_MAX_ACTIONS) -> Iterator[GameResult]:
     """Play ``games`` bot games (game i with seed ``seed + i``); yield each result as it is
     done (in completion order when ``jobs`` > 1)."""
     names = check_bots(bots)
-    check_run(games, jobs, edition, len(names))
+    check_run(games, jobs, edition, len(names), variants)
     if jobs == 1:
         for i in range(games):
-            yield run_one(i + 1, seed + i, names, edition, max_actions)
+            yield run_one(i + 1, seed + i, names, edition, max_actions, variants)
         return
     # spawn, not fork: the caller may be running a progress bar's thread.
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        futures = [pool.submit(run_one, i + 1, seed + i, names, edition, max_actions)
+        futures = [pool.submit(run_one, i + 1, seed + i, names, edition, max_actions,
+                               variants)
                    for i in range(games)]
         for future in as_completed(futures):
             yield future.result()

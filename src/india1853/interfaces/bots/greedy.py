@@ -142,7 +142,9 @@ class GreedyBot:
         k = knowledge(str(game_view.get("edition", "second")))
         types = {a["type"] for a in options}
         choice: Action | None
-        if "place_bond" in types:
+        if "submit_bid" in types:
+            choice = self._secret_bid(k, options)
+        elif "place_bond" in types:
             choice = self._bond(k, game_view, options)
         elif "claim_city" in types or game_view["round"] == "claims":
             choice = self._claim(k, game_view, options)
@@ -177,6 +179,24 @@ class GreedyBot:
             target = amounts[0]
         amount = next((a for a in amounts if a >= target), amounts[-1])
         return next(a for a in options if a["amount"] == amount)
+
+    def _secret_bid(self, k: Knowledge, options: list[Action]) -> Action:
+        """14-16 (first edition): a whole bid at once.  The bids concentrated on one company
+        (the most shares of it, so that its qualifying number is near), then the cheapest bond
+        (15: a small bid keeps money for the dealing round); a random company among the best
+        keeps the bots from all bidding for the same shares."""
+
+        def concentration(a: Action) -> int:
+            companies = [c["company"] for c in a["claims"]]
+            return max(companies.count(c) for c in companies)
+
+        def bond(a: Action) -> int:
+            return sum(k.city_by_name[c["city"]].bond_value for c in a["claims"])
+
+        best = max(concentration(a) for a in options)
+        top = [a for a in options if concentration(a) == best]
+        cheapest = min(bond(a) for a in top)
+        return self._rng.choice([a for a in top if bond(a) == cheapest])
 
     def _claim(self, k: Knowledge, view: View, options: list[Action]) -> Action:
         """2.5.4-2.5.10: claim the plan's next city, with a share of the company the bid

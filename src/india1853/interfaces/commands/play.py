@@ -4,8 +4,8 @@
 [--seed N] [--variant NAME] [--save game.json]`` starts a game; ``india1853 play --load
 game.json`` resumes one.  The game is saved after every action (see docs/cli.md).
 
-Only the second edition can be played: the engine does not implement the first edition's
-contract bids, and ``--edition first`` says so in one line.
+Both editions can be played: ``--edition first`` (1989: secret contract bids, Company Credits)
+or ``second`` (2009, the default).
 """
 
 from __future__ import annotations
@@ -29,8 +29,7 @@ from india1853.rules.game.settings import EDITIONS, Settings
 def register(sub: Any) -> None:
     parser = sub.add_parser("play", help="play a hotseat game in the terminal (bots optional)")
     parser.add_argument("--edition", choices=EDITIONS, default=None,
-                        help="default: second (the only one playable: the first edition's "
-                        "contract bids are not implemented)")
+                        help="first (1989) or second (2009, the default)")
     parser.add_argument("--players", help="comma-separated names, 3 to 6, e.g. Ann,Bob,Cat")
     parser.add_argument("--bots", default="",
                         help="comma-separated players that a bot plays, e.g. Bob,Cat")
@@ -76,10 +75,9 @@ def _new_game(args: argparse.Namespace) -> tuple[Game, Table, Path]:
         raise InputError(f"--save {str(save)!r}: the file exists; resume it with --load or "
                          "pass --overwrite")
     try:
-        game_rules(edition, len(players))
+        game_rules(edition, len(players), tuple(args.variant))
     except InputError as exc:
-        raise InputError(f"--edition {edition}: {exc} (the second edition can be played)"
-                         ) from None
+        raise _by_option(exc) from None
     try:
         game = Game(settings)
     except InputError as exc:

@@ -1,7 +1,8 @@
 """``india1853 simulate``: play bot games and summarise them.
 
     india1853 simulate --games 100 --bots greedy,greedy,greedy,greedy --edition second
-                       [--jobs 2] [--seed N] [--max-actions N] [--out results.csv]
+                       [--variant NAME ...] [--jobs 2] [--seed N] [--max-actions N]
+                       [--out results.csv]
 
 Game i (from 1) uses the seed ``seed + i - 1``.  A progress bar runs while the games play; then a
 summary table (score spread, game length in rounds and actions, wins by seat, end reasons, time
@@ -39,8 +40,9 @@ def register(sub: Any) -> None:
     parser.add_argument("--bots", default="greedy,greedy,greedy,greedy",
                         help="one bot per seat, comma-separated: random or greedy (3 to 6)")
     parser.add_argument("--edition", choices=EDITIONS, default="second",
-                        help="default: second (the only one playable: the first edition's "
-                        "contract bids are not implemented)")
+                        help="first (1989) or second (2009, the default)")
+    parser.add_argument("--variant", action="append", default=[],
+                        help="an optional rule of the edition (repeatable)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
     parser.add_argument("--max-actions", type=int, default=DEFAULT_MAX_ACTIONS,
@@ -51,7 +53,8 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     bots = check_bots(args.bots.split(","))
-    check_run(args.games, args.jobs, args.edition, len(bots))
+    variants = tuple(args.variant)
+    check_run(args.games, args.jobs, args.edition, len(bots), variants)
     if args.max_actions < 1:
         raise InputError(f"max-actions: must be at least 1, got {args.max_actions}")
     if args.out is not None:
@@ -62,7 +65,8 @@ def run(args: argparse.Namespace) -> int:
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task("games", total=args.games)
         for result in simulate(args.games, bots, edition=args.edition, seed=args.seed,
-                               jobs=args.jobs, max_actions=args.max_actions):
+                               variants=variants, jobs=args.jobs,
+                               max_actions=args.max_actions):
             results.append(result)
             progress.advance(task)
     if args.out is not None:

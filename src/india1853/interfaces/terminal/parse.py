@@ -69,6 +69,8 @@ HELP: tuple[tuple[str, str], ...] = (
     ("pass", "pass / decline / end this step"),
     ("bond AMOUNT", "contract bid stage 1: your secret bond, e.g. bond 100 (2.5.2)"),
     ("claim CITY COMPANY", "contract bid stage 2: a secret city and a public share (2.5.4)"),
+    ("bid CITY CO, CITY CO, ...", "first edition: your whole secret bid, e.g. bid Delhi NWR, "
+     "Lahore NWR, Multan NWR (14)"),
     ("buy COMPANY [ipo|pool]", "buy a share (3.1.4, 3.1.7)"),
     ("sell COMPANY [COUNT]", "sell shares to the bank pool (3.1.5)"),
     ("redeem COMPANY", "pay par for an un-redeemed share (2.7.4)"),
@@ -197,6 +199,20 @@ def _train(words: list[str]) -> Request:
     return Request("buy_train", fields)
 
 
+def _bid(line: str) -> Request:
+    """``bid CITY COMPANY, CITY COMPANY, ...``: a first-edition bid (14); a city's name may have
+    several words, the last word of each part names the company."""
+    usage = "bid CITY COMPANY, CITY COMPANY, ... (e.g. bid Delhi NWR, Lahore NWR, Multan NWR)"
+    body = line.strip()[3:]
+    claims: list[dict[str, str]] = []
+    for part in body.split(","):
+        words = part.split()
+        if len(words) < 2:
+            raise CommandError(f"usage: {usage}")
+        claims.append({"city": " ".join(words[:-1]), "company": words[-1].upper()})
+    return Request("submit_bid", {"claims": claims})
+
+
 def _claim(words: list[str]) -> Request:
     # A city's name may have several words: the last word names the company.
     _need(words, 2, "claim CITY [COMPANY] (e.g. claim Calcutta EIR)", len(words))
@@ -295,6 +311,8 @@ def parse(line: str, *, company_turn: bool = False) -> Command:
         return _train(words)
     if verb == "claim":
         return _claim(words)
+    if verb == "bid":
+        return _bid(line)
     request = _simple(verb, words, company_turn) or _with_company(verb, words)
     if request is None:
         raise CommandError(f"unknown command {words[0]!r} ('help' lists the commands)")

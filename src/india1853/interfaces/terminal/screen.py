@@ -139,6 +139,8 @@ def _bond_text(p: Mapping[str, Any]) -> str:
 def _bid_text(p: Mapping[str, Any]) -> str:
     if p["cities"]:
         return ", ".join(p["cities"])
+    if p["cities_claimed"] is None:
+        return "secret" if p["bond_placed"] else ""
     if p["cities_claimed"]:
         return f"{p['cities_claimed']}" + (" done" if p["bid_complete"] else "")
     return ""
@@ -178,7 +180,9 @@ def companies_table(model: Model, current: str | None = None,
     table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
                   show_edge=False)
     heading = moves_heading(model)
-    for col in ("co", "director", "price", "par", "ipo", "pool", "cash", "trains", "bases",
+    # The first edition's companies hold Company Credits (23.1), not cash: the column says so.
+    money_col = "credits" if model["view"].get("company_money") == "credits" else "cash"
+    for col in ("co", "director", "price", "par", "ipo", "pool", money_col, "trains", "bases",
                 heading):
         table.add_column(col, justify="left" if col in ("co", "director", "trains",
                                                         heading) else "right")
@@ -256,6 +260,8 @@ def option_text(action: Action) -> str:
         return f"bond {action['amount']}"
     if kind == "claim_city":
         return f"claim {action['city']} {action['company']}"
+    if kind == "submit_bid":
+        return "bid " + ", ".join(f"{c['city']} {c['company']}" for c in action["claims"])
     if kind == "buy_share":
         return f"buy {action['company']} {action['source']}"
     if kind == "sell_shares":

@@ -16,7 +16,7 @@ from typing import Any, Literal
 from india1853.errors import InputError
 
 EntityType = Literal["player", "company"]
-FieldKind = Literal["int", "str", "bool", "str_or_null", "routes", "int_or_null"]
+FieldKind = Literal["int", "str", "bool", "str_or_null", "routes", "int_or_null", "claims"]
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,17 @@ ACTION_TYPES: dict[str, ActionType] = {
             "company": FieldSpec("str", description="the company whose share is claimed"),
         },
         "Stage 2 of the contract bids: one city and one share of its companies (2.5.4).",
+    ),
+    "submit_bid": ActionType(
+        _P,
+        {
+            "claims": FieldSpec(
+                "claims",
+                description="the bid: one {city, company} object per city (secret); the bond "
+                            "is the cities' value (14.4)",
+            ),
+        },
+        "First edition: a player's whole contract bid, made secretly and at once (14.1-14.5).",
     ),
     "pass": ActionType(
         _PC,
@@ -147,6 +158,12 @@ ACTION_TYPES: dict[str, ActionType] = {
         },
         "Buy a train from the bank or another company (4.8).",
     ),
+    "sell_train": ActionType(
+        _C,
+        {"train": FieldSpec("str", description="train id")},
+        "First edition, Alternative Rules 4.0: in Phase 4, sell a train to the bank at full "
+        "price at the beginning of an operating turn.",
+    ),
     "discard_train": ActionType(
         _C,
         {"train": FieldSpec("str", description="train id")},
@@ -215,6 +232,30 @@ def _check_route(where: str, route: object) -> None:
         raise InputError(f"{where}.mail: must be true or false")
 
 
+CLAIM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "one city of a first-edition bid and the company whose share it claims",
+    "properties": {
+        "city": {"type": "string", "minLength": 1},
+        "company": {"type": "string", "minLength": 1},
+    },
+    "required": ["city", "company"],
+    "additionalProperties": False,
+}
+
+
+def _check_claims(where: str, value: object) -> None:
+    """The shape of a bid's claims (:data:`CLAIM_SCHEMA`); their legality is rule 14's."""
+    if not isinstance(value, list):
+        raise InputError(f"{where}: must be a list of {{city, company}} objects")
+    for i, claim in enumerate(value):
+        if not isinstance(claim, dict) or set(claim) != {"city", "company"}:
+            raise InputError(f"{where}[{i}]: must be an object with city and company only")
+        for key in ("city", "company"):
+            if not isinstance(claim[key], str) or not claim[key]:
+                raise InputError(f"{where}[{i}].{key}: must be a non-empty string")
+
+
 def _check_field(type_name: str, name: str, spec: FieldSpec, value: object) -> None:
     where = f"action {type_name}.{name}"
     kind = spec.kind
@@ -235,6 +276,8 @@ def _check_field(type_name: str, name: str, spec: FieldSpec, value: object) -> N
     elif kind == "bool":
         if not isinstance(value, bool):
             raise InputError(f"{where}: must be true or false")
+    elif kind == "claims":
+        _check_claims(where, value)
     elif kind == "routes":
         if not isinstance(value, list):
             raise InputError(f"{where}: must be a list of route objects")
@@ -286,6 +329,8 @@ def _field_schema(spec: FieldSpec) -> dict[str, Any]:
         out = {"type": ["string", "null"]}
     elif spec.kind == "bool":
         out = {"type": "boolean"}
+    elif spec.kind == "claims":
+        out = {"type": "array", "items": CLAIM_SCHEMA}
     else:
         out = {"type": "array", "items": ROUTE_SCHEMA}
     if spec.choices:

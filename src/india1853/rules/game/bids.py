@@ -121,7 +121,7 @@ def place_bond(rules: GameRules, st: GameState, player: PlayerState, amount: int
     if player.bond is not None:
         raise RuleError("2.5.2", f"{player.name} has already placed a bond")
     t = table(rules, st)
-    if amount < t.minimum_bond:
+    if amount < (t.minimum_bond or 0):
         raise RuleError("2.5.2", f"the minimum bond with {len(st.players)} players is "
                         f"£{t.minimum_bond}")
     if amount > player.cash:
@@ -237,23 +237,28 @@ def next_bidder(rules: GameRules, st: GameState) -> None:
     settle(rules, st)
 
 
+def pay_for_shares(rules: GameRules, st: GameState, player: PlayerState,
+                   issued: list[str]) -> None:
+    """Par for each share issued to the player by his bid, the dearest first; those he cannot
+    afford stay un-redeemed, the cheapest ones (2.7.2, 2.7.3; 16.4-16.5)."""
+    par_order = sorted(issued, key=lambda i: (-rules.company(i).par, rules.company(i).number))
+    short = False
+    for initials in par_order:
+        cost = rules.company(initials).par
+        if not short and player.cash >= cost:
+            player.cash -= cost
+            st.bank += cost
+        else:
+            # Once one share is unaffordable the rest are the cheapest (2.7.3, 16.5).
+            short = True
+            player.unredeemed[initials] = player.unredeemed.get(initials, 0) + 1
+
+
 def settle(rules: GameRules, st: GameState) -> None:
     """Payment for contracted shares in company order; what a player cannot afford stays
     un-redeemed, the cheapest shares (2.7.2, 2.7.3).  Then the first stock round (2.8)."""
-    order = {c.initials: c.number for c in rules.companies}
     for player in st.players:
-        claimed = sorted(player.claims, key=lambda i: order[i])
-        short = False
-        for initials in claimed:
-            cost = rules.company(initials).par
-            if not short and player.cash >= cost:
-                player.cash -= cost
-                st.bank += cost
-            else:
-                # Company order is descending par, so once one share is unaffordable the
-                # rest are the cheapest (2.7.3).
-                short = True
-                player.unredeemed[initials] = player.unredeemed.get(initials, 0) + 1
+        pay_for_shares(rules, st, player, player.claims)
     from india1853.rules.game.stock_round import start_stock_round
 
     start_stock_round(rules, st)

@@ -15,6 +15,7 @@ from india1853.errors import RuleError
 from india1853.rules import construction as con
 from india1853.rules.construction.common import hex_spec, outside_area_duty
 from india1853.rules.construction.promotions import promotion_cost
+from india1853.rules.game.money import company_pays, company_receives
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.state import CompanyState, GameState
 from india1853.rules.router import best_run
@@ -47,14 +48,24 @@ def context(rules: GameRules, st: GameState, co: CompanyState) -> con.CompanyCon
     )
 
 
+def lay_option_offered(rules: GameRules) -> bool:
+    """4.1.3 (second edition): a major chooses how it gets its second lay.  The first edition
+    has no such choice: companies 1-4 lay up to two tiles from the start (31.2)."""
+    return con.ConstructionPolicy.of(rules.ed).double_lay_is_a_choice
+
+
 def place_home_bases(rules: GameRules, st: GameState, co: CompanyState) -> None:
-    """3.3.2: markers on the home bases of TABLE 1 (the BBCI's Bombay only as a major)."""
+    """3.3.2 / 23.2: markers on the home bases of TABLE 1 (the BBCI's Bombay only as a major:
+    2.6.2, or the first edition's Alternative Rules 3.0)."""
     board = st.board
     for home in rules.company(co.initials).homes:
-        if home.condition is not None and not (home.condition == "bbci_major"
-                                               and co.kind == "major"):
+        if home.condition is not None and co.kind != "major":
             continue
         station = board.home_station(home)
+        if home.variant is not None and board.bases_at(home.hex, station):
+            # Alternative Rules 3.0: a home that exists only in the variant is no reserved
+            # space; taken by another company's base, it is lost (docs/rulings.md).
+            continue
         if station is None and board.tile_at(home.hex) is not None:
             raise RuleError("3.3.2", f"{co.initials}: no station of {home.hex} is its home")
         board = board.with_base(Base(co.initials, home.hex, station))
@@ -70,11 +81,10 @@ def lays_left(rules: GameRules, st: GameState, co: CompanyState) -> int:
     return lays_allowed(policy, context(rules, st, co)) - len(st.turn.lays_done)
 
 
-def _pay(st: GameState, co: CompanyState, cost: int, rule: str) -> None:
+def _pay(rules: GameRules, st: GameState, co: CompanyState, cost: int, rule: str) -> None:
     if cost > co.cash:
         raise RuleError(rule, f"{co.initials} has £{co.cash}; this costs £{cost}")
-    co.cash -= cost
-    st.bank += cost
+    company_pays(rules, st, co, cost)
 
 
 def _start_of_track(st: GameState) -> None:
@@ -97,7 +107,7 @@ def lay_tile(rules: GameRules, st: GameState, co: CompanyState, hex: str, tile: 
         cost = con.lay_cost(st.board, ctx, con.ConstructionPolicy.of(rules.ed),
                             con.Lay(coord, tile, rotation))
         board = st.board.with_tile(coord, tile, rotation)
-    _pay(st, co, cost, "4.1.12")
+    _pay(rules, st, co, cost, "4.1.12")
     st.board = board
     st.turn.lays_done.append((hex, tile, rotation))
     check_contracts(rules, st)
@@ -121,7 +131,7 @@ def promote_tile(rules: GameRules, st: GameState, co: CompanyState, hex: str, ti
                               "4.2.2-4.2.3", "promote"),
         )
         board = st.board.with_tile(coord, tile, rotation)
-    _pay(st, co, outcome.cost, "4.2.13")
+    _pay(rules, st, co, outcome.cost, "4.2.13")
     st.board = board
     st.turn.promoted = True
     if outcome.duty is not None:
@@ -135,8 +145,7 @@ def pay_frontier_bonuses(rules: GameRules, st: GameState, co: CompanyState) -> N
         return
     before = st.turn_start_board if st.turn_start_board is not None else st.board
     for hex, amount in con.frontier_bonuses(before, st.board, context(rules, st, co)):
-        co.cash += amount
-        st.bank -= amount
+        company_receives(rules, st, co, amount)
         st.frontier_paid.append((hex, co.initials))
     if st.bank <= 0:
         st.bank_broken = True
@@ -174,7 +183,7 @@ def place_base(rules: GameRules, st: GameState, co: CompanyState, hex: str,
                               "4.4.1-4.4.2", "place a base"),
         )
         board = st.board.with_base(Base(co.initials, coord, station))
-    _pay(st, co, outcome.cost, "4.4.4")
+    _pay(rules, st, co, outcome.cost, "4.4.4")
     st.board = board
     co.extra_bases += 1
     if outcome.duty is not None:
@@ -199,8 +208,7 @@ def run_routes(rules: GameRules, st: GameState, co: CompanyState,
         run = RunValue(tuple(route_value(r, graph) for r in parsed))
     st.turn.revenue = run.revenue
     st.turn.routes = [route_to_json(r, graph) for r in parsed]
-    co.cash += run.mail
-    st.bank -= run.mail
+    company_receives(rules, st, co, run.mail)
     if st.bank <= 0:
         st.bank_broken = True
 

@@ -10,7 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from india1853.errors import InputError, RuleError
-from india1853.rules.game import bids, board_port, operating_round, stock_round, trains
+from india1853.rules.game import (
+    bids,
+    board_port,
+    operating_round,
+    secret_bids,
+    stock_round,
+    trains,
+)
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.shares import controller
 from india1853.rules.game.state import CompanyState, GameState, Pending, PlayerState
@@ -26,7 +33,7 @@ PENDING_ACTIONS: dict[str, tuple[str, ...]] = {
 
 STEP_ACTIONS: dict[str, tuple[str, ...]] = {
     "lay_option": ("choose_lay_option",),
-    "track": ("lay_tile", "promote_tile", "pass"),
+    "track": ("lay_tile", "promote_tile", "sell_train", "pass"),
     "base": ("place_base", "pass"),
     "run": ("run_routes", "pass"),
     "dividend": ("dividend",),
@@ -41,7 +48,7 @@ def expected_entities(rules: GameRules, st: GameState) -> list[tuple[str, str]]:
     if st.pending:
         p = st.pending[0]
         return [(p.entity, p.entity_type)]
-    if st.round == "bonds":
+    if st.round in ("bonds", "bids"):
         return [(p.name, "player") for p in st.players if p.bond is None]
     if st.round in ("claims", "stock"):
         return [(st.players[st.stock.current].name, "player")]
@@ -76,6 +83,10 @@ def apply_action(rules: GameRules, st: GameState, action: dict[str, Any], *,
     elif st.round == "bonds":
         _only(kind, ("place_bond",), "2.5.2")
         bids.place_bond(rules, st, _player(st, entity), action["amount"])
+    elif st.round == "bids":
+        _only(kind, ("submit_bid",), "14")
+        secret_bids.submit_bid(rules, st, _player(st, entity),
+                               secret_bids.parse_claims(action["claims"]))
     elif st.round == "claims":
         _only(kind, ("claim_city", "pass"), "2.5.4")
         player = _player(st, entity)
@@ -228,6 +239,8 @@ def _apply_operating(rules: GameRules, st: GameState, co: CompanyState,
                             check=check)
         if board_port.lays_left(rules, st, co) == 0:
             operating_round.advance(rules, st)
+    elif kind == "sell_train":
+        trains.sell_to_bank(rules, st, co, action["train"])
     elif kind == "promote_tile":
         board_port.promote_tile(rules, st, co, action["hex"], action["tile"],
                                 action["rotation"], check=check)

@@ -43,6 +43,7 @@ from india1853.rules.game.legal import legal_actions as _legal_actions
 from india1853.rules.game.rules_data import GameRules, game_rules
 from india1853.rules.game.scoring import scores
 from india1853.rules.game.settings import Settings
+from india1853.rules.game.simplified import deal_directors
 from india1853.rules.game.state import CompanyState, GameState, PlayerState
 from india1853.rules.game.trains import initial_trains
 
@@ -54,7 +55,8 @@ SNAPSHOT_EVERY = 32
 
 
 def initial_state(rules: GameRules, settings: Settings) -> GameState:
-    """2.1, 2.3: the bank and each player's starting money; every share in the offering."""
+    """2.1, 2.3 / 13: the bank and each player's starting money; every share in the offering;
+    the contract bids to come (2.5 / 14), or the Simplified Game's deal."""
     cash = rules.table.starting_cash
     players = [PlayerState(name, cash) for name in settings.players]
     bank = rules.bank - cash * len(players)
@@ -62,7 +64,7 @@ def initial_state(rules: GameRules, settings: Settings) -> GameState:
         c.initials: CompanyState(c.initials, c.number, c.type, rules.shares_per_company)
         for c in rules.companies
     }
-    return GameState(
+    st = GameState(
         players=players,
         companies=companies,
         trains=initial_trains(rules),
@@ -70,7 +72,11 @@ def initial_state(rules: GameRules, settings: Settings) -> GameState:
         bank=bank,
         start_total=rules.bank,
         seed=settings.seed,
+        round="bids" if rules.policy.bid_procedure == "secret" else "bonds",
     )
+    if rules.dealt_start:
+        deal_directors(rules, st)
+    return st
 
 
 def _undo_stacks(

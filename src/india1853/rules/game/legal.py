@@ -13,7 +13,7 @@ from collections.abc import Collection
 from typing import Any
 
 from india1853.errors import India1853Error
-from india1853.rules.game import bids, board_port, stock_round, trains
+from india1853.rules.game import bids, board_port, secret_bids, stock_round, trains
 from india1853.rules.game.dispatch import expected_entities
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.state import CompanyState, GameState, Pending, PlayerState
@@ -41,6 +41,10 @@ def legal_actions(rules: GameRules, st: GameState, entity: str, *,
         return _bonds(rules, st, st.player(entity))
     if st.round == "claims":
         return _claims(rules, st, st.player(entity))
+    if st.round == "bids":
+        return [_act("submit_bid", entity, "player",
+                     claims=[{"city": c, "company": i} for c, i in bid])
+                for bid in secret_bids.sample_bids(rules, st, st.player(entity))]
     if st.round == "stock":
         return _stock(rules, st, st.player(entity))
     if st.round == "operating":
@@ -50,7 +54,7 @@ def legal_actions(rules: GameRules, st: GameState, entity: str, *,
 
 def _bonds(rules: GameRules, st: GameState, p: PlayerState) -> list[dict[str, Any]]:
     out = []
-    amount = rules.table.minimum_bond
+    amount = rules.table.minimum_bond or 0
     while amount <= p.cash:
         if bids.completable(rules, st, [], amount):
             out.append(_act("place_bond", p.name, "player", amount=amount))
@@ -135,7 +139,7 @@ def _operating(rules: GameRules, st: GameState, co: CompanyState,
         out = [_act(kind, e, "company", **f)
                for kind in TRACK_MOVES if kind in track
                for f in board_port.legal_moves(rules, st, co, kind)]
-        return [*out, _act("pass", e, "company")]
+        return [*out, *_sales_to_bank(rules, st, co), _act("pass", e, "company")]
     if step == "base":
         out = [_act("place_base", e, "company", **f)
                for f in board_port.legal_moves(rules, st, co, "place_base")]
@@ -152,6 +156,21 @@ def _operating(rules: GameRules, st: GameState, co: CompanyState,
     if step == "dividend":
         return [_act("dividend", e, "company", kind=k) for k in ("payout", "withhold")]
     return _train_actions(rules, st, co)
+
+
+def _sales_to_bank(rules: GameRules, st: GameState,
+                   co: CompanyState) -> list[dict[str, Any]]:
+    """Alternative Rules 4.0: each train the company may sell to the bank now."""
+    if rules.train_sales_phase is None:
+        return []
+    out = []
+    for t in st.company_trains(co.initials):
+        try:
+            trains.check_sale_to_bank(rules, st, co, t.id)
+        except India1853Error:
+            continue
+        out.append(_act("sell_train", co.initials, "company", train=t.id))
+    return out
 
 
 def _train_actions(rules: GameRules, st: GameState, co: CompanyState) -> list[dict[str, Any]]:

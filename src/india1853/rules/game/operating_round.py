@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from india1853.errors import RuleError
 from india1853.rules.game import board_port
+from india1853.rules.game.money import company_receives
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.shares import controller
 from india1853.rules.game.state import CompanyState, GameState, OperatingTurn, Pending
@@ -55,7 +56,9 @@ def next_company(rules: GameRules, st: GameState) -> None:
     order, index = st.turn.order, st.turn.index
     st.turn = OperatingTurn(order=order, index=index)
     co = current_company(st)
-    st.turn.step = "lay_option" if co.kind == "major" and co.lay_option is None else "track"
+    choice = board_port.lay_option_offered(rules)
+    st.turn.step = "lay_option" if choice and co.kind == "major" and co.lay_option is None \
+        else "track"
 
 
 def advance(rules: GameRules, st: GameState) -> None:
@@ -113,8 +116,7 @@ def settle_dividend(rules: GameRules, st: GameState, co: CompanyState, *, payout
                 p.cash += per_share * paid
                 st.bank -= per_share * paid
     else:
-        co.cash += revenue
-        st.bank -= revenue
+        company_receives(rules, st, co, revenue)
     if st.bank <= 0:
         st.bank_broken = True
     move_price(rules, co, payout=payout, dividend=revenue, price=price_before)
@@ -141,8 +143,9 @@ def price_after_dividend(rules: GameRules, co: CompanyState, *, payout: bool,
 def _moved_index(rules: GameRules, co: CompanyState, *, payout: bool, dividend: int,
                  price: int) -> int:
     """4.7.1 (second edition's scale): withheld, down one if the pool holds shares; paid,
-    up one to five spaces by multiples of the price; 4.7.3: never below the bottom."""
-    movement = rules.ed.market.movement
+    up one to five spaces by multiples of the price; 4.7.3: never below the bottom.  34.7
+    (first edition): up one on any dividend; Alternative Rules 2.0: by the dividend's size."""
+    movement = rules.price_movement
     if payout:
         steps = movement.dividend_move(dividend, price)
     elif co.pool > 0:

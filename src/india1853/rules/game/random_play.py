@@ -23,6 +23,7 @@ from india1853.rules.game.settings import Settings
 TRACK_CHOICES = ("lay_tile", "lay_tile", "promote_tile", "pass")
 KEEP_FIRST = {"run_routes": 0.85, "dividend": 0.7}
 WORSE_RUN = 0.05  # of runs: a legal run worse than the optimum
+SELL_TRAIN = 0.05  # of track steps, where trains may be sold to the bank: try to sell one
 FOREIGN_OFFER = 0.1  # of trains steps: an offer for another controller's train
 
 
@@ -33,6 +34,8 @@ def random_action(game: Game, rng: random.Random) -> dict[str, Any]:
     st = game.state
     track_step = not st.pending and st.round == "operating" and st.turn.step == "track"
     kind = rng.choice(TRACK_CHOICES) if track_step else None
+    if track_step and game.rules.train_sales_phase is not None and rng.random() < SELL_TRAIN:
+        kind = "sell_train"  # Alternative Rules 4.0 (no draw at all where it is not played)
     # At the track step the list is asked for the chosen kind of move only.
     actions = legal_actions(game.rules, st, entity, track=(kind,) if kind else TRACK_MOVES)
     if not actions:

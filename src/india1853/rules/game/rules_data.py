@@ -11,8 +11,10 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from india1853.data.loader import load_edition
-from india1853.data.model import CitySpec, CompanySpec, Edition, PhaseSpec, TrainSpec
+from india1853.data.model import CitySpec, CompanySpec, Edition, Movement, PhaseSpec, TrainSpec
 from india1853.errors import InputError
+from india1853.rules.game.edition import EditionPolicy, edition_policy
+from india1853.rules.game.variants import VariantPolicy, variant_policies
 
 
 @dataclass(frozen=True)
@@ -23,19 +25,10 @@ class PlayerCountRules:
     share_limit: int
     certificate_limit: int
     qualifying_shares: int
-    minimum_bond: int
+    # 2.5.2's minimum bond; None where the bond is the bid's cities' value (14.4).
+    minimum_bond: int | None
     bid_cities_min: int
     bid_cities_max: int
-
-
-# Variants that change a policy rather than a value of the edition's data: the name and what
-# it does.  ``first_round_pool_open`` is the engine's reading of 2.8.1 before issue 13 (only the
-# seller is barred from buying back a share he sold, 3.1.9): the fixture games recorded under
-# it replay with it (docs/rulings.md, 2.8.1).
-POLICY_VARIANTS: dict[str, str] = {
-    "first_round_pool_open": "2.8.1 read as barring only the seller (3.1.9): shares sold in "
-                             "the first stock round may be bought back from the pool in it",
-}
 
 
 @dataclass(frozen=True, eq=False)
@@ -43,9 +36,41 @@ class GameRules:
     ed: Edition
     table: PlayerCountRules
     bank: int
-    # 2.8.1: shares sold into the pool in the first stock round may not be bought from it
-    # until the next stock round (off under the variant first_round_pool_open).
-    first_round_pool_closed: bool = True
+    policy: EditionPolicy
+    variants: tuple[VariantPolicy, ...] = ()
+    # Optional Rule 19: the companies that must run after the first dealing round (0: none).
+    minimum_companies: int = 0
+
+    @property
+    def price_movement(self) -> Movement:
+        """34.7 / 4.7.1, or Alternative Rules 2.0's movement by the dividend's size."""
+        alternative = self.ed.market.alternative_movement
+        if alternative is not None and any(v.alternative_market for v in self.variants):
+            return alternative
+        return self.ed.market.movement
+
+    @property
+    def second_home_variant(self) -> str | None:
+        """Alternative Rules 3.0: the variant of the conditional home it opens, if chosen."""
+        return next((v.second_home_variant for v in self.variants
+                     if v.second_home_variant is not None), None)
+
+    @property
+    def train_sales_phase(self) -> int | None:
+        """Alternative Rules 4.0: the phase from which trains may be sold to the bank."""
+        return next((v.train_sales_phase for v in self.variants
+                     if v.train_sales_phase is not None), None)
+
+    @property
+    def dealt_start(self) -> bool:
+        """The Simplified Game: directors' certificates dealt, no contract bids."""
+        return any(v.dealt_start for v in self.variants)
+
+    @property
+    def first_round_pool_closed(self) -> bool:
+        """2.8.1: shares sold into the pool in the first stock round may not be bought from
+        it until the next stock round (open under the variant first_round_pool_open)."""
+        return not any(v.first_round_pool_open for v in self.variants)
 
     # --- lookups -------------------------------------------------------------------------
     @property
@@ -138,8 +163,11 @@ class GameRules:
 
     # --- operating (4.1-4.10) ------------------------------------------------------------
     @property
-    def first_stock_round_phase(self) -> int:
-        return next(p.number for p in self.ed.phases if p.introduced_by == "first_stock_round")
+    def first_stock_round_phase(self) -> int | None:
+        """The phase the first stock round opens (2.x: 4.10.2); None where the game starts
+        in the phase it plays in (first edition, 36)."""
+        return next((p.number for p in self.ed.phases if p.introduced_by == "first_stock_round"),
+                    None)
 
     @property
     def train_sale_minimum(self) -> int:
@@ -152,23 +180,31 @@ class GameRules:
 def game_rules(edition: str, players: int, variants: tuple[str, ...] = ()) -> GameRules:
     """The rule values for a game of this edition, player count and variants."""
     ed = load_edition(edition)
+    chosen = variant_policies(edition, variants)
     bank = ed.tables.bank
-    for v in variants:
-        if v in ed.tables.bank_variants:
-            bank = ed.tables.bank_variants[v]
-        elif v not in POLICY_VARIANTS:
-            raise InputError(f"settings.variants: unknown variant {v!r} in the {edition} edition")
-    row = ed.tables.player_row(players)
-    if row.bid_cities is None or row.minimum_bond is None or row.share_limit is None:
-        raise InputError(f"the {edition} edition's contract bids are not supported yet")
+    table_id: str | None = None
+    for v in chosen:
+        if v.bank is not None:
+            bank = ed.tables.bank_variants[v.bank]
+        if v.table is not None:
+            table_id = v.table
+    row = ed.tables.player_row(players, table_id)
+    policy = edition_policy(edition)
+    dealt = any(v.dealt_start for v in chosen)
+    bid_cities = row.bid_cities if row.bid_cities is not None else (
+        (0, 0) if dealt else None)
+    if bid_cities is None or row.share_limit is None or (
+            row.minimum_bond is None and policy.bid_procedure == "sequential" and not dealt):
+        raise InputError(f"the {edition} edition's table for {players} players is incomplete")
     table = PlayerCountRules(
         starting_cash=row.starting_capital,
         share_limit=row.share_limit,
         certificate_limit=row.certificate_limit,
         qualifying_shares=row.qualifying_shares,
         minimum_bond=row.minimum_bond,
-        bid_cities_min=row.bid_cities[0],
-        bid_cities_max=row.bid_cities[1],
+        bid_cities_min=bid_cities[0],
+        bid_cities_max=bid_cities[1],
     )
-    return GameRules(ed=ed, table=table, bank=bank,
-                     first_round_pool_closed="first_round_pool_open" not in variants)
+    minimum = row.minimum_companies or 0 if any(v.minimum_companies for v in chosen) else 0
+    return GameRules(ed=ed, table=table, bank=bank, policy=policy, variants=chosen,
+                     minimum_companies=minimum)

@@ -7,6 +7,7 @@ which a player's current holding in a company began, for the "held the longest" 
 
 from __future__ import annotations
 
+from india1853.rules.game.money import company_receives
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.state import CompanyState, GameState, Pending, PlayerState
 
@@ -128,15 +129,14 @@ def controller(st: GameState, co: CompanyState) -> str | None:
 
 
 def form(rules: GameRules, st: GameState, co: CompanyState) -> None:
-    """Company formation: ten times par from the bank, market token at par, markers on the
-    home bases (3.3.1, 3.3.2)."""
+    """Company formation: ten times par from the bank (in Company Credits, 23.1), market token
+    at par, markers on the home bases (3.3.1, 3.3.2; 23.1, 23.2)."""
     amount = rules.shares_per_company * par(rules, co)
     if co.kind == "either":
         # 2.6.3: a BBCI not settled as a major at the end of the first stock round is a minor.
         co.kind = "minor"
     co.formed = True
-    co.cash += amount
-    st.bank -= amount
+    company_receives(rules, st, co, amount)
     co.price_index = rules.market.index(par(rules, co))
     co.formed_in_round = st.stock_round
     co.token = co.kind == "minor"

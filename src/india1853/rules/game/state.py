@@ -16,7 +16,7 @@ from india1853.board.state import BoardState
 
 _T = TypeVar("_T")
 
-RoundKind = str  # "bonds" | "claims" | "stock" | "operating" | "finished"
+RoundKind = str  # "bonds" | "claims" | "bids" | "stock" | "operating" | "finished"
 
 
 def _shallow(obj: _T) -> _T:
@@ -44,7 +44,7 @@ def _copy_pending(p: Pending) -> Pending:
 def _copy_player(p: PlayerState) -> PlayerState:
     return PlayerState(
         p.name, p.cash, dict(p.shares), dict(p.unredeemed), dict(p.contracted), dict(p.since),
-        p.bond, list(p.cities), list(p.claims), p.bid_complete, p.bond_returned,
+        p.bond, list(p.cities), list(p.claims), p.bid_complete, p.bond_returned, p.declared,
     )
 
 
@@ -61,6 +61,8 @@ class PlayerState:
     claims: list[str] = field(default_factory=list)
     bid_complete: bool = False
     bond_returned: bool = False
+    # 15.4 (first edition): the bid's cities declared to break a seating tie.
+    declared: bool = False
 
 
 @dataclass
@@ -167,6 +169,10 @@ class GameState:
     # last action that revealed a secret, and what it revealed.  Undo may not reach it.
     undo_barrier: int = 0
     undo_barrier_reason: str = ""
+    # 23.1 (first edition): the Company Credits in circulation - issued by the bank (formation,
+    # revenue withheld, mail, frontier payments) less those paid back to it.  A currency apart
+    # from the bank's personal money (``bank``); always 0 where companies hold cash (2.x).
+    credits: int = 0
 
     def clone(self) -> GameState:
         """A copy sharing only immutable parts (the boards, the edition).  Hand-written

@@ -40,7 +40,8 @@ def start_stock_round(rules: GameRules, st: GameState) -> None:
     names = st.player_names()
     st.stock = StockTurn(current=names.index(st.elephant) if st.elephant else 0)
     if first_round(st):
-        st.phase = rules.first_stock_round_phase
+        if rules.first_stock_round_phase is not None:
+            st.phase = rules.first_stock_round_phase
         for co in st.companies.values():
             check_float(rules, st, co)
         # Companies floated by the bids: the first opportunity is each holder's first turn.
@@ -59,15 +60,45 @@ def contract_companies_open(rules: GameRules, st: GameState) -> bool:
     return all(ipo_available(rules, co) == 0 for co in st.companies.values() if co.contract)
 
 
-def check_float(rules: GameRules, st: GameState, co: CompanyState) -> None:
-    """A company floats once the qualifying number of its shares is issued (2.7.5, 2.9.1).
+def next_in_table1(rules: GameRules, st: GameState) -> str | None:
+    """21.3 (first edition): once the contract companies' shares are all issued, the one
+    company whose new shares are on offer - the first in TABLE 1 order not fully issued.
+    None where the edition opens the others together (3.1.3)."""
+    if not rules.policy.table1_order_after_contracts:
+        return None
+    for spec in rules.companies:
+        co = st.companies[spec.initials]
+        if not co.contract and ipo_available(rules, co) > 0:
+            return co.initials
+    return None
 
-    In the first stock round its director is appointed only at the round's end (2.9.1);
-    afterwards at once, and the company forms (3.2.1, 3.3.1)."""
+
+def bought_in_first_round(rules: GameRules, st: GameState, co: CompanyState) -> None:
+    """Alternative Rules 3.0: "If shares in this Company are bought during the first Dealing
+    Round it will start with TWO bases, the second one being at Bombay (NE). It will then run in
+    the same manner as Companies 1 to 4" - the company of the variant's conditional home, with
+    a share issued by the end of the first dealing round (the contract bids' shares included,
+    docs/rulings.md), becomes one that lays two tiles, and forms with both homes."""
+    variant = rules.second_home_variant
+    if variant is None or co.formed or st.stock_round > FIRST_STOCK_ROUND or issued(rules, co) == 0:
+        return
+    if any(h.variant == variant for h in rules.company(co.initials).homes):
+        co.kind = "major"
+
+
+def check_float(rules: GameRules, st: GameState, co: CompanyState) -> None:
+    """A company floats once the qualifying number of its shares is issued (2.7.5, 2.9.1;
+    16.7, 17.1, 22.1).
+
+    Second edition: in the first stock round its director is appointed only at the round's
+    end (2.9.1); afterwards at once, and the company forms (3.2.1, 3.3.1).  First edition:
+    always at once (17.1, 22.1, 23.1)."""
+    bought_in_first_round(rules, st, co)
     if co.floated or issued(rules, co) < table(rules, st).qualifying_shares:
         return
     co.floated = True
-    if first_round(st) and st.round in ("stock", "claims"):
+    if (rules.policy.directors_at_first_round_end and first_round(st)
+            and st.round in ("stock", "claims")):
         for p in st.players:
             if p.contracted.get(co.initials, 0) > 0:
                 st.stock.first_sale_window.setdefault(p.name, []).append(co.initials)
@@ -91,6 +122,11 @@ def in_first_sale_window(st: GameState, player: PlayerState, co: CompanyState) -
             and co.initials in st.stock.first_sale_window.get(player.name, []))
 
 
+def _window_round(rules: GameRules, st: GameState, co: CompanyState) -> bool:
+    """2.8.3 governs this sale: the second edition's first stock round, a floated company."""
+    return rules.policy.directors_at_first_round_end and first_round(st) and co.floated
+
+
 def sellable(rules: GameRules, st: GameState, player: PlayerState, co: CompanyState) -> int:
     """How many shares of the company the player may sell now (2.7.4, 2.8.3, 3.1.8, 3.1.9).
 
@@ -103,12 +139,12 @@ def sellable(rules: GameRules, st: GameState, player: PlayerState, co: CompanySt
     free = held - player.unredeemed.get(co.initials, 0)
     if free <= 0:
         return 0
-    if first_round(st) and co.floated:
+    if _window_round(rules, st, co):
         if not in_first_sale_window(st, player, co):
             return 0
         return max(0, min(free, player.contracted.get(co.initials, 0)
                           - player.unredeemed.get(co.initials, 0)))
-    if no_sale_round(st, co):
+    if no_sale_round(rules, st, co):
         return 0
     return free
 
@@ -117,10 +153,14 @@ def _shares(n: int) -> str:
     return f"{n} share{'' if n == 1 else 's'}"
 
 
-def no_sale_round(st: GameState, co: CompanyState) -> bool:
+def no_sale_round(rules: GameRules, st: GameState, co: CompanyState) -> bool:
     """3.1.8: this stock round floated and formed the company, so its shares may not be sold
     until the next one (the players' guide: "When a Company floats, you may not sell shares
-    in it during the same SDR")."""
+    in it during the same SDR").  First edition, 18.1 and 21.8: none in the dealing round in
+    which its director was first appointed (the first dealing round for the companies whose
+    directors the contract bids appointed)."""
+    if not rules.policy.directors_at_first_round_end:
+        return co.had_director and co.first_director_round == st.stock_round
     return co.formed and co.formed_in_round == st.stock_round
 
 
@@ -141,11 +181,14 @@ def sell_shares(
                         f"sold: at most {held - unredeemed} may be sold")
     allowed = sellable(rules, st, player, co)
     if count > allowed:
-        if first_round(st) and co.floated:
+        if _window_round(rules, st, co):
             raise RuleError("2.8.3", f"{initials} floated: only contracted shares, at the first "
                             "opportunity after flotation, may be sold this round")
-        raise RuleError("3.1.8", f"{initials} floated and formed this round; its shares may "
-                        "not be sold until the next stock round")
+        if rules.policy.directors_at_first_round_end:
+            raise RuleError("3.1.8", f"{initials} floated and formed this round; its shares "
+                            "may not be sold until the next stock round")
+        raise RuleError(rules.policy.no_sale_rule, f"{initials}'s director was appointed "
+                        "this round; its shares may not be sold until the next dealing round")
     window = in_first_sale_window(st, player, co)
     amount = count * sale_price(rules, st, co)
     player.cash += amount
@@ -202,6 +245,10 @@ def check_buy(
             raise RuleError("3.1.4", f"no new {initials} share is on sale")
         if not co.contract and not contract_companies_open(rules, st):
             raise RuleError("3.1.3", "the contract companies' shares must all be issued first")
+        nxt = next_in_table1(rules, st)
+        if not co.contract and nxt is not None and nxt != initials:
+            raise RuleError("21.3", f"new shares are sold in TABLE 1 order, each company's "
+                            f"fully issued first: {nxt}'s are on offer, not {initials}'s")
     elif co.pool == 0:
         raise RuleError("3.1.7", f"the bank pool holds no {initials} share")
     elif first_round(st) and rules.first_round_pool_closed:
@@ -281,8 +328,13 @@ def end_stock_round(rules: GameRules, st: GameState) -> None:
     """3.1.11: the Elephant goes to the left of the last buyer; its holder may sell it.
     At the end of the first stock round directors are appointed (2.9), companies form, the
     BBCI's type is settled (2.6) and the extra trains are added (2.8.4)."""
-    if first_round(st):
+    if first_round(st) and rules.policy.directors_at_first_round_end:
         finish_first_stock_round(rules, st)
+    if first_round(st):
+        for co in st.companies.values():
+            bought_in_first_round(rules, st, co)
+    if first_round(st) and rules.minimum_companies:
+        appoint_minimum_companies(rules, st)
     names = st.player_names()
     if st.stock.last_buyer is not None:
         st.elephant = names[(names.index(st.stock.last_buyer) + 1) % len(names)]
@@ -290,6 +342,22 @@ def end_stock_round(rules: GameRules, st: GameState) -> None:
     assert st.elephant is not None
     st.pending.append(Pending("elephant_sale", st.elephant, "player"))
     st.round = "stock_end"
+
+
+def appoint_minimum_companies(rules: GameRules, st: GameState) -> None:
+    """19, MINIMUM NUMBER OF COMPANIES: at the end of the first dealing round, directors are
+    appointed below the qualifying number until the minimum runs - the companies with more
+    shares issued first, then the higher par; never where nobody holds two shares, so the
+    option may have to be waived in part."""
+    running = sum(1 for co in st.companies.values() if co.formed)
+    candidates = sorted(
+        (co for co in st.companies.values() if not co.floated and any(
+            p.shares.get(co.initials, 0) >= rules.director_shares for p in st.players)),
+        key=lambda co: (-issued(rules, co), -par(rules, co)))
+    for co in candidates[:max(0, rules.minimum_companies - running)]:
+        co.floated = True
+        update_control(rules, st, co)
+        form(rules, st, co)
 
 
 def finish_first_stock_round(rules: GameRules, st: GameState) -> None:

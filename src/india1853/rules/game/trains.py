@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from india1853.data.model import TrainSpec
 from india1853.errors import RuleError
+from india1853.rules.game.money import company_pays, company_receives
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.shares import controller
 from india1853.rules.game.state import CompanyState, GameState, Pending, TrainState
@@ -119,7 +120,7 @@ def new_offers(rules: GameRules, st: GameState, co: CompanyState) -> list[Offer]
         if not cards or not may_own(rules, st, co, spec.name):
             continue
         if spec.gauge == "broad":
-            if spec.name != lowest and spec.name not in phase.trains_available:
+            if spec.name != lowest and not _broad_beside_lowest(rules, st, spec.name):
                 continue
         else:
             dual_of = _dual_broad(rules, spec.name)
@@ -132,6 +133,15 @@ def new_offers(rules: GameRules, st: GameState, co: CompanyState) -> list[Offer]
         offers.append(Offer(spec.name, cards[0].id, spec.price))
     offers.extend(_first_round_extras(rules, st, co))
     return offers
+
+
+def _broad_beside_lowest(rules: GameRules, st: GameState, train: str) -> bool:
+    """A broad type on offer beside the lowest: one the phase lists (4.8.3, the '6' beside the
+    '5').  35.2 (first edition): all of one type are bought before the next is available, so
+    only a card of a type already bought out (back in the bank) is offered beside it."""
+    if train not in rules.phase(st.phase).trains_available:
+        return False
+    return not rules.policy.strict_broad_order or train in st.broad_sold_out
 
 
 def _lowest_broad(rules: GameRules, st: GameState) -> str | None:
@@ -259,12 +269,11 @@ def buy_from_bank(
     if credit:
         co.credit_train = card.id
     else:
-        from_company = offer.price - contribution
-        co.cash -= from_company
+        company_pays(rules, st, co, offer.price - contribution)
         if contribution:
             director = st.player(co.director or "")
             director.cash -= contribution
-        st.bank += offer.price
+            st.bank += contribution
     if token:
         co.token = False
     _deliver(rules, st, co, card, train, token=token)
@@ -465,8 +474,8 @@ def repay_credit(rules: GameRules, st: GameState, co: CompanyState, contribution
     else:
         _check_contribution(st, co, price, contribution)
         st.player(co.director or "").cash -= contribution
-    co.cash -= price - contribution
-    st.bank += price
+        st.bank += contribution
+    company_pays(rules, st, co, price - contribution)
     co.credit_train = None
 
 
@@ -479,3 +488,33 @@ def return_credit_train(rules: GameRules, st: GameState, co: CompanyState) -> No
     card.owner = None
     card.runs_as = _card_types(rules, card)[0]
     co.credit_train = None
+
+
+def check_sale_to_bank(rules: GameRules, st: GameState, co: CompanyState,
+                       train_id: str) -> TrainState:
+    """Alternative Rules 4.0: "During Phase Four of the game Companies may sell trains back to
+    the Bank, at full price, at the beginning of an Operating Turn" (otherwise 35.6: never)."""
+    phase = rules.train_sales_phase
+    if phase is None:
+        raise RuleError("35.6", "trains may not be sold back to the bank")
+    if st.phase < phase:
+        raise RuleError("Alternative Rules 4.0", f"trains are sold to the bank from Phase "
+                        f"{phase} on; this is Phase {st.phase}")
+    if st.turn.lays_done or st.turn.promoted:
+        raise RuleError("Alternative Rules 4.0", "a train is sold to the bank at the beginning "
+                        "of the operating turn, before any track")
+    card = next((t for t in st.company_trains(co.initials) if t.id == train_id), None)
+    if card is None:
+        raise RuleError("Alternative Rules 4.0", f"{co.initials} owns no train {train_id!r}")
+    if co.credit_train == card.id:
+        raise RuleError("24.5", "a train bought on credit must be paid for before it is sold")
+    return card
+
+
+def sell_to_bank(rules: GameRules, st: GameState, co: CompanyState, train_id: str) -> None:
+    """Alternative Rules 4.0: the bank pays the full price (in credits, 23.1) and offers the
+    train again "as an alternative to other new trains" (as a returned train, 35.5)."""
+    card = check_sale_to_bank(rules, st, co, train_id)
+    card.where = "pool"
+    card.owner = None
+    company_receives(rules, st, co, rules.train_type(card.runs_as).price)

@@ -45,6 +45,8 @@ ROUND_DECISIONS: dict[str, tuple[str, str]] = {
     "bonds": ("write down your bond, secretly", "2.5.2"),
     "claims": ("name a city (secret) and claim one of its shares, or end the bid", "2.5.4"),
     "stock": ("buy, sell or redeem shares, or pass", "3.1"),
+    # First edition: every bid (cities, shares and bond) written secretly and at once.
+    "bids": ("write your contract bid secretly: cities, shares and bond", "14"),
 }
 STEP_DECISIONS: dict[str, tuple[str, str]] = {
     "lay_option": ("choose how to lay two tiles a turn", "4.1.3"),
@@ -70,7 +72,7 @@ STEP_NAMES: dict[str, str] = {
     "dividend": "the dividend",
     "trains": "buying trains",
 }
-SECRET_ROUNDS: frozenset[str] = frozenset({"bonds", "claims"})
+SECRET_ROUNDS: frozenset[str] = frozenset({"bonds", "claims", "bids"})
 
 
 def title(view: Mapping[str, Any]) -> str:
@@ -436,6 +438,29 @@ def _pending_option(ctx: _Context, a: Action) -> Json:
     return _option(a, kind, None, kind, "")
 
 
+def _secret_bid(ctx: _Context, a: Action) -> Json:
+    """First edition 14.2-14.4: the cities with a share claimed on each; the bond is their
+    value, taken from the player's cash."""
+    claims = [(str(c["city"]), str(c["company"])) for c in a["claims"]]
+    bond = sum(ctx.rules.city(city).bond_value for city, _ in claims)
+    listed = ", ".join(f"{city} ({company})" for city, company in claims)
+    return _option(a, f"Bid {listed}", bond,
+                   f"Bid secretly for {listed}; the bond of £{bond} (the cities' values) is "
+                   "held aside until the contract is fulfilled (14.2-14.4)", "14",
+                   ui={"claims": [{"city": c, "company": i} for c, i in claims],
+                       "bond": bond})
+
+
+def _sell_train(ctx: _Context, a: Action) -> Json:
+    """Alternative Rules 4.0: a train sold to the bank at its full price."""
+    card = next(t for t in ctx.st.trains if t.id == a["train"])
+    price = ctx.rules.train_type(card.runs_as).price
+    return _option(a, f"Sell the '{card.runs_as}' to the bank", -price,
+                   f"Sell the '{card.runs_as}' train to the bank for its full price, £{price} "
+                   "(Alternative Rules 4.0)", "Alternative Rules 4.0",
+                   ui={"train": card.runs_as, "card": card.id, "price": price})
+
+
 def _lay_option(ctx: _Context, a: Action) -> Json:
     ed = ctx.rules.ed
     if a["option"] == 1:
@@ -462,6 +487,8 @@ OPTION_BUILDERS: dict[str, Callable[[_Context, Action], Json]] = {
     "buy_train": _buy_train,
     "pass": _pass,
     "choose_lay_option": _lay_option,
+    "submit_bid": _secret_bid,
+    "sell_train": _sell_train,
 }
 
 

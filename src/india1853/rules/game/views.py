@@ -18,8 +18,10 @@ from india1853.rules.game.stock_round import FIRST_STOCK_ROUND
 
 
 def _bonds_secret(st: GameState) -> bool:
-    """2.5.2-2.5.3: bonds are written secretly and revealed together once every bond is in."""
-    return st.round == "bonds"
+    """2.5.2-2.5.3: bonds are written secretly and revealed together once every bond is in.
+    14.5, 15.1 (first edition): the whole bid is secret until every bid is in; then the bonds
+    and the shares claimed are stated, the cities stay secret."""
+    return st.round in ("bonds", "bids")
 
 
 def revealed(rules: GameRules, st: GameState) -> frozenset[str]:
@@ -34,10 +36,12 @@ def revealed(rules: GameRules, st: GameState) -> frozenset[str]:
     if st.round == "finished":
         out.add("every bid's cities and which contracts failed, the game is over (5.1)")
     if not _bonds_secret(st):
-        out.add("the bonds, 2.5.3")
+        out.add(f"the bonds, {rules.policy.bonds_revealed_rule}")
     for p in st.players:
         if p.bond_returned:
             out.add(f"{p.name}'s cities, 4.3.2")
+        elif p.declared:
+            out.add(f"{p.name}'s cities, 15.4")
     spec = rules.bbci
     if spec is not None:
         co = st.companies[spec.initials]
@@ -54,16 +58,18 @@ def _player(st: GameState, p: PlayerState, viewer: str | None, moderator: bool) 
     # secret amount away: while bonds are secret, others see no cash for a player who has one.
     cash_hidden = not own and not bonds_public and p.bond is not None
     over = st.round == "finished"
+    bid_hidden = not own and st.round == "bids" and p.bond is not None
     return {
         "name": p.name,
         "cash": None if cash_hidden else p.cash,
         "shares": dict(p.shares),
         "unredeemed": dict(p.unredeemed),
-        "claims": list(p.claims),
+        # 14.5: a first-edition bid's claims are secret with the rest of the bid.
+        "claims": None if bid_hidden else list(p.claims),
         "bond_placed": p.bond is not None,
         "bond": p.bond if (own or bonds_public) else None,
-        "cities": list(p.cities) if (own or p.bond_returned or over) else None,
-        "cities_claimed": len(p.cities),
+        "cities": list(p.cities) if (own or p.bond_returned or p.declared or over) else None,
+        "cities_claimed": None if bid_hidden else len(p.cities),
         "bid_complete": p.bid_complete,
         "bond_returned": p.bond_returned,
         # 4.3: "fulfilled" once the bond is returned; "failed" for a bid whose contract was
@@ -120,6 +126,10 @@ def view(rules: GameRules, st: GameState, viewer: str | None, *,
         "pending": [{"kind": p.kind, "entity": p.entity, "data": dict(p.data)}
                     for p in st.pending],
     }
+    if rules.policy.company_credits:
+        # 23.1: the companies' money is Company Credits, shown apart from the personal money.
+        out["company_money"] = "credits"
+        out["credits"] = st.credits
     if st.round == "operating":
         t = st.turn
         out["turn"] = {"company": t.order[t.index], "step": t.step,

@@ -1,0 +1,103 @@
+"""Variant policies: the optional rules a game's settings may name, and what each changes.
+
+A variant changes data (a bank of ``tables.bank_variants``, a replacement TABLE 3 of
+``tables.variants``) and, where data cannot say it, a procedure (the Simplified Game's dealt
+directors' certificates; Optional Rule 19's minimum number of companies).  The engine asks the
+variant policies of its ``GameRules``; it never tests a variant's name elsewhere.
+
+- ``shortened_game`` (2.4; first edition 11 and TABLE 3): the smaller bank.
+- ``long_game`` (first edition 11): the £500 notes kept, TABLE 3's £12500.
+- ``simplified`` (first edition, Simplified Game): £440 each, directors' certificates dealt at
+  random (not the BBCI's nor the BAR's), seating in company order, qualifying number 4, company
+  limit 5.
+- ``minimum_companies`` (first edition 19, MINIMUM NUMBER OF COMPANIES): directors appointed at
+  the end of the first dealing round until enough companies run.
+- ``amended_share_limits`` (first edition 19, AMENDED SHARE LIMITS): qualifying numbers 7 / 6
+  with four / five players; "not to be used with the previous Optional Rule".
+- ``alt_market`` (Alternative Rules 2.0): the share price moves by the dividend's size.
+- ``alt_bbci`` (Alternative Rules 3.0): the BBCI, bought into in the first dealing round, has a
+  second base at Bombay (NE) and lays as companies 1-4.
+- ``alt_train_sales`` (Alternative Rules 4.0): in Phase 4, trains sold to the bank at full price
+  at the beginning of an operating turn.
+The Alternative Rules "may also be used without the kit".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from india1853.errors import InputError
+
+
+@dataclass(frozen=True)
+class VariantPolicy:
+    name: str
+    editions: tuple[str, ...]
+    rule: str
+    # The key of ``tables.bank_variants`` that replaces the bank, if any.
+    bank: str | None = None
+    # The id of the ``tables.variants`` TABLE 3 that replaces the edition's, if any.
+    table: str | None = None
+    # The Simplified Game: no contract bids; directors' certificates dealt at random, those of
+    # ``left_out_of_deal`` not among them ("it is best to remove the BBCI and the BAR").
+    dealt_start: bool = False
+    left_out_of_deal: tuple[str, ...] = ()
+    # 19: at the end of the first dealing round, directors until enough companies run.
+    minimum_companies: bool = False
+    # Alternative Rules 2.0: the market's ``alternative_movement`` replaces 34.7's.
+    alternative_market: bool = False
+    # Alternative Rules 3.0: the company with a home of this variant (the BBCI's Bombay NE)
+    # gets that home and runs as companies 1-4 if its shares are bought in the first dealing
+    # round.
+    second_home_variant: str | None = None
+    # Alternative Rules 4.0: from this phase on, trains may be sold to the bank at full price
+    # at the beginning of an operating turn.
+    train_sales_phase: int | None = None
+    # The engine's reading of 2.8.1 before issue 13 (only the seller is barred from buying
+    # back a share he sold, 3.1.9): shares sold in the first stock round may be bought back
+    # from the pool in it.  The fixture games recorded under it replay with it
+    # (docs/rulings.md, 2.8.1).
+    first_round_pool_open: bool = False
+    # Variants this one may not be combined with (the rule that forbids it in ``rule``).
+    excludes: tuple[str, ...] = ()
+
+
+VARIANTS: tuple[VariantPolicy, ...] = (
+    VariantPolicy("shortened_game", ("first", "second"), "2.4 / 11, TABLE 3",
+                  bank="shortened_game", excludes=("long_game",)),
+    VariantPolicy("long_game", ("first",), "11", bank="long_game",
+                  excludes=("shortened_game",)),
+    VariantPolicy("simplified", ("first",), "Simplified Game", bank="shortened_game",
+                  table="simplified_game", dealt_start=True, left_out_of_deal=("BBCI", "BAR"),
+                  excludes=("long_game", "shortened_game", "minimum_companies",
+                            "amended_share_limits")),
+    VariantPolicy("minimum_companies", ("first",), "19", table="minimum_number_of_companies",
+                  minimum_companies=True, excludes=("amended_share_limits", "simplified")),
+    VariantPolicy("amended_share_limits", ("first",), "19", table="amended_share_limits",
+                  excludes=("minimum_companies", "simplified")),
+    VariantPolicy("alt_market", ("first",), "Alternative Rules 2.0", alternative_market=True),
+    VariantPolicy("alt_bbci", ("first",), "Alternative Rules 3.0",
+                  second_home_variant="alternative_rule_3"),
+    VariantPolicy("alt_train_sales", ("first",), "Alternative Rules 4.0", train_sales_phase=4),
+    VariantPolicy("first_round_pool_open", ("second",), "2.8.1", first_round_pool_open=True),
+)
+
+_BY_NAME = {v.name: v for v in VARIANTS}
+
+
+def variant_policies(edition: str, names: tuple[str, ...]) -> tuple[VariantPolicy, ...]:
+    """The policies of the named variants, or a one-line error naming the field and the rule
+    (an unknown variant, one of the other edition, a combination the rulebook forbids)."""
+    out: list[VariantPolicy] = []
+    for name in names:
+        policy = _BY_NAME.get(name)
+        if policy is None or edition not in policy.editions:
+            raise InputError(f"settings.variants: unknown variant {name!r} in the {edition} "
+                             "edition")
+        out.append(policy)
+    for policy in out:
+        for other in out:
+            if other.name in policy.excludes:
+                raise InputError(f"settings.variants: {policy.name} and {other.name} may not "
+                                 f"be combined (rule {policy.rule})")
+    return tuple(out)
