@@ -28,7 +28,9 @@ class Server:
         self._stderr = open(log_dir / "server.err", "ab")  # noqa: SIM115 (closed in _close)
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
         cmd = [sys.executable, "-m", "india1853.interfaces.cli", "serve", "--host", "127.0.0.1",
-               "--port", "0", "--db", db_url, "--bot-delay", str(bot_delay)]
+               "--port", "0", "--db", db_url, "--bot-delay", str(bot_delay),
+               # the pages here send as fast as they can on purpose (no per-token limit)
+               "--rate-limit", "0"]
         if redis_url:
             cmd += ["--redis", redis_url]
         self.process = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=self._stderr,
