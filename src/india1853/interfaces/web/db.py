@@ -75,6 +75,8 @@ actions = Table(
     # manager then): undo is allowed to that player's token (and to the hotseat token).
     Column("seat", String(64), nullable=True),
     Column("created_at", Float, nullable=False),
+    # integrity.py: SHA-256 of (game, idx, data, seat), checked before every replay (0002)
+    Column("digest", String(64), nullable=True),
     UniqueConstraint("game_id", "idx", name="uq_actions_game_idx"),
 )
 
