@@ -215,6 +215,12 @@ def create_app(url: str, *, cache_size: int = 200, bot_delay: float = 0.0,
         svg = await _run(store().board_svg, game_id, at)
         return Response(content=svg, media_type="image/svg+xml")
 
+    @app.get("/api/games/{game_id}/stats.svg")
+    async def stats_svg(game_id: str) -> Response:
+        """The charts of ``india1853 stats`` (the end screen shows them)."""
+        svg = await _run(store().stats_svg, game_id)
+        return Response(content=svg, media_type="image/svg+xml")
+
     @app.get("/api/games/{game_id}/events")
     async def game_events(game_id: str, request: Request, token: str | None = None,
                           seat: str | None = None, after: int | None = None) -> Response:

@@ -19,17 +19,20 @@ import hashlib
 import hmac
 import logging
 import secrets
+import tempfile
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
 
 from india1853.errors import InputError, RuleError
 from india1853.interfaces.bots import BOT_NAMES, Bot, make_bot
+from india1853.interfaces.commands.stats import draw, history
 from india1853.interfaces.game_render import game_board_svg
 from india1853.interfaces.narrate import LogLine, narrate
 from india1853.interfaces.web.db import Database, actions, games, seats
@@ -140,6 +143,7 @@ class GameStore:
         self._cache_guard = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
+        self._charts_guard = threading.Lock()  # matplotlib's pyplot is not thread-safe
 
     # --- cache and locks ------------------------------------------------------------------
 
@@ -387,6 +391,14 @@ class GameStore:
 
     def board_svg(self, game_id: str, at: int | None) -> str:
         return game_board_svg(self._game_at(game_id, at))
+
+    def stats_svg(self, game_id: str) -> str:
+        """The charts of ``india1853 stats`` (worth per round, share prices), drawn from the
+        public view only (secret-free, the same for every viewer)."""
+        game = self._game_at(game_id, None)
+        colours = {c.initials: c.colour for c in game.rules.ed.companies}
+        with self._charts_guard, tempfile.TemporaryDirectory() as tmp:
+            return draw(history(game), Path(tmp) / "stats.svg", colours).read_text()
 
     # --- writing ----------------------------------------------------------------------------
 

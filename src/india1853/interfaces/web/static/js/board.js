@@ -197,6 +197,25 @@ export class Board {
     this.svg.setAttribute("height", String(Math.round(this.natural.height * this.zoom)));
   }
 
+  /** Zoom and scroll so that ``hexes`` fill the view (never zooming out, at most ``max``). */
+  focus(hexes, max = 0.9) {
+    const points = hexes.map((hex) => this.geometry(hex)).filter(Boolean);
+    if (!points.length || !this.svg) return;
+    const r = points[0].r * 2;
+    const left = Math.min(...points.map((p) => p.cx)) - r;
+    const right = Math.max(...points.map((p) => p.cx)) + r;
+    const top = Math.min(...points.map((p) => p.cy)) - r;
+    const bottom = Math.max(...points.map((p) => p.cy)) + r;
+    const c = this.container;
+    const fitting = Math.min(c.clientWidth / (right - left), c.clientHeight / (bottom - top), max);
+    if (fitting > this.zoom) {
+      this.zoom = fitting;
+      this.applyZoom();
+    }
+    c.scrollLeft = ((left + right) / 2) * this.zoom - c.clientWidth / 2;
+    c.scrollTop = ((top + bottom) / 2) * this.zoom - c.clientHeight / 2;
+  }
+
   /** Scroll so that ``hex`` is in view. */
   reveal(hex) {
     const g = this.geometry(hex);

@@ -10,7 +10,8 @@ const SHARES = ["buy_share", "sell_shares", "redeem_share"];
 function optionButton(option, act, { primary = false, label } = {}) {
   const cost = costWords(option.cost);
   return h("button", {
-    type: "button", class: primary ? "primary" : "",
+    type: "button", class: primary ? "primary" : "", "data-type": option.type,
+    "data-kind": option.action && option.action.kind ? option.action.kind : null,
     title: option.effect + (option.note ? ` — ${option.note}` : ""),
     onclick: () => act(option),
   }, label || option.label, cost ? h("span", { class: "option-cost" }, ` (${cost})`) : null);
@@ -131,11 +132,21 @@ export class Decisions {
     for (const [hex] of byHex(this.baseOptions())) if (!offered.has(hex)) offered.set(hex, "a base may be placed");
     this.board.highlight(offered, this.selection ? this.selection.hex : null);
     clear(this.body, decisions.map((d) => this.decision(d)));
+    // Once per decision, bring what it is about into view: the offered hexes, or the run.
+    if (this.focusedFor !== turn.next_id) {
+      this.focusedFor = turn.next_id;
+      const runs = this.options().filter((o) => o.type === "run_routes");
+      const hexes = runs.length ? (runs[0].ui.routes || []).flatMap((r) => r.hexes) : [...offered.keys()];
+      if (hexes.length) this.board.focus(hexes);
+    }
   }
 
   decision(d) {
     const header = h("p", { class: "what" }, d.what, d.rule ? h("span", { class: "hint" }, ` (rule ${d.rule})`) : null);
-    if (d.secret) return h("div", { class: "decision" }, header, this.secretLauncher(d));
+    // Bonds and city claims are the secret steps (2.5.2, 2.5.4): always in a dialog.
+    const secret = d.secret || d.step === "bonds" || d.step === "claims"
+      || d.options.some((o) => o.type === "place_bond" || o.type === "claim_city");
+    if (secret) return h("div", { class: "decision" }, header, this.secretLauncher(d));
     const opts = d.options;
     const track = opts.filter((o) => TRACK.includes(o.type));
     const bases = opts.filter((o) => o.type === "place_base");
@@ -285,10 +296,11 @@ export class Decisions {
       }
       parts.push(h("div", { class: "claims" }, [...cities.entries()].map(([city, opts]) =>
         h("div", { class: "claim-city" },
-          h("strong", {}, city), h("span", { class: "hint" }, ` ${opts[0].ui.hex} · bond value ${money(opts[0].ui.bond_value)}`),
+          h("strong", {}, city), h("span", { class: "hint" }, opts[0].ui.hex ? ` ${opts[0].ui.hex} · bond value ${money(opts[0].ui.bond_value)}` : ""),
           opts[0].note ? h("span", { class: "note" }, ` · ${opts[0].note}`) : null,
           h("div", { class: "options" }, opts.map((o) => h("button", { type: "button",
-            "aria-label": o.label, title: o.effect,
+            "aria-label": o.label, title: o.effect, "data-type": "claim_city",
+            "data-city": o.ui.city, "data-company": o.ui.company,
             onclick: () => { dialog.close(); this.act(o); } }, `Claim for ${o.ui.company}`)))))));
     }
     if (others.length) {

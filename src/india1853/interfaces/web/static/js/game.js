@@ -4,6 +4,7 @@ import { api } from "./api.js";
 import { Board } from "./board.js";
 import { Decisions } from "./decisions.js";
 import { h, clear } from "./dom.js";
+import { normalizeTurn } from "./model.js";
 import {
   renderContract, renderLog, renderMarket, renderPlayers, renderScores, renderShares, renderTrains,
 } from "./panels.js";
@@ -18,6 +19,7 @@ const state = {
   at: null,          // action number shown read-only, or null for the live game
   boardFor: null,    // the action id the board picture shows
   busy: false,
+  behind: null,      // the newest action id announced while an action was on its way
   events: null,
 };
 
@@ -48,6 +50,9 @@ async function act(option) {
     await refresh();
   } finally {
     state.busy = false;
+    // A change announced while this action was on its way (another seat, a bot) is fetched now.
+    if (state.behind !== null && state.data && state.behind > state.data.last_action_id) refresh();
+    state.behind = null;
   }
 }
 
@@ -68,6 +73,9 @@ async function refresh() {
 }
 
 async function apply(data, { force }) {
+  // Answers may cross: never go back to an older state of the same seat.
+  if (!force && state.data && data.seat === state.data.seat
+      && data.last_action_id < state.data.last_action_id) return;
   const changed = force || !state.data || state.data.last_action_id !== data.last_action_id
     || state.data.seat !== data.seat;
   state.data = data;
@@ -95,8 +103,9 @@ async function loadLog() {
   }
 }
 
-function render(turn, { readOnly }) {
+function render(rawTurn, { readOnly }) {
   const d = state.data;
+  const turn = normalizeTurn(rawTurn, readOnly || !d ? null : d.seat);
   document.title = `1853 — ${turn.title}`;
   $("title").textContent = `${turn.title} · phase ${turn.phase}${readOnly ? ` · action ${state.at}` : ""}`;
   $("headline").textContent = turn.headline;
@@ -107,8 +116,10 @@ function render(turn, { readOnly }) {
   renderMarket($("market"), turn);
   renderTrains($("trains"), turn);
   renderContract($("contract"), $("contract-body"), turn);
-  renderScores($("scores"), $("scores-body"), turn, d && d.charts ? d.charts : null);
+  renderScores($("scores"), $("scores-body"), turn,
+    turn.finished ? `/api/games/${encodeURIComponent(gameId)}/stats.svg` : null);
   $("undo").disabled = readOnly || !(d && d.can_undo);
+  $("undo").closest(".undo-row").hidden = !(d && d.seats && d.seats.length);
   $("history-at").max = String(d ? d.last_action_id : 0);
   if (!readOnly) $("history-at").value = String(d ? d.last_action_id : 0);
 }
@@ -195,7 +206,8 @@ function listen() {
   source.addEventListener("message", (event) => {
     let id = Number(event.lastEventId);
     try { id = JSON.parse(event.data).last_action_id ?? id; } catch { /* the id alone will do */ }
-    if (!state.busy && state.data && id !== state.data.last_action_id) refresh();
+    if (state.busy) state.behind = Math.max(state.behind ?? 0, id);
+    else if (state.data && id !== state.data.last_action_id) refresh();
   });
   state.events = source;
 }

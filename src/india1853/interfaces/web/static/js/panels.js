@@ -10,7 +10,7 @@ export function renderPlayers(el, turn, bonds) {
   const t = turn.tables;
   const acting = activePlayers(turn);
   const companies = new Map(t.companies.map((c) => [c.initials, c]));
-  const showBond = t.players.some((p) => p.bond !== null && p.bond !== undefined);
+  const showBond = t.players.some((p) => (p.bond !== null && p.bond !== undefined) || p.bond_placed);
   clear(el, h("table", { class: "players" },
     h("caption", { class: "sr-only" }, "Players: cash, certificates and directorships"),
     h("thead", {}, h("tr", {},
@@ -46,22 +46,23 @@ export function renderShares(el, turn, { act, readOnly }) {
   for (const d of turn.decisions || []) {
     for (const o of d.options) if (SHARE_ACTIONS.includes(o.type)) options.push(o);
   }
-  const stock = !readOnly && (turn.decisions || []).some((d) => d.step === "stock");
+  const stock = !readOnly && ((turn.decisions || []).some((d) => d.step === "stock") || options.length > 0);
   const holdings = new Map(t.players.map((p) => [p.name, p.certificates || {}]));
-  const button = (label, option, what) => h("button", {
-    type: "button", disabled: !option, "aria-label": what,
+  const button = (label, option, what, company, kind) => h("button", {
+    type: "button", disabled: !option, "aria-label": what, "data-company": company, "data-kind": kind,
     title: option ? `${option.effect}${option.note ? ` — ${option.note}` : ""}` : `${what}: not allowed now`,
     onclick: option ? () => act(option) : null,
   }, label);
   clear(el, h("table", { class: "shares" },
     h("caption", { class: "sr-only" }, "Companies: par, price, treasury, trains, shares in the offering, the pool and each player's hands"),
     h("thead", {}, h("tr", {},
-      h("th", { scope: "col" }, "Company"), h("th", { scope: "col" }, "Par"),
+      h("th", { scope: "col" }, "Company"),
+      stock ? h("th", { scope: "col" }, "Buy / sell") : null,
+      h("th", { scope: "col" }, "Par"),
       h("th", { scope: "col" }, "Price"), h("th", { scope: "col", title: "treasury" }, "Cash"),
       h("th", { scope: "col" }, "Trains"), h("th", { scope: "col", title: "the offering (IPO)" }, "IPO"),
       h("th", { scope: "col" }, "Pool"),
-      players.map((n) => h("th", { scope: "col" }, n)),
-      stock ? h("th", { scope: "col" }, "Buy / sell") : null)),
+      players.map((n) => h("th", { scope: "col" }, n)))),
     h("tbody", {}, t.companies.map((c) => {
       const mine = options.filter((o) => o.ui && o.ui.company === c.initials);
       const find = (type, source) => mine.find((o) => o.type === type && (!source || o.ui.source === source));
@@ -70,6 +71,12 @@ export function renderShares(el, turn, { act, readOnly }) {
       return h("tr", { class: c.floated ? "floated" : "" },
         h("th", { scope: "row", title: c.name }, companyBadge(c),
           c.state === "operating" ? null : h("span", { class: "co-state" }, c.state)),
+        stock ? h("td", {}, h("div", { class: "share-actions" },
+          button("Buy IPO", find("buy_share", "ipo"), `Buy ${c.initials} from the offering`, c.initials, "buy-ipo"),
+          button("Buy pool", find("buy_share", "pool"), `Buy ${c.initials} from the pool`, c.initials, "buy-pool"),
+          button("Sell", sells[0], `Sell a share of ${c.initials}`, c.initials, "sell"),
+          sells.slice(1).map((o) => button(`Sell ${o.ui.count}`, o, `Sell ${o.ui.count} shares of ${c.initials}`, c.initials, `sell-${o.ui.count}`)),
+          redeem ? button("Redeem", redeem, `Redeem a ${c.initials} share`, c.initials, "redeem") : null)) : null,
         h("td", {}, money(c.par)), h("td", {}, c.price === null ? "—" : money(c.price)),
         h("td", {}, money(c.treasury)),
         h("td", {}, (c.trains || []).join(", ") || "—", c.credit_train ? ` (+${c.credit_train} on credit)` : ""),
@@ -79,13 +86,7 @@ export function renderShares(el, turn, { act, readOnly }) {
           const director = c.director === n;
           return h("td", {}, count ? String(count) : "",
             director ? h("abbr", { class: "dir", title: `${n} is the director` }, " D") : null);
-        }),
-        stock ? h("td", {}, h("div", { class: "share-actions" },
-          button("Buy IPO", find("buy_share", "ipo"), `Buy ${c.initials} from the offering`),
-          button("Buy pool", find("buy_share", "pool"), `Buy ${c.initials} from the pool`),
-          button("Sell", sells[0], `Sell a share of ${c.initials}`),
-          sells.slice(1).map((o) => button(`Sell ${o.ui.count}`, o, `Sell ${o.ui.count} shares of ${c.initials}`)),
-          redeem ? button("Redeem", redeem, `Redeem a ${c.initials} share`) : null)) : null);
+        }));
     }))),
   h("p", { class: "hint" }, "D: director. Bank: ", h("strong", {}, money(t.bank)),
     t.bank_broken ? " — the bank is broken" : ""));
@@ -161,7 +162,8 @@ export function renderScores(section, body, turn, chartsUrl) {
     rows.length ? h("ol", { class: "scores" }, rows.map(([name, total]) =>
       h("li", {}, h("strong", {}, name), ` ${money(total)}`))) : h("p", {}, "The game is over."),
     chartsUrl ? h("div", { class: "charts" },
-      h("img", { src: chartsUrl, alt: "Charts of the game: each player's worth and the companies' share prices by round" })) : null);
+      h("a", { href: chartsUrl, target: "_blank", rel: "noopener", "aria-label": "The charts, full size" },
+        h("img", { src: chartsUrl, alt: "Charts of the game: each player's worth and the companies' share prices by round" }))) : null);
 }
 
 export function logWords(entry) {

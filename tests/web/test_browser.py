@@ -1,0 +1,473 @@
+"""The browser UI driven by Playwright for Python in Debian's chromium (``make chromium``).
+
+Every test runs against the real server (``server_url``, tests/web/conftest.py) on loopback.
+Mid-game positions come from the fixture logs in tests/games, imported truncated (``POST
+/api/games/import``); the page is then driven as a player would: clicks, keys and dialogs.
+Screenshots of the main screens are taken at laptop and phone sizes into the test's
+directory, and copied to docs/screenshots/ when ``INDIA1853_SCREENSHOTS=1``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+GAMES = Path(__file__).parent.parent / "games"
+SCREENSHOTS = Path(__file__).parent.parent.parent / "docs" / "screenshots"
+LAPTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
+TIMEOUT_MS = 30_000
+
+# Records every server-sent event the page receives (the frames a WebSocket test would read).
+RECORD_EVENTS = """
+(() => {
+  window.__frames = [];
+  const Native = window.EventSource;
+  window.EventSource = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (e) => window.__frames.push(e.data));
+    }
+  };
+})();
+"""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    chromium = shutil.which("chromium")
+    assert chromium, "Debian's chromium is missing: `make chromium` installs it"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+class Errors:
+    """Uncaught errors of the page's scripts: every test ends with none."""
+
+    def __init__(self, page: Page) -> None:
+        self.seen: list[str] = []
+        page.on("pageerror", lambda exc: self.seen.append(str(exc)))
+
+
+def new_page(browser: Browser, viewport: dict[str, int] = LAPTOP) -> tuple[Page, Errors]:
+    context = browser.new_context(viewport=viewport)  # type: ignore[arg-type]
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    page.add_init_script(RECORD_EVENTS)
+    return page, Errors(page)
+
+
+def shot(page: Page, name: str, tmp_path: Path) -> None:
+    path = tmp_path / f"{name}.png"
+    page.screenshot(path=str(path))
+    assert path.stat().st_size > 10_000
+    if os.environ.get("INDIA1853_SCREENSHOTS") == "1":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, SCREENSHOTS / path.name)
+
+
+def import_game(url: str, fixture: str, actions: int, *, hotseat: bool = True) -> dict[str, Any]:
+    """A fixture game's first ``actions`` actions, imported as a new game."""
+    log = json.loads((GAMES / fixture).read_text())
+    body = {k: log[k] for k in ("engine_version", "settings")}
+    body["actions"] = log["actions"][:actions]
+    r = httpx.post(f"{url}/api/games/import", params={"hotseat": str(hotseat).lower()},
+                   json=body, timeout=120)
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def last_action(url: str, game_id: str) -> dict[str, Any]:
+    log = httpx.get(f"{url}/api/games/{game_id}/log", timeout=60).json()
+    entry: dict[str, Any] = log["actions"][-1]
+    return entry
+
+
+def wait_for_action(page: Page, n: int) -> None:
+    """Until the page shows the game after action ``n``."""
+    page.wait_for_function(f"document.getElementById('history-at').max === '{n}'")
+
+
+def action_count(page: Page) -> int:
+    return int(page.get_attribute("#history-at", "max") or "0")
+
+
+def open_game(page: Page, url: str, link: str) -> None:
+    page.goto(url + link)
+    page.wait_for_function("document.getElementById('history-at').max !== ''")
+    expect(page.locator("#headline")).not_to_be_empty()
+
+
+# --- lobby, contract bids, shares, undo ---------------------------------------------------------
+
+
+def test_hotseat_game_from_the_lobby_bonds_claims_shares_and_undo(
+        browser: Browser, server_url: str, tmp_path: Path) -> None:
+    page, errors = new_page(browser)
+    page.goto(server_url + "/")
+    shot(page, "lobby-laptop", tmp_path)
+    page.fill("#seed", "11")
+    page.click("button[type=submit]")
+    play = page.get_by_role("link", name="Play here (hotseat, every human seat)")
+    expect(play).to_be_visible()
+    expect(page.locator("#games tbody tr")).not_to_have_count(0)
+    play.click()
+    wait_for_action(page, 0)
+    assert page.locator(".hex-target").count() > 100  # the board with its click targets
+
+    # Stage 1: three secret bonds, each in the seat's own dialog.
+    for i in range(3):
+        page.click("#open-secret")
+        dialog = page.locator("#secret-dialog")
+        expect(dialog).to_be_visible()
+        if i == 0:
+            shot(page, "bond-dialog-laptop", tmp_path)
+        page.select_option("#bond-amount", index=i + 1)
+        page.click("#place-bond")
+        wait_for_action(page, i + 1)
+        expect(dialog).to_be_hidden()
+
+    # Stage 2: cities (secret) and shares, in turn order, until the first stock round.
+    for _ in range(40):
+        if page.locator("button[data-kind=buy-ipo]:enabled").count():
+            break
+        n = action_count(page)
+        page.click("#open-secret")
+        end_bid = page.locator("#secret-dialog button[data-type=pass]")
+        if end_bid.count():
+            end_bid.click()
+        else:
+            page.locator("#secret-dialog button[data-type=claim_city]").first.click()
+        wait_for_action(page, n + 1)
+    else:
+        pytest.fail("the contract bids did not end")
+    assert last_action(server_url, page.url.split("/games/")[1].split("#")[0])["action"][
+        "type"] in ("pass", "claim_city")
+    shot(page, "stock-round-laptop", tmp_path)
+
+    # A purchase from the share table, then undo.
+    seat = page.inner_text("#seat-select option:checked")
+    buy = page.locator("button[data-kind=buy-ipo]:enabled").first
+    company = buy.get_attribute("data-company")
+    assert company
+    n = action_count(page)
+    row = page.locator("#players tbody tr", has_text=seat)
+    before = row.inner_text()
+    buy.click()
+    wait_for_action(page, n + 1)
+    game_id = page.url.split("/games/")[1].split("#")[0]
+    assert last_action(server_url, game_id)["action"]["type"] == "buy_share"
+    page.select_option("#seat-select", label=seat)
+    page.wait_for_function(
+        f"document.querySelector('#seat-select option:checked').textContent === {seat!r}")
+    expect(row).to_contain_text(company)
+    assert row.inner_text() != before
+    expect(page.locator("#undo")).to_be_enabled()
+    page.click("#undo")
+    wait_for_action(page, n + 2)
+    assert last_action(server_url, game_id)["action"]["type"] == "undo"
+    expect(page.locator(f"button[data-kind=buy-ipo][data-company={company}]")).to_be_enabled()
+    assert errors.seen == []
+
+
+def test_sell_shares_from_the_share_table(browser: Browser, server_url: str) -> None:
+    game = import_game(server_url, "random-3p-seed3.json", 25)  # Cat sells next (action 26)
+    page, errors = new_page(browser)
+    open_game(page, server_url, game["hotseat_link"])
+    sell = page.locator("button[data-kind=sell]:enabled")
+    expect(sell.first).to_be_visible()
+    # Only the shares the seat holds may be sold: every enabled Sell is one of its companies.
+    certificates = page.locator("#players tbody tr.you").inner_text()
+    for company in sell.evaluate_all("els => els.map(e => e.dataset.company)"):
+        assert company in certificates
+    sell.first.click()
+    wait_for_action(page, 26)
+    assert last_action(server_url, game["id"])["action"]["type"] == "sell_shares"
+    assert errors.seen == []
+
+
+# --- operating rounds ---------------------------------------------------------------------------
+
+
+def test_lay_a_tile_rotating_it_by_click_and_key(browser: Browser, server_url: str,
+                                                   tmp_path: Path) -> None:
+    game = import_game(server_url, "greedy-3p-seed3.json", 27)  # GIP's first turn
+    page, errors = new_page(browser)
+    open_game(page, server_url, game["hotseat_link"])
+    page.locator("button[data-type=choose_lay_option]").first.click()
+    wait_for_action(page, 28)
+    offered = page.locator(".hex-target.offered")
+    expect(offered.first).to_be_attached()
+    assert offered.count() >= 2
+    hex_ = offered.first.get_attribute("data-hex")
+    assert hex_
+    # Keyboard: the offered hexes are focusable buttons; Enter chooses one.
+    offered.first.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(f".hex-target.selected[data-hex={hex_}]")).to_be_attached()
+    tiles = page.locator("#decision-body .options.tiles button")
+    expect(tiles.first).to_be_visible()
+    # A tile with more than one legal rotation, if any, shows rotating best.
+    for i in range(tiles.count()):
+        tiles.nth(i).click()
+        if page.locator("#rotate:enabled").count():
+            break
+    preview = page.locator("#decision-body .preview")
+    expect(preview).to_be_visible()
+    expect(page.locator(".preview-tile")).to_be_attached()
+    if page.locator("#rotate:enabled").count():
+        first = preview.inner_text()
+        page.click("#rotate")
+        assert preview.inner_text() != first
+        page.locator("body").press("r")  # the key cycles too
+        page.locator("body").press("R")  # and back
+    shot(page, "tile-preview-laptop", tmp_path)
+    chosen = page.inner_text("#decision-body .preview strong")  # "Tile 5, rotation 0"
+    page.click("#confirm")
+    wait_for_action(page, 29)
+    done = last_action(server_url, game["id"])["action"]
+    assert done["type"] in ("lay_tile", "promote_tile") and done["hex"] == hex_
+    assert chosen == f"Tile {done['tile']}, rotation {done['rotation']}"
+    assert errors.seen == []
+
+
+def test_cancel_leaves_the_game_unchanged(browser: Browser, server_url: str) -> None:
+    game = import_game(server_url, "greedy-3p-seed3.json", 28)  # GIP lays track
+    page, errors = new_page(browser)
+    open_game(page, server_url, game["hotseat_link"])
+    page.locator("#decision-body .options.hexes button").first.click()
+    page.locator("#decision-body .options.tiles button").first.click()
+    expect(page.locator(".preview-tile")).to_be_attached()
+    page.click("#cancel")
+    expect(page.locator(".preview-tile")).to_have_count(0)
+    expect(page.locator(".hex-target.selected")).to_have_count(0)
+    assert last_action(server_url, game["id"])["id"] == 28
+    assert errors.seen == []
+
+
+def test_place_a_base(browser: Browser, server_url: str) -> None:
+    game = import_game(server_url, "random-3p-seed3.json", 210)  # GIP places a base next
+    page, errors = new_page(browser)
+    open_game(page, server_url, game["hotseat_link"])
+    offered = page.locator(".hex-target.offered")
+    expect(offered.first).to_be_attached()
+    hex_ = offered.first.get_attribute("data-hex")
+    offered.first.click()
+    page.click("#confirm")
+    wait_for_action(page, 211)
+    done = last_action(server_url, game["id"])["action"]
+    assert done["type"] == "place_base" and done["hex"] == hex_
+    assert errors.seen == []
+
+
+def test_runs_are_drawn_one_style_per_train(browser: Browser, server_url: str,
+                                            tmp_path: Path) -> None:
+    game = import_game(server_url, "greedy-3p-seed3.json", 51)  # GIP runs two trains
+    page, errors = new_page(browser)
+    open_game(page, server_url, game["hotseat_link"])
+    routes = page.locator("#decision-body .routes li")
+    expect(routes).to_have_count(2)
+    expect(page.locator("path.route-line")).to_have_count(4)  # each route: halo and line
+    expect(routes.first).to_contain_text("mail")
+    styles = page.evaluate("""[...document.querySelectorAll('path.route-line')]
+        .filter(p => p.getAttribute('stroke') !== '#fff')
+        .map(p => p.getAttribute('stroke') + ' ' + p.getAttribute('stroke-dasharray'))""")
+    assert len(set(styles)) == 2  # colour and dash differ
+    shot(page, "run-laptop", tmp_path)
+    assert errors.seen == []
+
+
+def test_accept_the_optimal_run_pay_out_and_buy_a_train(browser: Browser,
+                                                        server_url: str) -> None:
+    game = import_game(server_url, "greedy-3p-seed3.json", 104)  # MSM runs, pays, buys
+    page, errors = new_page(browser)
+    open_game(page, server_url, game["hotseat_link"])
+    expect(page.locator("#decision-body .routes li")).to_have_count(1)
+    page.click("#accept-run")
+    wait_for_action(page, 105)
+    assert last_action(server_url, game["id"])["action"]["type"] == "run_routes"
+    page.click("button[data-type=dividend][data-kind=payout]")
+    wait_for_action(page, 106)
+    assert last_action(server_url, game["id"])["action"]["kind"] == "payout"
+    page.locator("button[data-type=buy_train]").first.click()
+    wait_for_action(page, 107)
+    assert last_action(server_url, game["id"])["action"]["type"] == "buy_train"
+    # History: back to action 104, read-only, one more back, and back to the game.
+    page.fill("#history-at", "104")
+    page.click("#history-form button[type=submit]")
+    expect(page.locator("#history-banner")).to_contain_text("after action 104")
+    expect(page.locator("#undo")).to_be_disabled()
+    page.click("#history-back")
+    expect(page.locator("#history-banner")).to_contain_text("after action 103")
+    page.click("#history-live")
+    expect(page.locator("#history-banner")).to_be_hidden()
+    wait_for_action(page, 107)
+    assert errors.seen == []
+
+
+def test_the_end_shows_final_scores_and_charts(browser: Browser, server_url: str,
+                                               tmp_path: Path) -> None:
+    log = json.loads((GAMES / "greedy-3p-seed3.json").read_text())
+    game = import_game(server_url, "greedy-3p-seed3.json", len(log["actions"]))
+    page, errors = new_page(browser)
+    open_game(page, server_url, game["spectator"])
+    scores = page.locator("#scores li")
+    expect(scores).to_have_count(3)
+    best = max(log["final_scores"].items(), key=lambda item: item[1])
+    expect(scores.first).to_contain_text(best[0])
+    expect(scores.first).to_contain_text(f"£{best[1]:,}")
+    chart = page.locator("#scores img")
+    expect(chart).to_be_visible()
+    page.wait_for_function("document.querySelector('#scores img').naturalWidth > 0")
+    shot(page, "final-laptop", tmp_path)
+    assert errors.seen == []
+
+
+# --- two seats: secrets stay with their seat ----------------------------------------------------
+
+
+def _secrets_of(payload: Any, player: str, keys: tuple[str, ...]) -> list[Any]:
+    """Every secret of ``player`` inside a JSON payload: ``keys`` of his player entries
+    ("bond", "cities") and of his actions ("amount", "city")."""
+    found: list[Any] = []
+    if isinstance(payload, dict):
+        if payload.get("name") == player or payload.get("entity") == player:
+            found += [payload[k] for k in keys if payload.get(k)]
+        for value in payload.values():
+            found += _secrets_of(value, player, keys)
+    elif isinstance(payload, list):
+        for value in payload:
+            found += _secrets_of(value, player, keys)
+    return found
+
+
+def _received(page: Page, bodies: list[str], frames: list[str]) -> list[Any]:
+    """Every JSON payload the page received: answers, server-sent events, WebSocket frames."""
+    texts = bodies + page.evaluate("window.__frames") + frames
+    assert texts, "the page received nothing"
+    return [json.loads(t) for t in texts]
+
+
+def test_one_seat_never_sees_another_seats_secrets(browser: Browser, server_url: str) -> None:
+    created = httpx.post(f"{server_url}/api/games", json={
+        "edition": "second", "seed": 3, "hotseat": False,
+        "players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}]}, timeout=60).json()
+    ann, ann_errors = new_page(browser)
+    bob, bob_errors = new_page(browser)
+    bodies: list[str] = []
+
+    def keep(response: Any) -> None:
+        # The JSON answers (the board's SVG names every city: it is the public map).
+        if "/api/" in response.url and "json" in (response.headers.get("content-type") or ""):
+            bodies.append(response.text())
+
+    bob.on("response", keep)
+    frames: list[str] = []
+    bob.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(str(f))))
+    open_game(ann, server_url, created["links"]["Ann"])
+    open_game(bob, server_url, created["links"]["Bob"])
+
+    # Ann's bond: secret until every bond is in (2.5.2).
+    ann.click("#open-secret")
+    ann.select_option("#bond-amount", index=3)
+    ann.click("#place-bond")
+    wait_for_action(ann, 1)
+    wait_for_action(bob, 1)  # Bob's page follows the game live (server-sent events)
+    expect(bob.locator("#players tbody tr", has_text="Ann")).to_contain_text("placed")
+    ann_bond = httpx.get(f"{server_url}/api/games/{created['id']}",
+                         headers={"Authorization": f"Bearer {created['tokens']['Ann']}"},
+                         timeout=60).json()["turn"]["view"]["players"][0]["bond"]
+    assert ann_bond
+    for payload in _received(bob, bodies, frames):
+        assert _secrets_of(payload, "Ann", ("bond", "amount")) == [], "Ann's bond reached Bob"
+    assert f"£{ann_bond}" not in bob.inner_text("#players")
+    # The other bonds, then the first claims: each claimant's city stays secret (2.5.4).
+    for name in ("Bob", "Cat"):
+        page = bob if name == "Bob" else None
+        token = created["tokens"][name]
+        state = httpx.get(f"{server_url}/api/games/{created['id']}",
+                          headers={"Authorization": f"Bearer {token}"}, timeout=60).json()
+        if page is not None:
+            page.click("#open-secret")
+            page.click("#place-bond")
+        else:
+            action = state["turn"]["decisions"][0]["options"][0]["action"]
+            r = httpx.post(f"{server_url}/api/games/{created['id']}/actions", json=action,
+                           headers={"Authorization": f"Bearer {token}"}, timeout=60)
+            assert r.status_code == 200, r.text
+    wait_for_action(ann, 3)
+    claimed: dict[str, str] = {}
+    for _ in range(3):
+        for name, page in (("Ann", ann), ("Bob", bob)):
+            if page.locator("#open-secret").count():
+                n = action_count(page)
+                page.click("#open-secret")
+                buttons = page.locator("#secret-dialog button[data-type=claim_city]")
+                button = buttons.first if name == "Ann" else buttons.last  # different cities
+                claimed[name] = button.get_attribute("data-city") or ""
+                button.click()
+                wait_for_action(page, n + 1)
+        if len(claimed) == 2:
+            break
+        state = httpx.get(f"{server_url}/api/games/{created['id']}",
+                          headers={"Authorization": f"Bearer {created['tokens']['Cat']}"},
+                          timeout=60).json()
+        if state["turn"]["decisions"]:
+            action = state["turn"]["decisions"][0]["options"][0]["action"]
+            httpx.post(f"{server_url}/api/games/{created['id']}/actions", json=action,
+                       headers={"Authorization": f"Bearer {created['tokens']['Cat']}"},
+                       timeout=60)
+        ann.wait_for_timeout(300)
+    assert "Ann" in claimed, "Ann was never asked to claim a city"
+    assert claimed["Ann"] != claimed.get("Bob")
+    wait_for_action(bob, action_count(ann))
+
+    for payload in _received(bob, bodies, frames):
+        assert _secrets_of(payload, "Ann", ("cities", "city")) == [], "Ann's city reached Bob"
+    assert claimed["Ann"] not in bob.inner_text("#side") + bob.inner_text("header")
+    # Ann's own page shows her own bond.
+    expect(ann.locator("#players tbody tr", has_text="Ann")).to_contain_text(f"£{ann_bond}")
+    assert ann_errors.seen == [] and bob_errors.seen == []
+
+
+# --- phones and accessibility -------------------------------------------------------------------
+
+
+def test_phone_layout_touch_targets_and_zoom(browser: Browser, server_url: str,
+                                             tmp_path: Path) -> None:
+    page, errors = new_page(browser, PHONE)
+    page.goto(server_url + "/")
+    viewport = page.get_attribute("meta[name=viewport]", "content") or ""
+    assert "user-scalable" not in viewport and "maximum-scale" not in viewport
+    shot(page, "lobby-phone", tmp_path)
+    game = import_game(server_url, "greedy-3p-seed3.json", 28)
+    open_game(page, server_url, game["hotseat_link"])
+    for name in ("viewport", "page"):
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], name
+    small = page.evaluate("""() => [...document.querySelectorAll('button, select, input, a')]
+        .filter(e => e.offsetParent !== null)
+        .map(e => [e.textContent.trim() || e.getAttribute('aria-label'), e.getBoundingClientRect()])
+        .filter(([, r]) => r.width < 24 || r.height < 24)
+        .map(([t]) => t)""")
+    assert small == []
+    shot(page, "game-phone", tmp_path)
+    width = page.evaluate("document.querySelector('#board svg').getAttribute('width')")
+    page.click("#zoom-in")
+    assert page.evaluate("document.querySelector('#board svg').getAttribute('width')") != width
+    page.click("#decision-body .options.hexes button")
+    expect(page.locator("#decision-body .options.tiles button").first).to_be_visible()
+    shot(page, "tiles-phone", tmp_path)
+    assert errors.seen == []
