@@ -27,6 +27,7 @@ from india1853.interfaces.web.bots import BotRunner
 from india1853.interfaces.web.db import Database
 from india1853.interfaces.web.events import Notifier
 from india1853.interfaces.web.pubsub import broadcast
+from india1853.interfaces.web.schema import install as install_schema
 from india1853.interfaces.web.security import Guard, RateLimit
 from india1853.interfaces.web.store import ApiError, GameStore, NewGame, NewSeat
 
@@ -248,6 +249,7 @@ def create_app(url: str, *, cache_size: int = 200, bot_delay: float = 0.0,
     # security.py: headers, per-token rate limit on writes, body cap
     app.add_middleware(Guard, limit=rate_limit if rate_limited else None,
                        rate_limited=rate_limited)
+    install_schema(app)  # schema.py: errors documented as they are ({"detail": "..."})
     return app
 
 
