@@ -91,6 +91,9 @@ def _read(path: str | Path) -> Any:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise PositionError(f"position file {str(path)!r}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise PositionError(f"position file {str(path)!r}: not UTF-8 text (byte "
+                            f"{exc.start})") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
