@@ -53,6 +53,7 @@ def _start(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
 class Stats:
     def __init__(self) -> None:
         self.post_ms: list[float] = []
+        self.by_type: dict[str, list[float]] = {}
         self.push_ms: list[float] = []
         self.sent: dict[tuple[str, int], float] = {}
         self.stale: dict[str, int] = {}
@@ -101,7 +102,9 @@ async def _person(url: str, index: int, stats: Stats, end: float) -> int:
                     r = await client.post(f"/api/games/{game}/actions", json=action,
                                           headers=headers)
                     if r.status_code == 200:
-                        stats.post_ms.append((time.perf_counter() - start) * 1000)
+                        took = (time.perf_counter() - start) * 1000
+                        stats.post_ms.append(took)
+                        stats.by_type.setdefault(action["type"], []).append(took)
                         stats.sent[(game, action["id"])] = start
                         last = r.json()["last_action_id"]
                     elif r.status_code == 409:
@@ -135,7 +138,10 @@ async def _run(url: str) -> list[dict[str, Any]]:
         "human posts": len(stats.post_ms),
         "post p50 ms": round(statistics.median(stats.post_ms), 1) if stats.post_ms else None,
         "post p95 ms": round(_pct(stats.post_ms, 0.95), 1),
+        "post p99 ms": round(_pct(stats.post_ms, 0.99), 1),
         "post max ms": round(max(stats.post_ms, default=float("nan")), 1),
+        "p95 by action": ", ".join(f"{k} {round(_pct(v, 0.95))} ms ({len(v)})"
+                                   for k, v in sorted(stats.by_type.items())),
         "push p50 ms": round(statistics.median(stats.push_ms), 1) if stats.push_ms else None,
         "push p95 ms": round(_pct(stats.push_ms, 0.95), 1),
         "stale 409": ", ".join(f"{n} in {k}" for k, n in sorted(stats.stale.items())) or 0,

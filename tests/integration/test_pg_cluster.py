@@ -194,3 +194,25 @@ def test_kill_9_of_one_process_loses_no_acknowledged_action(
     # The restarted process and the survivor replay the same game.
     views = [client(s.url).get(f"/api/games/{game}").json() for s in (restarted, b)]
     assert public(views[0]) == public(views[1])
+
+
+def test_processes_starting_at_once_on_an_empty_database(
+        pg_url: str, redis_url: str, start_server: Callable[..., Server]) -> None:
+    started: list[Server] = []
+    errors: list[str] = []
+
+    def start() -> None:
+        try:
+            started.append(start_server(pg_url, redis_url))
+        except RuntimeError as exc:
+            errors.append(str(exc))
+
+    threads = [threading.Thread(target=start) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    made = client(started[0].url).post("/api/games", json={"players": PLAYERS}).json()
+    for server in started:
+        assert client(server.url).get(f"/api/games/{made['id']}").status_code == 200

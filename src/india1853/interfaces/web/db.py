@@ -150,6 +150,10 @@ class Database:
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
         with self._writer.begin() as conn:
+            if not self.sqlite:
+                # Several processes starting at once migrate one after the other (SQLite's
+                # BEGIN IMMEDIATE already does that); the lock ends with the transaction.
+                conn.exec_driver_sql("SELECT pg_advisory_xact_lock(1853)")
             config.attributes["connection"] = conn
             command.upgrade(config, "head")
 
