@@ -223,3 +223,30 @@ def test_processes_starting_at_once_on_an_empty_database(pg_url: str) -> None:
     with engine.connect() as conn:
         assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one()
     engine.dispose()
+
+
+def test_bots_go_on_when_the_process_that_woke_them_dies(
+        pg_url: str, redis_url: str, start_server: Callable[..., Server]) -> None:
+    # B starts first, so that its start-up look for games with bots finds nothing: only its
+    # sweep (sweep.py) can learn that A left the bots of this game with a turn to play.
+    b = start_server(pg_url, redis_url, bot_delay=1.0)
+    a = start_server(pg_url, redis_url, bot_delay=1.0)
+    players = [{"name": "Ann"}, {"name": "B1", "bot": "greedy"},
+               {"name": "B2", "bot": "greedy"}, {"name": "B3", "bot": "greedy"}]
+    made = client(a.url).post("/api/games", json={"players": players, "seed": 9}).json()
+    game, token = made["id"], made["tokens"]["Ann"]
+    state = client(a.url).get(f"/api/games/{game}", headers=auth(token)).json()
+    r = client(a.url).post(f"/api/games/{game}/actions", json=options(state)[0],
+                           headers=auth(token))
+    assert r.status_code == 200, r.text
+    a.kill()  # the bots were to move in a second each, on A
+    moved = client(b.url).get(f"/api/games/{game}").json()["last_action_id"]
+    assert moved < 4, "the bots were quicker than the kill: the test proves nothing"
+    deadline = time.monotonic() + 60
+    while True:
+        state = client(b.url).get(f"/api/games/{game}", headers=auth(token)).json()
+        if state["last_action_id"] >= 4 and options(state):
+            break  # the three bots' bonds and Ann's: Ann's turn again
+        assert time.monotonic() < deadline, f"the bots stalled at {state['last_action_id']}"
+        time.sleep(0.5)
+    assert db_ids(pg_url, game) == [(i, i) for i in range(1, state["last_action_id"] + 1)]

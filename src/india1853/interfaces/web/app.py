@@ -30,6 +30,7 @@ from india1853.interfaces.web.pubsub import broadcast
 from india1853.interfaces.web.schema import install as install_schema
 from india1853.interfaces.web.security import Guard, RateLimit
 from india1853.interfaces.web.store import ApiError, GameStore, NewGame, NewSeat
+from india1853.interfaces.web.sweep import BotSweep
 
 log = logging.getLogger("india1853.web")
 
@@ -129,10 +130,14 @@ def create_app(url: str, *, cache_size: int = 200, bot_delay: float = 0.0,
         app.state.store, app.state.notifier, app.state.bots = store, notifier, runner
         for game_id in await _run(store.games_waiting_for_bots):
             runner.kick(game_id)
+        sweep = BotSweep(store, runner)  # sweep.py: several processes, one may die
+        if redis_url:
+            sweep.start()
         try:
             yield
         finally:
             notifier.close()
+            await sweep.stop()
             await runner.stop()
             await bus.stop()
             db.dispose()
