@@ -124,17 +124,32 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def _run(url: str) -> list[dict[str, Any]]:
+def _cpu_seconds(pid: int) -> float:
+    """User plus system CPU seconds of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _load() -> float:
+    return float(Path("/proc/loadavg").read_text().split()[0])
+
+
+async def _run(url: str, pid: int) -> list[dict[str, Any]]:
     stats = Stats()
     start = time.monotonic()
+    cpu = _cpu_seconds(pid)
     end = start + SECONDS
     lasts = await asyncio.gather(*(_person(url, i, stats, end) for i in range(GAMES)))
     elapsed = time.monotonic() - start
+    cpu = _cpu_seconds(pid) - cpu
     return [{
         "games": GAMES,
         "seconds": round(elapsed, 1),
         "actions": sum(lasts),
         "actions/s": round(sum(lasts) / elapsed, 1),
+        "server CPU %": round(100 * cpu / elapsed),
+        "CPU ms/action": round(1000 * cpu / max(1, sum(lasts)), 1),
+        "load avg": _load(),
         "human posts": len(stats.post_ms),
         "post p50 ms": round(statistics.median(stats.post_ms), 1) if stats.post_ms else None,
         "post p95 ms": round(_pct(stats.post_ms, 0.95), 1),
@@ -155,7 +170,7 @@ def run() -> list[dict[str, Any]]:
     with tempfile.TemporaryDirectory() as tmp:
         process, url = _start(Path(tmp))
         try:
-            return asyncio.run(_run(url))
+            return asyncio.run(_run(url, process.pid))
         finally:
             process.terminate()
             process.wait(30)

@@ -3,8 +3,9 @@ port, a temporary SQLite database.
 
 Fixtures:
 - ``server_url``: one server for the test module; yields its base URL (``http://127.0.0.1:PORT``).
-- ``start_server``: a factory ``start_server(data_dir) -> ServerProcess`` for tests that stop,
-  kill (``kill -9``) or restart servers; every server it started is stopped after the test.
+- ``start_server``: a factory ``start_server(data_dir, *options) -> ServerProcess`` for tests
+  that stop, kill (``kill -9``) or restart servers, or need more ``serve`` options (the last
+  one given wins: ``"--bot-delay", "30"``); every server it started is stopped after the test.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ START_TIMEOUT = 60.0
 class ServerProcess:
     """One ``india1853 serve --port 0`` process; ``url`` once it listens."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, *options: str) -> None:
         self.data_dir = data_dir
         data_dir.mkdir(parents=True, exist_ok=True)
         self._stderr = open(data_dir / "server.err", "ab")  # noqa: SIM115 (closed in stop)
@@ -35,7 +36,7 @@ class ServerProcess:
             [sys.executable, "-m", "india1853.interfaces.cli", "serve", "--host", "127.0.0.1",
              "--port", "0", "--data-dir", str(data_dir), "--bot-delay", "0",
              # pages here flood one token on purpose (tests/web/test_security.py: the limit)
-             "--rate-limit", "0"],
+             "--rate-limit", "0", *options],
             stdout=subprocess.PIPE, stderr=self._stderr, stdin=subprocess.DEVNULL, env=env)
         self.url = self._read_address()
 
@@ -83,11 +84,11 @@ class ServerProcess:
 
 
 @pytest.fixture
-def start_server(tmp_path: Path) -> Iterator[Callable[[Path], ServerProcess]]:
+def start_server(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
     started: list[ServerProcess] = []
 
-    def start(data_dir: Path) -> ServerProcess:
-        server = ServerProcess(data_dir)
+    def start(data_dir: Path, *options: str) -> ServerProcess:
+        server = ServerProcess(data_dir, *options)
         started.append(server)
         return server
 

@@ -258,14 +258,35 @@ def test_import_a_finished_game_then_log_history_and_board(c: httpx.Client) -> N
     assert full["log"]["settings"] == logged["settings"]
     assert [a["id"] for a in full["actions"]] == list(range(1, len(logged["actions"]) + 1))
     assert all(a["lines"] for a in full["actions"])
+    tail = c.get(f"/api/games/{game}/log", params={"after": 100}).json()
+    assert tail["actions"] == full["actions"][100:]
+    r = c.get(f"/api/games/{game}/log", params={"after": -1})
+    assert r.status_code == 422 and "after: must be 0 or more" in r.json()["detail"]
     start = c.get(f"/api/games/{game}/at/0").json()
     assert start["last_action_id"] == 0 and start["turn"]["round"] == "bonds"
     r = c.get(f"/api/games/{game}/at/{len(logged['actions']) + 1}")
     assert r.status_code == 422 and "at: must be between 0" in r.json()["detail"]
     assert c.get(f"/api/games/{game}/at/x").status_code == 422
+    # Forward steps (processed on the history game), then back (replayed): the same views.
+    forward = [c.get(f"/api/games/{game}/at/{n}").json() for n in (100, 101, 102, 160)]
+    back = [c.get(f"/api/games/{game}/at/{n}").json() for n in (160, 102, 101, 100)]
+    assert forward == back[::-1]
+    assert [v["last_action_id"] for v in forward] == [100, 101, 102, 160]
+    assert forward[0]["turn"]["next_id"] == 101 and forward[0]["turn"]["decisions"] == []
+    assert forward[0] != forward[1]
+    end = c.get(f"/api/games/{game}/at/{len(logged['actions'])}").json()
+    assert end["turn"]["finished"] is True
+    charts = c.get(f"/api/games/{game}/stats.svg")
+    assert charts.status_code == 200 and "<svg" in charts.text
     svg = c.get(f"/api/games/{game}/board.svg", params={"at": 40})
     assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
     assert svg.text.lstrip().startswith("<svg") or svg.text.lstrip().startswith("<?xml")
+    assert c.get(f"/api/games/{game}/board.svg", params={"at": 40}).text == svg.text
+    assert c.get(f"/api/games/{game}/board.svg", params={"at": 41}).status_code == 200
+    now = c.get(f"/api/games/{game}/board.svg").text
+    assert now == c.get(f"/api/games/{game}/board.svg",
+                        params={"at": len(logged["actions"])}).text
+    assert c.get(f"/api/games/{game}/board.svg", params={"at": -1}).status_code == 422
 
 
 @pytest.mark.parametrize(("body", "message"), [

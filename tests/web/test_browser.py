@@ -159,6 +159,11 @@ def test_hotseat_game_from_the_lobby_bonds_claims_shares_and_undo(
         pytest.fail("the contract bids did not end")
     assert last_action(server_url, page.url.split("/games/")[1].split("#")[0])["action"][
         "type"] in ("pass", "claim_city")
+    # At a shared screen the seat's contract stays folded until asked for.
+    expect(page.locator("#contract li").first).to_be_hidden()
+    page.click("#contract summary")
+    expect(page.locator("#contract li").first).to_be_visible()
+    page.click("#contract summary")
     shot(page, "stock-round-laptop", tmp_path)
 
     # A purchase from the share table, then undo.
@@ -281,7 +286,7 @@ def test_runs_are_drawn_one_style_per_train(browser: Browser, server_url: str,
     game = import_game(server_url, "greedy-3p-seed3.json", 51)  # GIP runs two trains
     page, errors = new_page(browser)
     open_game(page, server_url, game["hotseat_link"])
-    routes = page.locator("#decision-body .routes li")
+    routes = page.locator("#run-routes li")
     expect(routes).to_have_count(2)
     expect(page.locator("path.route-line")).to_have_count(4)  # each route: halo and line
     expect(routes.first).to_contain_text("mail")
@@ -290,6 +295,27 @@ def test_runs_are_drawn_one_style_per_train(browser: Browser, server_url: str,
         .map(p => p.getAttribute('stroke') + ' ' + p.getAttribute('stroke-dasharray'))""")
     assert len(set(styles)) == 2  # colour and dash differ
     shot(page, "run-laptop", tmp_path)
+    # Change it: leave the second train out; the engine checks the changed run.
+    page.click("#change-run summary")
+    page.uncheck("#run-train-1")
+    page.click("#run-changed")
+    wait_for_action(page, 52)
+    done = last_action(server_url, game["id"])["action"]
+    assert done["type"] == "run_routes" and len(done["routes"]) == 1
+    assert errors.seen == []
+
+
+def test_a_changed_run_the_engine_refuses_shows_why(browser: Browser,
+                                                         server_url: str) -> None:
+    game = import_game(server_url, "greedy-3p-seed3.json", 51)
+    page, errors = new_page(browser)
+    open_game(page, server_url, game["hotseat_link"])
+    page.click("#change-run summary")
+    page.fill("#run-hexes-0", "M9:st2 Q17")
+    page.click("#run-changed")
+    expect(page.locator("#error")).to_contain_text("routes[0].hexes[1]: Q17 is not next to M9")
+    assert last_action(server_url, game["id"])["id"] == 51
+    expect(page.locator("#accept-run")).to_be_visible()
     assert errors.seen == []
 
 
@@ -298,7 +324,7 @@ def test_accept_the_optimal_run_pay_out_and_buy_a_train(browser: Browser,
     game = import_game(server_url, "greedy-3p-seed3.json", 104)  # MSM runs, pays, buys
     page, errors = new_page(browser)
     open_game(page, server_url, game["hotseat_link"])
-    expect(page.locator("#decision-body .routes li")).to_have_count(1)
+    expect(page.locator("#run-routes li")).to_have_count(1)
     page.click("#accept-run")
     wait_for_action(page, 105)
     assert last_action(server_url, game["id"])["action"]["type"] == "run_routes"
@@ -455,11 +481,11 @@ def test_phone_layout_touch_targets_and_zoom(browser: Browser, server_url: str,
     page.goto(server_url + "/")
     viewport = page.get_attribute("meta[name=viewport]", "content") or ""
     assert "user-scalable" not in viewport and "maximum-scale" not in viewport
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, "lobby-phone", tmp_path)
     game = import_game(server_url, "greedy-3p-seed3.json", 28)
     open_game(page, server_url, game["hotseat_link"])
-    for name in ("viewport", "page"):
-        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], name
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     small = page.evaluate("""() => [...document.querySelectorAll('button, select, input, a')]
         .filter(e => e.offsetParent !== null)
         .map(e => [e.textContent.trim() || e.getAttribute('aria-label'), e.getBoundingClientRect()])

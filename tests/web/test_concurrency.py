@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 from conftest import ServerProcess
-from webclient import act, client, create, view, wait_for
+from webclient import EventStream, act, client, create, view, wait_for
 
 PLAYERS = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}, {"name": "Dan"}]
 
@@ -158,3 +158,22 @@ def test_two_servers_on_one_database_never_act_on_a_stale_cache(
         assert r.status_code == 409, r.text
     assert db_rows(tmp_path / "db", game) == [(i, i) for i in range(1, 13)]
     assert view(one, game, hot) == view(two, game, hot)
+
+
+def test_a_stream_hears_of_actions_another_server_process_wrote(
+        tmp_path: Path, start_server: Callable[[Path], ServerProcess]) -> None:
+    one = client(start_server(tmp_path / "db").url)
+    two_server = start_server(tmp_path / "db")
+    made = create(one, players=PLAYERS, hotseat=True, seed=9)
+    game, hot = made["id"], made["hotseat_token"]
+    stream = EventStream(two_server.url, f"/api/games/{game}/events", token=hot)
+    try:
+        wait_for(lambda: len(stream.events) == 1, 30)
+        state = view(one, game, hot)
+        action = random_action(state, random.Random(3))
+        assert act(one, game, hot, action, seat=state["seat"]).status_code == 200
+        # The second server learns of it from the database within its poll (5 s).
+        wait_for(lambda: len(stream.events) == 2, 30)
+        assert stream.events[1][0] == 1
+    finally:
+        stream.close()

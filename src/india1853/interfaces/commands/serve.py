@@ -1,7 +1,8 @@
 """``india1853 serve``: the web server.
 
     india1853 serve [--host 127.0.0.1] [--port 8053] [--db URL] [--data-dir DIR]
-                    [--bot-delay SECONDS] [--redis URL] [--rate-limit N]
+                    [--bot-delay SECONDS] [--cache-games N] [--redis URL]
+                    [--rate-limit N]
 
 The database is ``--db``, else ``DATABASE_URL``, else an SQLite file in the data directory
 (``--data-dir``, default ``$INDIA1853_DATA`` or ``~/.local/share/india1853``).  The schema is
@@ -41,6 +42,9 @@ def register(sub: Any) -> None:
     parser.add_argument("--bot-delay", type=float, default=0.5,
                         help="seconds a bot waits before each move, so that people can "
                         "follow (default 0.5)")
+    parser.add_argument("--cache-games", type=int, default=200,
+                        help="games kept in memory (default 200); others are rebuilt from "
+                        "the database when needed")
     parser.add_argument("--redis", help="Redis URL for live updates between several server "
                         "processes (default: REDIS_URL, else this process alone)")
     parser.add_argument("--rate-limit", type=float, default=RateLimitDefault.rate,
@@ -62,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--bot-delay: must be between 0 and 60 seconds, got {args.bot_delay}")
     if not 0 <= args.rate_limit <= 1e6:
         raise InputError(f"--rate-limit: must be between 0 and 1000000, got {args.rate_limit}")
+    if args.cache_games < 1:
+        raise InputError(f"--cache-games: must be at least 1, got {args.cache_games}")
     data_dir = args.data_dir if args.data_dir is not None else default_data_dir()
     try:
         url = database_url(args.db or os.environ.get("DATABASE_URL"), data_dir)
@@ -74,7 +80,8 @@ def run(args: argparse.Namespace) -> int:
         _check_redis(redis_url)
     limit = RateLimitDefault(rate=args.rate_limit) if args.rate_limit else None
     app = create_app(url, bot_delay=args.bot_delay, redis_url=redis_url, rate_limit=limit,
-                     rate_limited=bool(args.rate_limit))
+                     rate_limited=bool(args.rate_limit),
+                     cache_size=args.cache_games)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)

@@ -29,7 +29,7 @@ from india1853.interfaces.web.events import Notifier
 from india1853.interfaces.web.pubsub import broadcast
 from india1853.interfaces.web.schema import install as install_schema
 from india1853.interfaces.web.security import Guard, RateLimit
-from india1853.interfaces.web.store import ApiError, GameStore, NewGame, NewSeat
+from india1853.interfaces.web.store import ApiError, GameStore, NewGame, NewSeat, encode
 from india1853.interfaces.web.sweep import BotSweep
 
 log = logging.getLogger("india1853.web")
@@ -37,7 +37,9 @@ log = logging.getLogger("india1853.web")
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 1 << 20  # 1 MiB: one action, or a new game's settings
 MAX_IMPORT = 16 << 20  # a whole log file
-KEEPALIVE_SECONDS = 15.0
+# A stream with nothing to send writes a keepalive comment this often, and asks the database
+# whether another server process has written an action to the game meanwhile.
+POLL_SECONDS = 5.0
 
 T = TypeVar("T")
 
@@ -92,8 +94,7 @@ def _bearer(request: Request) -> str | None:
     return token.strip()
 
 
-def _json(data: Any) -> bytes:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+_json = encode
 
 
 async def _run(func: Callable[..., T], *args: Any) -> T:
@@ -192,7 +193,7 @@ def create_app(url: str, *, cache_size: int = 200, bot_delay: float = 0.0,
     async def get_game(game_id: str, request: Request, seat: str | None = None) -> Response:
         """The game as the token's seat sees it (no token: a spectator)."""
         token = _bearer(request)
-        data = await _run(lambda: _json(store().view(game_id, token, seat)))
+        _last, data = await _run(store().view_json, game_id, token, seat)
         return _json_response(data)
 
     @app.post("/api/games/{game_id}/actions",
@@ -201,19 +202,20 @@ def create_app(url: str, *, cache_size: int = 200, bot_delay: float = 0.0,
         """Apply one action (its id must be the turn's next_id); the new view on success."""
         token = _bearer(request)
         action = await _body(request, MAX_BODY)
-        data = await _run(lambda: _json(store().act(game_id, token, action, seat)))
+        data = await _run(store().act_json, game_id, token, action, seat)
         app.state.bots.kick(game_id)
         return _json_response(data)
 
     @app.get("/api/games/{game_id}/log")
-    async def game_log(game_id: str) -> Response:
-        """The public log in words; the whole log file once the game has ended."""
-        return _json_response(await _run(lambda: _json(store().public_log(game_id))))
+    async def game_log(game_id: str, after: int = 0) -> Response:
+        """The public log in words (the actions after ``after``); the whole log file once
+        the game has ended."""
+        return _json_response(await _run(lambda: _json(store().public_log(game_id, after))))
 
     @app.get("/api/games/{game_id}/at/{n}")
     async def game_at(game_id: str, n: int) -> Response:
         """The public view after action ``n`` (history)."""
-        return _json_response(await _run(lambda: _json(store().at(game_id, n))))
+        return _json_response(await _run(store().at_json, game_id, n))
 
     @app.get("/api/games/{game_id}/board.svg")
     async def board_svg(game_id: str, at: int | None = None) -> Response:
@@ -271,6 +273,7 @@ async def _stream(app: FastAPI, game_id: str, token: str | None, seat: str | Non
     notifier: Notifier = app.state.notifier
     yield "retry: 1000\n\n"
     seen: int | None = None
+    at: int | None = None  # the last action id the page has
     first = True
     while not notifier.closing.is_set():
         event = notifier.event(game_id)
@@ -278,17 +281,20 @@ async def _stream(app: FastAPI, game_id: str, token: str | None, seat: str | Non
         if revision != seen:
             seen = revision
             try:
-                view = await _run(store.view, game_id, token, seat)
+                action_id, data = await _run(store.view_json, game_id, token, seat)
             except ApiError as exc:
                 yield f"event: error\ndata: {json.dumps({'detail': exc.detail})}\n\n"
                 return
-            action_id = view["last_action_id"]
             if not (first and resume is not None and resume == action_id):
-                data = await _run(_json, view)
                 yield f"id: {action_id}\ndata: {data.decode('utf-8')}\n\n"
-            first = False
+            at, first = action_id, False
             continue
         try:
-            await asyncio.wait_for(event.wait(), KEEPALIVE_SECONDS)
+            await asyncio.wait_for(event.wait(), POLL_SECONDS)
         except TimeoutError:
             yield ": keepalive\n\n"
+            try:
+                if await _run(store.database_count, game_id) != at:
+                    seen = None  # written by another process: send the view again
+            except ApiError:
+                return

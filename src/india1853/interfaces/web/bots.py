@@ -3,8 +3,9 @@
 :meth:`BotRunner.kick` is called after every change a human makes (and for every unfinished
 game at start); it starts one task per game that asks the store for bot moves, one at a time
 (each its own transaction, each pushed to the pages), until no bot must act.  A kick while the
-task runs makes it look once more before it stops.  Games' bots run concurrently, each move in
-the thread pool, so one game's bots never stall another game.
+task runs makes it look once more before it stops.  Each move runs in a worker thread, one
+move at a time across all games (taking turns, one move each), so one game's bots never stall
+another game and never crowd out people's requests.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from anyio import to_thread
+from anyio import CapacityLimiter, to_thread
 
 from india1853.interfaces.web.store import GameStore
 
@@ -24,6 +25,9 @@ class BotRunner:
         self.store = store
         # Seconds before each bot move, so that people can follow the bots' play.
         self.delay = delay
+        # One bot move at a time across all games: threads share one interpreter lock, so
+        # more would not play faster, only slow down the people's requests beside them.
+        self._limiter = CapacityLimiter(1)
         self._running: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
 
@@ -38,7 +42,8 @@ class BotRunner:
             while True:
                 if self.delay:
                     await asyncio.sleep(self.delay)
-                moved = await to_thread.run_sync(self.store.bot_step, game_id)
+                moved = await to_thread.run_sync(self.store.bot_step, game_id,
+                                                 limiter=self._limiter)
                 if moved:
                     continue
                 if game_id not in self._again:

@@ -28,6 +28,7 @@ from sqlalchemy import (
     Engine,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -54,6 +55,8 @@ games = Table(
     Column("round", String(32), nullable=False),
     Column("finished", Boolean, nullable=False, default=False),
 )
+
+Index("ix_games_created_at", games.c.created_at)
 
 seats = Table(
     "seats",

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import logging
 import secrets
 import tempfile
@@ -46,6 +47,8 @@ log = logging.getLogger("india1853.web")
 TOKEN_BYTES = 24  # 192 random bits per token
 GAME_ID_BYTES = 12
 WRITE_ATTEMPTS = 3
+HISTORY_STEPS = 50  # actions processed forward on the history game, beyond: a replay
+PAST_CACHE = 512  # history responses kept (views and boards after a given action)
 
 # Action fields that hold a secret while the game runs: a bond's amount (2.5.2) and a bid's
 # city (2.5.4).  The public log leaves them out; the narration tells them once revealed.
@@ -97,7 +100,9 @@ class Entry:
     bots: dict[str, Bot] = field(default_factory=dict)
     responses: dict[tuple[str | None, tuple[str, ...]], dict[str, Any]] = field(
         default_factory=dict)
+    encoded: dict[tuple[str | None, tuple[str, ...]], bytes] = field(default_factory=dict)
     narrator: Game | None = None
+    history: Game | None = None
     lines: list[dict[str, Any]] = field(default_factory=list)
     bot_error: str | None = None
 
@@ -109,6 +114,7 @@ class Entry:
 
     def changed(self) -> None:
         self.responses.clear()
+        self.encoded.clear()
 
 
 @dataclass(frozen=True)
@@ -143,6 +149,7 @@ class GameStore:
         self._cache_guard = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
+        self._past_cache: OrderedDict[tuple[str, int, str], bytes] = OrderedDict()
         self._charts_guard = threading.Lock()  # matplotlib's pyplot is not thread-safe
 
     # --- cache and locks ------------------------------------------------------------------
@@ -307,17 +314,33 @@ class GameStore:
         entry.responses[key] = out
         return out
 
+    def _encode(self, game_id: str, entry: Entry, access: Access) -> tuple[int, bytes]:
+        """The response as JSON bytes (encoded once per change and seat: the pages of one
+        seat and its stream share them) and its last action id."""
+        key = (access.seat, access.seats)
+        data = entry.encoded.get(key)
+        if data is None:
+            data = entry.encoded[key] = encode(self._response(game_id, entry, access))
+        return len(entry.game.log), data
+
     # --- reading ----------------------------------------------------------------------------
 
-    def view(self, game_id: str, token: str | None, seat: str | None) -> dict[str, Any]:
+    def view_json(self, game_id: str, token: str | None,
+                  seat: str | None) -> tuple[int, bytes]:
+        """GET's response as JSON bytes, and its last action id."""
         with self.lock(game_id):
             entry = self._read(game_id)
-            return self._response(game_id, entry, self._access(entry, token, seat))
+            return self._encode(game_id, entry, self._access(entry, token, seat))
 
     def last_action_id(self, game_id: str) -> int:
         entry = self._cached(game_id)
         if entry is not None:
             return len(entry.game.log)
+        with self.db.read() as conn:
+            return self._count(conn, game_id)
+
+    def database_count(self, game_id: str) -> int:
+        """The game's count of actions in the database (another process may have written)."""
         with self.db.read() as conn:
             return self._count(conn, game_id)
 
@@ -341,9 +364,11 @@ class GameStore:
                  "round": r.round, "finished": r.finished, "created_at": r.created_at,
                  "actions": r.actions} for r in rows]
 
-    def public_log(self, game_id: str) -> dict[str, Any]:
-        """The log in words with each action's public data; the whole log file (seed and
-        secrets) once the game has ended."""
+    def public_log(self, game_id: str, after: int = 0) -> dict[str, Any]:
+        """The log in words with each action's public data (those after action ``after``);
+        the whole log file (seed and secrets) once the game has ended."""
+        if after < 0:
+            raise ApiError(422, f"after: must be 0 or more, got {after}")
         with self.lock(game_id):
             entry = self._read(game_id)
             game = entry.game
@@ -351,7 +376,7 @@ class GameStore:
             out: dict[str, Any] = {"finished": game.finished,
                                    "settings": _public_settings(game.settings),
                                    "last_action_id": len(game.log),
-                                   "actions": list(entry.lines)}
+                                   "actions": entry.lines[after:]}
             if game.finished:
                 out["log"] = game.to_log()
             return out
@@ -374,23 +399,60 @@ class GameStore:
             before = after
 
     def _game_at(self, game_id: str, at: int | None) -> Game:
+        """The live game (``at`` None or the last id); for history, a game of its own."""
         with self.lock(game_id):
-            game = self._read(game_id).game
-            if at is None:
-                at = len(game.log)
-            if not 0 <= at <= len(game.log):
-                raise ApiError(422, f"at: must be between 0 and {len(game.log)}, got {at}")
-            if at == len(game.log):
-                return game
-            return Game.replay(game.settings, game.log[:at], check=False)
+            return self._history_game(game_id, self._read(game_id), at)
 
-    def at(self, game_id: str, at: int) -> dict[str, Any]:
-        """The public view after action ``at`` (history)."""
-        game = self._game_at(game_id, at)
-        return {"last_action_id": at, "turn": turn(game, None)}
+    def _history_game(self, game_id: str, entry: Entry, at: int | None) -> Game:
+        """The game after action ``at`` (the game's lock held).  Each game keeps one history
+        game: stepping forward through the history processes the next few actions on it;
+        a step back or a long jump replays the log's prefix unchecked."""
+        game = entry.game
+        if at is None or at == len(game.log):
+            return game
+        if not 0 <= at <= len(game.log):
+            raise ApiError(422, f"at: must be between 0 and {len(game.log)}, got {at}")
+        past = entry.history
+        if past is None or not 0 <= at - len(past.log) <= HISTORY_STEPS:
+            past = Game.replay(game.settings, game.log[:at], check=False)
+        else:
+            for action in game.log[len(past.log):at]:
+                past.process(action)
+        entry.history = past
+        return past
+
+    def _past(self, game_id: str, at: int, kind: str,
+              build: Callable[[Game], bytes]) -> bytes:
+        """A history response: the log's prefix never changes, so each is built once."""
+        key = (game_id, at, kind)
+        with self._cache_guard:
+            found = self._past_cache.get(key)
+            if found is not None:
+                self._past_cache.move_to_end(key)
+                return found
+        with self.lock(game_id):
+            entry = self._read(game_id)
+            live = at == len(entry.game.log)
+            data = build(self._history_game(game_id, entry, at))
+        if not live:
+            with self._cache_guard:
+                self._past_cache[key] = data
+                while len(self._past_cache) > PAST_CACHE:
+                    self._past_cache.popitem(last=False)
+        return data
+
+    def at_json(self, game_id: str, at: int) -> bytes:
+        """The public view after action ``at`` (history), as JSON."""
+        return self._past(game_id, at, "at", lambda game: encode(
+            {"last_action_id": at, "turn": turn(game, None)}))
 
     def board_svg(self, game_id: str, at: int | None) -> str:
-        return game_board_svg(self._game_at(game_id, at))
+        """The board as SVG, now or after action ``at``."""
+        if at is None:
+            with self.lock(game_id):
+                return game_board_svg(self._read(game_id).game)
+        return self._past(game_id, at, "board",
+                          lambda game: game_board_svg(game).encode("utf-8")).decode("utf-8")
 
     def stats_svg(self, game_id: str) -> str:
         """The charts of ``india1853 stats`` (worth per round, share prices), drawn from the
@@ -487,9 +549,9 @@ class GameStore:
             out["hotseat_link"] = f"/games/{game_id}#token={hotseat_token}"
         return out
 
-    def act(self, game_id: str, token: str | None, action: object,
-            seat: str | None = None) -> dict[str, Any]:
-        """Check and apply one action sent with ``token``; the response of GET after it."""
+    def act_json(self, game_id: str, token: str | None, action: object,
+                 seat: str | None = None) -> bytes:
+        """Check and apply one action sent with ``token``; GET's response after it (JSON)."""
         if token is None:
             raise ApiError(401, "token: acting needs a seat's token (Authorization: Bearer)")
         if not isinstance(action, dict):
@@ -510,7 +572,7 @@ class GameStore:
                     if access.hotseat:
                         access = Access(self._next_human(entry, access.seats), access.seats,
                                         hotseat=True)
-                    return self._response(game_id, entry, access)
+                    return self._encode(game_id, entry, access)[1]
         raise ApiError(409, "the game changed while the action was written; reload it")
 
     def _authorize(self, entry: Entry, access: Access, action: dict[str, Any]) -> str:
@@ -574,34 +636,57 @@ class GameStore:
     # --- bots -------------------------------------------------------------------------------
 
     def bot_step(self, game_id: str) -> bool:
-        """One bot action if a bot must act now; False when none must (or a bot failed)."""
+        """One bot move if a bot must act now; False when none must (or a bot failed).
+
+        The bot thinks without the game's lock (people's requests for the game go on
+        meanwhile); its choice is applied only if the game has not moved on since."""
+        with self.lock(game_id):
+            entry = self._read(game_id)
+            task = self._bot_task(game_id, entry)
+        if task is None:
+            return False
+        player, entity, bot, game_view, legal, before = task
+        try:
+            choice = bot.choose(game_view, legal)
+            if choice not in legal:
+                raise InputError(f"chose an action not offered for {entity}: {choice!r}")
+        except (InputError, RuleError) as exc:
+            with self.lock(game_id):
+                self._bot_failed(game_id, self._read(game_id), f"bot of {player}: {exc}")
+            return False
         with self.lock(game_id):
             entry = self._read(game_id)
             game = entry.game
-            if game.finished or entry.bot_error is not None:
+            if len(game.log) != before:
+                return True  # someone acted meanwhile (bonds are written at once): look again
+            action = {**choice, "id": game.next_id(), "created_at": int(time.time())}
+            try:
+                return self._apply(game_id, entry, action, player)
+            except ApiError as exc:
+                self._bot_failed(game_id, entry, f"bot of {player}: {exc.detail}")
                 return False
-            for entity, entity_type in game.active_entities():
-                player = decider(game, entity, entity_type)
-                bot_name = entry.bot_of(player)
-                if player is None or bot_name is None:
-                    continue
-                bot = entry.bots.get(player)
-                if bot is None:
-                    bot = entry.bots[player] = make_bot(bot_name, player, game.settings.seed)
-                try:
-                    legal = game.legal_actions(entity)
-                    choice = bot.choose(game.view(player), legal) if legal else None
-                    if choice is None or choice not in legal:
-                        raise InputError(f"bot of {player} found no legal action for {entity}")
-                    action = {**choice, "id": game.next_id(), "created_at": int(time.time())}
-                    return self._apply(game_id, entry, action, player)
-                except ApiError as exc:
-                    self._bot_failed(game_id, entry, f"bot of {player}: {exc.detail}")
-                    return False
-                except (InputError, RuleError) as exc:
-                    self._bot_failed(game_id, entry, f"bot of {player}: {exc}")
-                    return False
-            return False
+
+    def _bot_task(self, game_id: str, entry: Entry) -> tuple[str, str, Bot, dict[str, Any],
+                                               list[dict[str, Any]], int] | None:
+        """What the first bot that must act needs to decide (the game's lock held)."""
+        game = entry.game
+        if game.finished or entry.bot_error is not None:
+            return None
+        for entity, entity_type in game.active_entities():
+            player = decider(game, entity, entity_type)
+            bot_name = entry.bot_of(player)
+            if player is None or bot_name is None:
+                continue
+            bot = entry.bots.get(player)
+            if bot is None:
+                bot = entry.bots[player] = make_bot(bot_name, player, game.settings.seed)
+            legal = game.legal_actions(entity)
+            if not legal:
+                self._bot_failed(game_id, entry, f"bot of {player}: the engine offers "
+                                                  f"{entity} no legal action")
+                return None
+            return player, entity, bot, game.view(player), legal, len(game.log)
+        return None
 
     def _bot_failed(self, game_id: str, entry: Entry, message: str) -> None:
         log.error("game %s: %s", game_id, message)
@@ -618,6 +703,11 @@ class GameStore:
                                                       .where(seats.c.bot.is_not(None))))
                                 ).all()
         return [r.id for r in rows]
+
+
+def encode(data: Any) -> bytes:
+    """Compact JSON as UTF-8."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 def _public_settings(settings: Settings) -> dict[str, Any]:

@@ -247,7 +247,7 @@ export class Decisions {
     return h("div", { class: "preview" },
       h("p", {}, h("strong", {}, runs.length > 1 ? `Run ${sel.index + 1} of ${runs.length}` : "The optimal run"),
         ` · revenue ${money(option.ui.revenue)}`, option.ui.mail ? ` + mail ${money(option.ui.mail)}` : ""),
-      h("ol", { class: "routes" }, routes.map((r, i) => h("li", {}, routeSwatch(i),
+      h("ol", { class: "routes", id: "run-routes" }, routes.map((r, i) => h("li", {}, routeSwatch(i),
         h("span", {}, h("strong", {}, `Train ${r.train}`), r.mail ? " ✉ mail" : "",
           ` · ${money(r.revenue)}`, r.mail_revenue ? ` (+${money(r.mail_revenue)} mail)` : "",
           h("br"), h("span", { class: "hint" }, r.hexes.join(" – ")))))),
@@ -258,7 +258,33 @@ export class Decisions {
           this.selection = { kind: "run", index: (sel.index + 1) % runs.length };
           this.render();
         } }, "Another run") : null),
-      runs.length === 1 ? h("p", { class: "note" }, "The engine offers the optimal run; to run fewer trains, pass below.") : null);
+      this.changeRun(option));
+  }
+
+  /** "Change it": the run's routes as the action states them (every hex passed, stations
+   * where a hex has several), each train on or off and its hexes editable; the engine checks
+   * the changed run like any other (a refusal names the rule). */
+  changeRun(option) {
+    const routes = option.action.routes || [];
+    const rows = routes.map((r, i) => {
+      const on = h("input", { type: "checkbox", checked: true, id: `run-train-${i}` });
+      const hexes = h("input", { type: "text", value: r.hexes.join(" "), id: `run-hexes-${i}`,
+        "aria-label": `Hexes of train ${r.train}, separated by spaces`, spellcheck: "false", autocomplete: "off" });
+      return { r, on, hexes, row: h("li", { class: "change-route" },
+        h("label", { class: "check", for: `run-train-${i}` }, on, routeSwatch(i), `Run train ${r.train}${r.mail ? " (mail)" : ""}`),
+        hexes) };
+    });
+    const submit = () => {
+      const changed = rows.filter((x) => x.on.checked).map((x) => ({
+        ...x.r, hexes: x.hexes.value.trim().split(/\s+/).filter(Boolean),
+      }));
+      this.act({ type: "run_routes", action: { ...option.action, routes: changed } });
+    };
+    return h("details", { class: "change-run", id: "change-run" },
+      h("summary", {}, "Change the run"),
+      h("p", { class: "hint" }, "Untick a train to leave it out, or edit the hexes it passes (e.g. M9:st2 N10:st1)."),
+      h("ol", { class: "routes" }, rows.map((x) => x.row)),
+      h("button", { type: "button", id: "run-changed", onclick: submit }, "Run as changed"));
   }
 
   // --- secret steps: bonds and city claims, in a dialog ----------------------------------

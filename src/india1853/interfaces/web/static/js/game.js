@@ -115,7 +115,8 @@ function render(rawTurn, { readOnly }) {
   renderShares($("shares"), turn, { act, readOnly });
   renderMarket($("market"), turn);
   renderTrains($("trains"), turn);
-  renderContract($("contract"), $("contract-body"), turn);
+  renderContract($("contract"), $("contract-body"), turn,
+    { shared: Boolean(d && d.seats && d.seats.length > 1), player: (d && d.seat) || "" });
   renderScores($("scores"), $("scores-body"), turn,
     turn.finished ? `/api/games/${encodeURIComponent(gameId)}/stats.svg` : null);
   $("undo").disabled = readOnly || !(d && d.can_undo);

@@ -135,16 +135,24 @@ export function renderTrains(el, turn) {
         h("td", {}, r.starts_phase === null || r.starts_phase === undefined ? "" : String(r.starts_phase)))))));
 }
 
-export function renderContract(section, body, turn) {
+/** The viewer's own contract (2.5, 4.3). At a shared screen (hotseat) it stays folded until
+ * asked for, so that the other players at the table do not read it by chance. */
+export function renderContract(section, body, turn, { shared = false, player = "" } = {}) {
   const c = turn.tables.contract;
   section.hidden = !c;
   if (!c) return;
-  clear(body,
+  const content = [
     h("p", {}, `Bond ${money(c.bond)}`, c.returned ? " (returned)" : "",
       c.uncovered !== undefined ? ` · uncovered ${money(c.uncovered)}` : ""),
     c.cities && c.cities.length
       ? h("ul", {}, c.cities.map((city) => h("li", {}, `${city.name} (${city.hex}), bond value ${money(city.bond_value)}`)))
-      : h("p", { class: "hint" }, "No city named yet."));
+      : h("p", { class: "hint" }, "No city named yet."),
+  ];
+  const open = body.querySelector("details")?.open && body.dataset.player === player;
+  body.dataset.player = player;
+  clear(body, shared
+    ? h("details", { open }, h("summary", {}, `Show ${player}'s contract (only ${player} should look)`), content)
+    : content);
 }
 
 export function renderScores(section, body, turn, chartsUrl) {
