@@ -1,5 +1,7 @@
 """Two server processes on one real PostgreSQL database, live updates through real Redis.
 
+The servers: one real PostgreSQL and one real Redis for the module (services.py), a fresh
+schema per test, and a factory of server processes that stops every server it started.
 One game, pages on both processes, concurrent actions sent to either: the log has no gap and
 no duplicate, every page (on either process) converges to the same state, bots move exactly
 once per turn though both processes run a bot runner, and a ``kill -9`` of one process loses
@@ -11,14 +13,57 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
+import services
 from cluster import Server, Stream, auth, client
 from sqlalchemy import create_engine, text
 
 PLAYERS = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}, {"name": "Dan"}]
+
+# The fixtures live here, not in a conftest.py: tests/web imports its own ``conftest`` module
+# by name, and a second one would shadow it when both directories are collected.
+
+
+@pytest.fixture(scope="module")
+def pg_server() -> Iterator[str]:
+    with services.postgres() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> Iterator[str]:
+    with services.redis() as url:
+        yield url
+
+
+@pytest.fixture
+def pg_url(pg_server: str) -> str:
+    """The PostgreSQL database, emptied (every table dropped) for this test."""
+    engine = create_engine(pg_server)
+    with engine.begin() as conn:
+        conn.execute(text("DROP SCHEMA public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+    return pg_server
+
+
+@pytest.fixture
+def start_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
+    started: list[Server] = []
+
+    def start(db_url: str, redis_url: str | None = None, bot_delay: float = 0.0) -> Server:
+        server = Server(tmp_path / f"server{len(started)}", db_url, redis_url, bot_delay)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
 
 
 def db_ids(pg_url: str, game_id: str) -> list[tuple[int, int]]:
