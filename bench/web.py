@@ -37,10 +37,10 @@ THINK = (0.5, 1.5)
 TARGET_P95_MS = 100.0
 
 
-def _start(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
+def _start(data_dir: Path, *options: str) -> tuple[subprocess.Popen[bytes], str]:
     process = subprocess.Popen(
         [sys.executable, "-m", "india1853.interfaces.cli", "serve", "--port", "0",
-         "--data-dir", str(data_dir), "--bot-delay", str(BOT_DELAY)],
+         "--data-dir", str(data_dir), "--bot-delay", str(BOT_DELAY), *options],
         stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
     assert process.stdout is not None
     line = process.stdout.readline().decode()
@@ -60,10 +60,13 @@ class Stats:
         self.errors: list[str] = []
 
 
-async def _person(url: str, index: int, stats: Stats, end: float) -> int:
-    """One person's page: follow the stream, act on one's own decisions; the game's last id."""
+async def _person(url: str, index: int, stats: Stats, end: float,
+                  stream_url: str | None = None) -> int:
+    """One person's page: follow the stream (from ``stream_url``, another server process, if
+    given: bench/web_cluster.py), act on one's own decisions; the game's last id."""
     rng = random.Random(index)
-    async with httpx.AsyncClient(base_url=url, timeout=60.0) as client:
+    async with httpx.AsyncClient(base_url=url, timeout=60.0) as client, \
+            httpx.AsyncClient(base_url=stream_url or url, timeout=60.0) as watcher:
         made = (await client.post("/api/games", json={
             "players": [{"name": "You"}, {"name": "B1", "bot": "greedy"},
                         {"name": "B2", "bot": "greedy"}, {"name": "B3", "bot": "greedy"}],
@@ -72,7 +75,7 @@ async def _person(url: str, index: int, stats: Stats, end: float) -> int:
         headers = {"Authorization": f"Bearer {token}"}
         last = 0
         try:
-            async with client.stream("GET", f"/api/games/{game}/events",
+            async with watcher.stream("GET", f"/api/games/{game}/events",
                                      params={"token": token},
                                      timeout=httpx.Timeout(60.0, read=30.0)) as stream:
                 data = ""

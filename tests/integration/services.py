@@ -94,10 +94,10 @@ def postgres() -> Iterator[str]:
 
 
 @contextmanager
-def redis() -> Iterator[str]:
-    """A Redis server (no persistence); yields its URL."""
+def redis(port: int | None = None) -> Iterator[str]:
+    """A Redis server (no persistence), on ``port`` if given; yields its URL."""
     given = os.environ.get("INDIA1853_TEST_REDIS_URL")
-    if given:
+    if given and port is None:
         yield given
         return
     binary = shutil.which("redis-server")
@@ -105,7 +105,7 @@ def redis() -> Iterator[str]:
         raise RuntimeError("redis-server is not installed: run `make integration` "
                            "(apt-get install redis-server)")
     base = Path(tempfile.mkdtemp(prefix="india1853-redis-"))
-    port = free_port()
+    port = port or free_port()
     process = subprocess.Popen(
         [binary, "--bind", "127.0.0.1", "--port", str(port), "--save", "",
          "--appendonly", "no", "--dir", str(base), "--protected-mode", "yes"],
