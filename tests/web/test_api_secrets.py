@@ -14,7 +14,7 @@ ANN_CASH_AFTER = 730 - ANN_BOND
 
 
 def number(n: int) -> re.Pattern[bytes]:
-    return re.compile(rb"(?<![0-9])" + str(n).encode() + rb"(?![0-9])")
+    return re.compile(rb"(?<![0-9.])" + str(n).encode() + rb"(?![0-9.])")
 
 
 def without_decisions(raw: bytes) -> bytes:

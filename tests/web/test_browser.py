@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 GAMES = Path(__file__).parent.parent / "games"
 SCREENSHOTS = Path(__file__).parent.parent.parent / "docs" / "screenshots"
@@ -61,15 +61,32 @@ class Errors:
         page.on("pageerror", lambda exc: self.seen.append(str(exc)))
 
 
-def new_page(browser: Browser, viewport: dict[str, int] = LAPTOP) -> tuple[Page, Errors]:
-    # Playwright evaluates wait_for_function's string predicates with eval, which the server's
-    # CSP forbids; the UI itself runs under the real CSP in test_browser_csp.py.
-    context = browser.new_context(viewport=viewport,  # type: ignore[arg-type]
-                                  bypass_csp=True)
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    page.add_init_script(RECORD_EVENTS)
-    return page, Errors(page)
+class Pages:
+    """Opens pages, each in a context of its own (its own cookies and connections); every
+    context is closed after the test, so no page of an earlier test holds a stream open."""
+
+    def __init__(self, browser: Browser) -> None:
+        self.browser = browser
+        self.contexts: list[BrowserContext] = []
+
+    def new(self, viewport: dict[str, int] = LAPTOP) -> tuple[Page, Errors]:
+        # Playwright evaluates wait_for_function's string predicates with eval, which the
+        # server's CSP forbids; the UI itself runs under the real CSP in test_browser_csp.py.
+        context = self.browser.new_context(viewport=viewport,  # type: ignore[arg-type]
+                                           bypass_csp=True)
+        self.contexts.append(context)
+        context.set_default_timeout(TIMEOUT_MS)
+        page = context.new_page()
+        page.add_init_script(RECORD_EVENTS)
+        return page, Errors(page)
+
+
+@pytest.fixture
+def pages(browser: Browser) -> Iterator[Pages]:
+    opened = Pages(browser)
+    yield opened
+    for context in opened.contexts:
+        context.close()
 
 
 def shot(page: Page, name: str, tmp_path: Path) -> None:
@@ -100,8 +117,10 @@ def last_action(url: str, game_id: str) -> dict[str, Any]:
 
 
 def wait_for_action(page: Page, n: int) -> None:
-    """Until the page shows the game after action ``n``."""
-    page.wait_for_function(f"document.getElementById('history-at').max === '{n}'")
+    """Until the page shows the game after action ``n`` (polled on a timer: animation frames
+    do not come to a page in the background)."""
+    page.wait_for_function(f"document.getElementById('history-at')?.max === '{n}'",
+                           polling=100)
 
 
 def action_count(page: Page) -> int:
@@ -110,7 +129,8 @@ def action_count(page: Page) -> int:
 
 def open_game(page: Page, url: str, link: str) -> None:
     page.goto(url + link)
-    page.wait_for_function("document.getElementById('history-at').max !== ''")
+    page.wait_for_function("(document.getElementById('history-at')?.max ?? '') !== ''",
+                           polling=100)
     expect(page.locator("#headline")).not_to_be_empty()
 
 
@@ -118,8 +138,8 @@ def open_game(page: Page, url: str, link: str) -> None:
 
 
 def test_hotseat_game_from_the_lobby_bonds_claims_shares_and_undo(
-        browser: Browser, server_url: str, tmp_path: Path) -> None:
-    page, errors = new_page(browser)
+        pages: Pages, server_url: str, tmp_path: Path) -> None:
+    page, errors = pages.new()
     page.goto(server_url + "/")
     shot(page, "lobby-laptop", tmp_path)
     page.fill("#seed", "11")
@@ -191,9 +211,9 @@ def test_hotseat_game_from_the_lobby_bonds_claims_shares_and_undo(
     assert errors.seen == []
 
 
-def test_sell_shares_from_the_share_table(browser: Browser, server_url: str) -> None:
+def test_sell_shares_from_the_share_table(pages: Pages, server_url: str) -> None:
     game = import_game(server_url, "random-3p-seed3.json", 25)  # Cat sells next (action 26)
-    page, errors = new_page(browser)
+    page, errors = pages.new()
     open_game(page, server_url, game["hotseat_link"])
     sell = page.locator("button[data-kind=sell]:enabled")
     expect(sell.first).to_be_visible()
@@ -210,10 +230,10 @@ def test_sell_shares_from_the_share_table(browser: Browser, server_url: str) -> 
 # --- operating rounds ---------------------------------------------------------------------------
 
 
-def test_lay_a_tile_rotating_it_by_click_and_key(browser: Browser, server_url: str,
+def test_lay_a_tile_rotating_it_by_click_and_key(pages: Pages, server_url: str,
                                                    tmp_path: Path) -> None:
     game = import_game(server_url, "greedy-3p-seed3.json", 27)  # GIP's first turn
-    page, errors = new_page(browser)
+    page, errors = pages.new()
     open_game(page, server_url, game["hotseat_link"])
     page.locator("button[data-type=choose_lay_option]").first.click()
     wait_for_action(page, 28)
@@ -252,9 +272,9 @@ def test_lay_a_tile_rotating_it_by_click_and_key(browser: Browser, server_url: s
     assert errors.seen == []
 
 
-def test_cancel_leaves_the_game_unchanged(browser: Browser, server_url: str) -> None:
+def test_cancel_leaves_the_game_unchanged(pages: Pages, server_url: str) -> None:
     game = import_game(server_url, "greedy-3p-seed3.json", 28)  # GIP lays track
-    page, errors = new_page(browser)
+    page, errors = pages.new()
     open_game(page, server_url, game["hotseat_link"])
     page.locator("#decision-body .options.hexes button").first.click()
     page.locator("#decision-body .options.tiles button").first.click()
@@ -266,9 +286,9 @@ def test_cancel_leaves_the_game_unchanged(browser: Browser, server_url: str) -> 
     assert errors.seen == []
 
 
-def test_place_a_base(browser: Browser, server_url: str) -> None:
+def test_place_a_base(pages: Pages, server_url: str) -> None:
     game = import_game(server_url, "random-3p-seed3.json", 210)  # GIP places a base next
-    page, errors = new_page(browser)
+    page, errors = pages.new()
     open_game(page, server_url, game["hotseat_link"])
     offered = page.locator(".hex-target.offered")
     expect(offered.first).to_be_attached()
@@ -281,10 +301,10 @@ def test_place_a_base(browser: Browser, server_url: str) -> None:
     assert errors.seen == []
 
 
-def test_runs_are_drawn_one_style_per_train(browser: Browser, server_url: str,
+def test_runs_are_drawn_one_style_per_train(pages: Pages, server_url: str,
                                             tmp_path: Path) -> None:
     game = import_game(server_url, "greedy-3p-seed3.json", 51)  # GIP runs two trains
-    page, errors = new_page(browser)
+    page, errors = pages.new()
     open_game(page, server_url, game["hotseat_link"])
     routes = page.locator("#run-routes li")
     expect(routes).to_have_count(2)
@@ -305,10 +325,9 @@ def test_runs_are_drawn_one_style_per_train(browser: Browser, server_url: str,
     assert errors.seen == []
 
 
-def test_a_changed_run_the_engine_refuses_shows_why(browser: Browser,
-                                                         server_url: str) -> None:
+def test_a_changed_run_the_engine_refuses_shows_why(pages: Pages, server_url: str) -> None:
     game = import_game(server_url, "greedy-3p-seed3.json", 51)
-    page, errors = new_page(browser)
+    page, errors = pages.new()
     open_game(page, server_url, game["hotseat_link"])
     page.click("#change-run summary")
     page.fill("#run-hexes-0", "M9:st2 Q17")
@@ -319,10 +338,9 @@ def test_a_changed_run_the_engine_refuses_shows_why(browser: Browser,
     assert errors.seen == []
 
 
-def test_accept_the_optimal_run_pay_out_and_buy_a_train(browser: Browser,
-                                                        server_url: str) -> None:
+def test_accept_the_optimal_run_pay_out_and_buy_a_train(pages: Pages, server_url: str) -> None:
     game = import_game(server_url, "greedy-3p-seed3.json", 104)  # MSM runs, pays, buys
-    page, errors = new_page(browser)
+    page, errors = pages.new()
     open_game(page, server_url, game["hotseat_link"])
     expect(page.locator("#run-routes li")).to_have_count(1)
     page.click("#accept-run")
@@ -347,11 +365,11 @@ def test_accept_the_optimal_run_pay_out_and_buy_a_train(browser: Browser,
     assert errors.seen == []
 
 
-def test_the_end_shows_final_scores_and_charts(browser: Browser, server_url: str,
+def test_the_end_shows_final_scores_and_charts(pages: Pages, server_url: str,
                                                tmp_path: Path) -> None:
     log = json.loads((GAMES / "greedy-3p-seed3.json").read_text())
     game = import_game(server_url, "greedy-3p-seed3.json", len(log["actions"]))
-    page, errors = new_page(browser)
+    page, errors = pages.new()
     open_game(page, server_url, game["spectator"])
     scores = page.locator("#scores li")
     expect(scores).to_have_count(3)
@@ -390,12 +408,12 @@ def _received(page: Page, bodies: list[str], frames: list[str]) -> list[Any]:
     return [json.loads(t) for t in texts]
 
 
-def test_one_seat_never_sees_another_seats_secrets(browser: Browser, server_url: str) -> None:
+def test_one_seat_never_sees_another_seats_secrets(pages: Pages, server_url: str) -> None:
     created = httpx.post(f"{server_url}/api/games", json={
         "edition": "second", "seed": 3, "hotseat": False,
         "players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}]}, timeout=60).json()
-    ann, ann_errors = new_page(browser)
-    bob, bob_errors = new_page(browser)
+    ann, ann_errors = pages.new()
+    bob, bob_errors = pages.new()
     bodies: list[str] = []
 
     def keep(response: Any) -> None:
@@ -462,7 +480,9 @@ def test_one_seat_never_sees_another_seats_secrets(browser: Browser, server_url:
         ann.wait_for_timeout(300)
     assert "Ann" in claimed, "Ann was never asked to claim a city"
     assert claimed["Ann"] != claimed.get("Bob")
-    wait_for_action(bob, action_count(ann))
+    latest = last_action(server_url, created["id"])["id"]
+    wait_for_action(bob, latest)
+    wait_for_action(ann, latest)
 
     for payload in _received(bob, bodies, frames):
         assert _secrets_of(payload, "Ann", ("cities", "city")) == [], "Ann's city reached Bob"
@@ -475,9 +495,9 @@ def test_one_seat_never_sees_another_seats_secrets(browser: Browser, server_url:
 # --- phones and accessibility -------------------------------------------------------------------
 
 
-def test_phone_layout_touch_targets_and_zoom(browser: Browser, server_url: str,
+def test_phone_layout_touch_targets_and_zoom(pages: Pages, server_url: str,
                                              tmp_path: Path) -> None:
-    page, errors = new_page(browser, PHONE)
+    page, errors = pages.new(PHONE)
     page.goto(server_url + "/")
     viewport = page.get_attribute("meta[name=viewport]", "content") or ""
     assert "user-scalable" not in viewport and "maximum-scale" not in viewport
