@@ -118,22 +118,59 @@ def walk(c: TestClient, game: str, token: str | None) -> dict[str, bytes]:
     return out
 
 
+def options(state: dict[str, Any], kind: str) -> list[dict[str, Any]]:
+    return [o["action"] for d in state["turn"]["decisions"] for o in d["options"]
+            if o["type"] == kind]
+
+
+def leaks(before: dict[str | None, dict[str, bytes]], after: dict[str | None, dict[str, bytes]],
+          pattern: re.Pattern[bytes]) -> list[tuple[str | None, str]]:
+    """(token, route) where the secret shows more often than before it existed."""
+    return [(who, path) for who, pages in after.items() for path, raw in pages.items()
+            if len(pattern.findall(raw)) > len(pattern.findall(before[who][path]))]
+
+
 def test_no_endpoint_shows_a_secret_to_another_token(web: TestClient) -> None:
     made = new_game(web)
     game, tokens = made["id"], made["tokens"]
-    ann = {"Authorization": f"Bearer {tokens['Ann']}"}
-    state = web.get(f"/api/games/{game}", headers=ann).json()
-    bond = next(o["action"] for d in state["turn"]["decisions"] for o in d["options"]
-                if o["type"] == "place_bond")
-    before = {t: walk(web, game, tokens.get(t)) for t in ("Bob", "Cat", None)}
-    r = web.post(f"/api/games/{game}/actions", json={**bond, "amount": ANN_BOND}, headers=ann)
+    auth = {name: {"Authorization": f"Bearer {t}"} for name, t in tokens.items()}
+    others = ("Bob", "Cat", None)
+
+    def walk_all() -> dict[str | None, dict[str, bytes]]:
+        return {t: walk(web, game, tokens.get(t)) for t in others}
+
+    # Ann's bond (2.5.2): secret until every bond is in.
+    state = web.get(f"/api/games/{game}", headers=auth["Ann"]).json()
+    before = walk_all()
+    r = web.post(f"/api/games/{game}/actions",
+                 json={**options(state, "place_bond")[0], "amount": ANN_BOND},
+                 headers=auth["Ann"])
     assert r.status_code == 200, r.text
     assert number(ANN_BOND).search(r.content)
-    after = {t: walk(web, game, tokens.get(t)) for t in ("Bob", "Cat", None)}
-    walked = 0
-    for who, pages in after.items():
-        for path, raw in pages.items():
-            walked += 1
-            seen_before = len(number(ANN_BOND).findall(before[who][path]))
-            assert len(number(ANN_BOND).findall(raw)) <= seen_before, (who, path, raw[:300])
-    assert walked >= 3 * 8
+    after = walk_all()
+    assert sum(len(pages) for pages in after.values()) >= 3 * 8
+    assert leaks(before, after, number(ANN_BOND)) == []
+    assert leaks(before, after, number(730 - ANN_BOND)) == []  # her cash after it
+
+    # Ann's claimed city (2.5.4): secret from the others while the claims go on.
+    for name in ("Bob", "Cat"):
+        state = web.get(f"/api/games/{game}", headers=auth[name]).json()
+        bond = options(state, "place_bond")[0]
+        assert web.post(f"/api/games/{game}/actions", json=bond,
+                        headers=auth[name]).status_code == 200
+    state = web.get(f"/api/games/{game}", headers=auth["Ann"]).json()
+    claims = options(state, "claim_city")
+    assert claims, "Ann (the largest bond) claims first"
+    before = walk_all()
+    claim = claims[len(claims) // 2]
+    r = web.post(f"/api/games/{game}/actions", json=claim, headers=auth["Ann"])
+    assert r.status_code == 200, r.text
+    city = re.compile(re.escape(claim["city"].encode()))
+    after = walk_all()
+    # A seat on turn is offered every city it may claim (public): its own options aside.
+    for who in ("Bob", "Cat"):
+        own = web.get(f"/api/games/{game}", headers=auth[who]).json()
+        if own["turn"]["decisions"]:
+            after[who].pop("/api/games/{game_id}", None)
+            after[who].pop("/api/games/{game_id}/events", None)
+    assert leaks(before, after, city) == []
