@@ -3,6 +3,7 @@ generated request holds, no 500 and every response conforms to the schema."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import httpx
@@ -16,6 +17,7 @@ from schemathesis.specs.openapi.checks import (
 from webclient import create
 
 SEED_GAME: dict[str, str] = {}
+TURNS = itertools.count()  # every other case on the real game
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +31,7 @@ def api_schema(server_url: str) -> Any:
 def check(case: Any) -> None:
     # Half the cases on a real game (with a real token), so that the routes get past the 404.
     if case.path_parameters and "game_id" in case.path_parameters \
-            and hash(repr(case.body)) % 2 == 0:
+            and next(TURNS) % 2 == 0:
         case.path_parameters["game_id"] = SEED_GAME["id"]
         case.headers = {**(case.headers or {}),
                         "Authorization": f"Bearer {SEED_GAME['token']}"}

@@ -2,7 +2,8 @@
 
 FastAPI documents its own validation errors as a list of objects; this server answers every
 refusal (401, 403, 404, 409, 413, 422, 429) with one line of text naming the field or the rule,
-so the schema says so, and schema-based fuzzing (tests/web/test_fuzz_api.py) holds the server
+so the schema says so (and that the ``.svg`` routes answer SVG, the event stream SSE), and
+schema-based fuzzing (tests/web/test_fuzz_api.py) holds the server
 to it.
 """
 
@@ -22,6 +23,15 @@ ERROR_STATUSES = {"401": "no token, or not a token of this game",
                   "429": "too many writes for this token"}
 
 
+def _media(path: str) -> str | None:
+    """The media type of a route that answers other than JSON (None: JSON)."""
+    if path.endswith(".svg"):
+        return "image/svg+xml"
+    if path.endswith("/events"):
+        return "text/event-stream"
+    return None
+
+
 def install(app: FastAPI) -> None:
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
@@ -31,9 +41,12 @@ def install(app: FastAPI) -> None:
             schemas["HTTPValidationError"] = ERROR
             schemas.pop("ValidationError", None)
             ref = {"$ref": "#/components/schemas/HTTPValidationError"}
-            for methods in schema.get("paths", {}).values():
+            for path, methods in schema.get("paths", {}).items():
                 for operation in methods.values():
                     responses = operation.setdefault("responses", {})
+                    media = _media(path)
+                    if media is not None and "200" in responses:
+                        responses["200"]["content"] = {media: {"schema": {"type": "string"}}}
                     for status, text in ERROR_STATUSES.items():
                         responses[status] = {"description": text,
                                              "content": {"application/json": {"schema": ref}}}
