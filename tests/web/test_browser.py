@@ -69,11 +69,13 @@ class Pages:
         self.browser = browser
         self.contexts: list[BrowserContext] = []
 
-    def new(self, viewport: dict[str, int] = LAPTOP) -> tuple[Page, Errors]:
+    def new(self, viewport: dict[str, int] = LAPTOP,
+            permissions: tuple[str, ...] = ()) -> tuple[Page, Errors]:
         # Playwright evaluates wait_for_function's string predicates with eval, which the
         # server's CSP forbids; the UI itself runs under the real CSP in test_browser_csp.py.
-        context = self.browser.new_context(viewport=viewport,  # type: ignore[arg-type]
-                                           bypass_csp=True)
+        context = self.browser.new_context(
+            viewport=viewport, permissions=list(permissions),  # type: ignore[arg-type]
+            bypass_csp=True)
         self.contexts.append(context)
         context.set_default_timeout(TIMEOUT_MS)
         page = context.new_page()
@@ -139,14 +141,22 @@ def open_game(page: Page, url: str, link: str) -> None:
 
 def test_hotseat_game_from_the_lobby_bonds_claims_shares_and_undo(
         pages: Pages, server_url: str, tmp_path: Path) -> None:
-    page, errors = pages.new()
+    page, errors = pages.new(permissions=("clipboard-read", "clipboard-write"))
     page.goto(server_url + "/")
-    shot(page, "lobby-laptop", tmp_path)
     page.fill("#seed", "11")
     page.click("button[type=submit]")
     play = page.get_by_role("link", name="Play here (hotseat, every human seat)")
     expect(play).to_be_visible()
     expect(page.locator("#games tbody tr")).not_to_have_count(0)
+    page.evaluate("window.scrollTo(0, 0)")
+    shot(page, "lobby-laptop", tmp_path)
+    # Copy a link: the clipboard holds the full address.
+    copy = page.get_by_role("button",
+                            name="Copy the link for Play here (hotseat, every human seat)")
+    copy.click()
+    expect(copy).to_have_text("Copied")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == server_url + play.get_attribute("href")
     play.click()
     wait_for_action(page, 0)
     assert page.locator(".hex-target").count() > 100  # the board with its click targets
@@ -208,6 +218,27 @@ def test_hotseat_game_from_the_lobby_bonds_claims_shares_and_undo(
     wait_for_action(page, n + 2)
     assert last_action(server_url, game_id)["action"]["type"] == "undo"
     expect(page.locator(f"button[data-kind=buy-ipo][data-company={company}]")).to_be_enabled()
+    # Redo puts the purchase back.
+    page.select_option("#seat-select", label=seat)
+    expect(page.locator("#redo")).to_be_enabled()
+    page.click("#redo")
+    wait_for_action(page, n + 3)
+    assert last_action(server_url, game_id)["action"]["type"] == "redo"
+    page.select_option("#seat-select", label=seat)
+    expect(row).to_contain_text(company)
+    assert errors.seen == []
+
+
+def test_the_lobby_shows_why_a_game_is_refused(pages: Pages, server_url: str) -> None:
+    page, errors = pages.new()
+    page.goto(server_url + "/")
+    page.locator(".seat-name-input").nth(1).fill("Ann")  # two seats named Ann
+    page.click("button[type=submit]")
+    expect(page.locator("#form-error")).to_contain_text("player names must differ")
+    expect(page.locator("#created")).to_be_hidden()
+    page.locator(".seat-name-input").nth(1).fill("")
+    page.click("button[type=submit]")
+    expect(page.locator("#form-error")).to_have_text("seat 2: a name is needed")
     assert errors.seen == []
 
 
@@ -240,6 +271,8 @@ def test_lay_a_tile_rotating_it_by_click_and_key(pages: Pages, server_url: str,
     offered = page.locator(".hex-target.offered")
     expect(offered.first).to_be_attached()
     assert offered.count() >= 2
+    expect(page.locator(".entity-card")).to_contain_text("GIP")
+    expect(page.locator("#status-strip")).to_contain_text("On sale: 2/1M")
     hex_ = offered.first.get_attribute("data-hex")
     assert hex_
     # Keyboard: the offered hexes are focusable buttons; Enter chooses one.
@@ -269,6 +302,38 @@ def test_lay_a_tile_rotating_it_by_click_and_key(pages: Pages, server_url: str,
     done = last_action(server_url, game["id"])["action"]
     assert done["type"] in ("lay_tile", "promote_tile") and done["hex"] == hex_
     assert chosen == f"Tile {done['tile']}, rotation {done['rotation']}"
+    assert errors.seen == []
+
+
+def test_a_tile_laid_by_keyboard_alone(pages: Pages, server_url: str) -> None:
+    game = import_game(server_url, "greedy-3p-seed3.json", 28)  # GIP lays track
+    page, errors = pages.new()
+    open_game(page, server_url, game["hotseat_link"])
+
+    def tab_to(selector: str) -> None:
+        for _ in range(80):
+            page.keyboard.press("Tab")
+            if page.evaluate(f"document.activeElement.matches({selector!r})"):
+                return
+        pytest.fail(f"Tab never reached {selector}")
+
+    tab_to(".hex-target.offered")  # the offered hexes are in the tab order, named
+    label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    hex_ = page.evaluate("document.activeElement.dataset.hex")
+    assert label.startswith(hex_) and "offered" in label
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.closest('.options.tiles') !== null")
+    page.keyboard.press("Enter")  # the first tile
+    assert page.evaluate("document.activeElement.id") == "confirm"
+    preview = page.locator("#decision-body .preview p").first
+    before = preview.inner_text()
+    page.keyboard.press("r")
+    if page.locator("#rotate:enabled").count():
+        expect(preview).not_to_have_text(before)
+    tab_to("#confirm")
+    page.keyboard.press("Enter")
+    wait_for_action(page, 29)
+    assert last_action(server_url, game["id"])["action"]["hex"] == hex_
     assert errors.seen == []
 
 
@@ -376,6 +441,11 @@ def test_the_end_shows_final_scores_and_charts(pages: Pages, server_url: str,
     best = max(log["final_scores"].items(), key=lambda item: item[1])
     expect(scores.first).to_contain_text(best[0])
     expect(scores.first).to_contain_text(f"£{best[1]:,}")
+    # The market track: a marker for each of the seven companies with a price (not the BBCI).
+    markers = page.locator("#market .marker")
+    expect(markers).to_have_count(7)
+    assert "BBCI" not in markers.all_inner_texts()
+    expect(page.locator("#status-strip")).to_contain_text("Phase 5")
     chart = page.locator("#scores img")
     expect(chart).to_be_visible()
     page.wait_for_function("document.querySelector('#scores img').naturalWidth > 0")

@@ -3,6 +3,7 @@
 // Every option is submitted as its ``action`` exactly; nothing here decides what is legal.
 import { h, clear, costWords, money } from "./dom.js";
 import { routeSwatch } from "./board.js";
+import { entityCard } from "./panels.js";
 
 const TRACK = ["lay_tile", "promote_tile"];
 const SHARES = ["buy_share", "sell_shares", "redeem_share"];
@@ -154,7 +155,7 @@ export class Decisions {
     const shares = opts.filter((o) => SHARES.includes(o.type));
     const rest = opts.filter((o) => !TRACK.includes(o.type) && o.type !== "place_base"
       && o.type !== "run_routes" && !SHARES.includes(o.type));
-    const parts = [header];
+    const parts = [header, d.entity_type === "company" ? entityCard(this.turn, d.entity) : null];
     if (track.length) parts.push(this.trackPart(track));
     if (bases.length) parts.push(this.basePart(bases));
     if (runs.length) parts.push(this.runPart(runs));

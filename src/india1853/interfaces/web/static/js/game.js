@@ -6,7 +6,8 @@ import { Decisions } from "./decisions.js";
 import { h, clear } from "./dom.js";
 import { normalizeTurn } from "./model.js";
 import {
-  renderContract, renderLog, renderMarket, renderPlayers, renderScores, renderShares, renderTrains,
+  renderContract, renderLog, renderMarket, renderPlayers, renderScores, renderShares, renderStatus,
+  renderTrains,
 } from "./panels.js";
 
 const gameId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop());
@@ -112,6 +113,7 @@ function render(rawTurn, { readOnly }) {
   renderSeat(d, readOnly);
   decisions.update(turn, { readOnly });
   renderPlayers($("players"), turn);
+  renderStatus($("status-strip"), turn);
   renderShares($("shares"), turn, { act, readOnly });
   renderMarket($("market"), turn);
   renderTrains($("trains"), turn);
@@ -119,7 +121,9 @@ function render(rawTurn, { readOnly }) {
     { shared: Boolean(d && d.seats && d.seats.length > 1), player: (d && d.seat) || "" });
   renderScores($("scores"), $("scores-body"), turn,
     turn.finished ? `/api/games/${encodeURIComponent(gameId)}/stats.svg` : null);
+  if (!readOnly && d && d.bot_error) showError(d.bot_error); // the game waits for a failed bot
   $("undo").disabled = readOnly || !(d && d.can_undo);
+  $("redo").disabled = readOnly || !(d && d.can_redo);
   $("undo").closest(".undo-row").hidden = !(d && d.seats && d.seats.length);
   $("history-at").max = String(d ? d.last_action_id : 0);
   if (!readOnly) $("history-at").value = String(d ? d.last_action_id : 0);
@@ -199,6 +203,9 @@ $("zoom-in").addEventListener("click", () => board.setZoom(board.zoom * 1.25));
 $("zoom-out").addEventListener("click", () => board.setZoom(board.zoom / 1.25));
 $("zoom-fit").addEventListener("click", () => board.fit());
 $("undo").addEventListener("click", undo);
+$("redo").addEventListener("click", () => {
+  if (state.data && state.data.redo) act({ action: state.data.redo });
+});
 $("board-hint").textContent = "Drag or scroll to pan; Ctrl+wheel or the buttons zoom.";
 
 function listen() {

@@ -99,15 +99,15 @@ document.getElementById("new-game").addEventListener("submit", async (event) => 
     return;
   }
   const seedText = document.getElementById("seed").value.trim();
-  if (!/^\d+$/.test(seedText)) {
-    formError.textContent = "seed: a whole number of 0 or more";
+  if (seedText && !/^\d+$/.test(seedText)) {
+    formError.textContent = "seed: a whole number of 0 or more, or empty for a random one";
     return;
   }
   const hotseat = document.getElementById("hotseat").checked;
   const body = {
     edition: document.getElementById("edition").value,
     variants: [...document.querySelectorAll("input[name=variant]:checked")].map((i) => i.value),
-    seed: Number(seedText),
+    ...(seedText ? { seed: Number(seedText) } : {}),
     players,
     hotseat,
   };

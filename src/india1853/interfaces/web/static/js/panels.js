@@ -186,3 +186,32 @@ export function renderLog(el, entries) {
   clear(el, entries.map((e) => h("li", { value: e && e.id ? e.id : null }, logWords(e))));
   if (atEnd) el.scrollTop = el.scrollHeight;
 }
+
+/** One line above the board that never scrolls away: the phase, the bank, each player's cash
+ * (the ones to act underlined and marked), and the trains on sale. */
+export function renderStatus(el, turn) {
+  const t = turn.tables;
+  const acting = activePlayers(turn);
+  const available = t.trains.available || [];
+  const onSale = (t.trains.roster || []).filter((r) => r.left > 0
+    && String(r.type).split("/").some((type) => available.includes(type)));
+  const price = (r) => (r.price === null || r.price === undefined
+    ? (r.prices || []).map(money).join("/") : money(r.price));
+  clear(el,
+    h("span", {}, h("strong", {}, `Phase ${t.trains.phase}`)),
+    h("span", {}, `Bank ${money(t.bank)}`),
+    t.players.map((p) => h("span", { class: acting.has(p.name) ? "acting" : "" },
+      acting.has(p.name) ? "▶ " : "", `${p.name} ${p.cash === null ? "?" : money(p.cash)}`)),
+    onSale.length ? h("span", {}, "On sale: ", onSale.map((r) => `${r.type} ${price(r)} (${r.left} left)`).join(", ")) : null);
+}
+
+/** The operating company's card: treasury, trains, bases, price. */
+export function entityCard(turn, initials) {
+  const c = turn.tables.companies.find((x) => x.initials === initials);
+  if (!c) return null;
+  return h("div", { class: "entity-card", "aria-label": `${c.initials} at a glance` },
+    companyBadge(c), h("span", {}, `Treasury ${money(c.treasury)}`),
+    h("span", {}, `Trains ${(c.trains || []).join(", ") || "none"}`),
+    c.base_tokens !== undefined ? h("span", {}, `Bases ${c.bases}/${c.base_tokens}`) : null,
+    c.price !== null && c.price !== undefined ? h("span", {}, `Price ${money(c.price)}`) : null);
+}
