@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run play test lint typecheck unit bench soak clean chromium
+.PHONY: run play test lint typecheck unit bench soak clean chromium services integration
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,7 +30,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src
 
-unit: $(STAMP) chromium
+unit: $(STAMP) chromium services
 	$(BIN)/pytest -m "not soak"
 
 # The browser tests (tests/web/test_browser*.py) drive Debian's chromium package through
@@ -40,6 +40,17 @@ chromium:
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 
 test: lint typecheck unit
+
+# Scale and resilience (docs/deployment.md): PostgreSQL and Redis from Debian's packages for the
+# integration tests (tests/integration), which start their own servers on 127.0.0.1 (free
+# ports, private data directories under /tmp, PostgreSQL as the postgres user) and stop them.
+# They take about 2-3 minutes, so `make test` runs them too; `make integration` alone.
+services:
+	(ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && command -v redis-server >/dev/null) \
+		|| (apt-get update && apt-get install -y postgresql redis-server)
+
+integration: $(STAMP) services
+	$(BIN)/pytest tests/integration --timeout=600
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

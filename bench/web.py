@@ -37,10 +37,10 @@ THINK = (0.5, 1.5)
 TARGET_P95_MS = 100.0
 
 
-def _start(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
+def _start(data_dir: Path, *options: str) -> tuple[subprocess.Popen[bytes], str]:
     process = subprocess.Popen(
         [sys.executable, "-m", "india1853.interfaces.cli", "serve", "--port", "0",
-         "--data-dir", str(data_dir), "--bot-delay", str(BOT_DELAY)],
+         "--data-dir", str(data_dir), "--bot-delay", str(BOT_DELAY), *options],
         stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
     assert process.stdout is not None
     line = process.stdout.readline().decode()
@@ -53,16 +53,20 @@ def _start(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
 class Stats:
     def __init__(self) -> None:
         self.post_ms: list[float] = []
+        self.by_type: dict[str, list[float]] = {}
         self.push_ms: list[float] = []
         self.sent: dict[tuple[str, int], float] = {}
         self.stale: dict[str, int] = {}
         self.errors: list[str] = []
 
 
-async def _person(url: str, index: int, stats: Stats, end: float) -> int:
-    """One person's page: follow the stream, act on one's own decisions; the game's last id."""
+async def _person(url: str, index: int, stats: Stats, end: float,
+                  stream_url: str | None = None) -> int:
+    """One person's page: follow the stream (from ``stream_url``, another server process, if
+    given: bench/web_cluster.py), act on one's own decisions; the game's last id."""
     rng = random.Random(index)
-    async with httpx.AsyncClient(base_url=url, timeout=60.0) as client:
+    async with httpx.AsyncClient(base_url=url, timeout=60.0) as client, \
+            httpx.AsyncClient(base_url=stream_url or url, timeout=60.0) as watcher:
         made = (await client.post("/api/games", json={
             "players": [{"name": "You"}, {"name": "B1", "bot": "greedy"},
                         {"name": "B2", "bot": "greedy"}, {"name": "B3", "bot": "greedy"}],
@@ -71,7 +75,7 @@ async def _person(url: str, index: int, stats: Stats, end: float) -> int:
         headers = {"Authorization": f"Bearer {token}"}
         last = 0
         try:
-            async with client.stream("GET", f"/api/games/{game}/events",
+            async with watcher.stream("GET", f"/api/games/{game}/events",
                                      params={"token": token},
                                      timeout=httpx.Timeout(60.0, read=30.0)) as stream:
                 data = ""
@@ -101,7 +105,9 @@ async def _person(url: str, index: int, stats: Stats, end: float) -> int:
                     r = await client.post(f"/api/games/{game}/actions", json=action,
                                           headers=headers)
                     if r.status_code == 200:
-                        stats.post_ms.append((time.perf_counter() - start) * 1000)
+                        took = (time.perf_counter() - start) * 1000
+                        stats.post_ms.append(took)
+                        stats.by_type.setdefault(action["type"], []).append(took)
                         stats.sent[(game, action["id"])] = start
                         last = r.json()["last_action_id"]
                     elif r.status_code == 409:
@@ -150,7 +156,10 @@ async def _run(url: str, pid: int) -> list[dict[str, Any]]:
         "human posts": len(stats.post_ms),
         "post p50 ms": round(statistics.median(stats.post_ms), 1) if stats.post_ms else None,
         "post p95 ms": round(_pct(stats.post_ms, 0.95), 1),
+        "post p99 ms": round(_pct(stats.post_ms, 0.99), 1),
         "post max ms": round(max(stats.post_ms, default=float("nan")), 1),
+        "p95 by action": ", ".join(f"{k} {round(_pct(v, 0.95))} ms ({len(v)})"
+                                   for k, v in sorted(stats.by_type.items())),
         "push p50 ms": round(statistics.median(stats.push_ms), 1) if stats.push_ms else None,
         "push p95 ms": round(_pct(stats.push_ms, 0.95), 1),
         "stale 409": ", ".join(f"{n} in {k}" for k, n in sorted(stats.stale.items())) or 0,

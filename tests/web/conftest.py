@@ -34,7 +34,9 @@ class ServerProcess:
         env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "india1853.interfaces.cli", "serve", "--host", "127.0.0.1",
-             "--port", "0", "--data-dir", str(data_dir), "--bot-delay", "0", *options],
+             "--port", "0", "--data-dir", str(data_dir), "--bot-delay", "0",
+             # pages here flood one token on purpose (tests/web/test_security.py: the limit)
+             "--rate-limit", "0", *options],
             stdout=subprocess.PIPE, stderr=self._stderr, stdin=subprocess.DEVNULL, env=env)
         self.url = self._read_address()
 

@@ -19,7 +19,7 @@ from india1853.errors import India1853Error
 # Subcommand modules, in the order --help lists them.
 COMMAND_MODULES: tuple[str, ...] = (
     "data", "render", "render_tiles", "routes", "moves", "play", "replay", "log", "stats",
-    "simulate", "export_position", "serve",
+    "simulate", "export_position", "serve", "admin",
 )
 
 

@@ -1,11 +1,14 @@
 """``india1853 serve``: the web server.
 
     india1853 serve [--host 127.0.0.1] [--port 8053] [--db URL] [--data-dir DIR]
-                    [--bot-delay SECONDS] [--cache-games N]
+                    [--bot-delay SECONDS] [--cache-games N] [--redis URL]
+                    [--rate-limit N]
 
 The database is ``--db``, else ``DATABASE_URL``, else an SQLite file in the data directory
 (``--data-dir``, default ``$INDIA1853_DATA`` or ``~/.local/share/india1853``).  The schema is
-migrated at start.  The address is printed once the server listens.
+migrated at start.  The address is printed once the server listens.  Several server processes
+on one database carry live updates between them through Redis (``--redis``, else
+``REDIS_URL``; docs/deployment.md).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from india1853.errors import InputError
+from india1853.interfaces.web.security import RateLimit as RateLimitDefault
 
 
 def default_data_dir() -> Path:
@@ -41,6 +45,12 @@ def register(sub: Any) -> None:
     parser.add_argument("--cache-games", type=int, default=200,
                         help="games kept in memory (default 200); others are rebuilt from "
                         "the database when needed")
+    parser.add_argument("--redis", help="Redis URL for live updates between several server "
+                        "processes (default: REDIS_URL, else this process alone)")
+    parser.add_argument("--rate-limit", type=float, default=RateLimitDefault.rate,
+                        help="writes (POST) a second allowed per token, or per address "
+                        f"without one, with bursts of {RateLimitDefault.burst:g} (default "
+                        f"{RateLimitDefault.rate:g}; 0: no limit)")
     parser.set_defaults(func=run)
 
 
@@ -54,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--port: must be between 0 and 65535, got {args.port}")
     if not 0 <= args.bot_delay <= 60:
         raise InputError(f"--bot-delay: must be between 0 and 60 seconds, got {args.bot_delay}")
+    if not 0 <= args.rate_limit <= 1e6:
+        raise InputError(f"--rate-limit: must be between 0 and 1000000, got {args.rate_limit}")
     if args.cache_games < 1:
         raise InputError(f"--cache-games: must be at least 1, got {args.cache_games}")
     data_dir = args.data_dir if args.data_dir is not None else default_data_dir()
@@ -63,7 +75,13 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--data-dir: cannot create {str(data_dir)!r}: "
                          f"{exc.strerror or exc}") from None
     _check_database(url)
-    app = create_app(url, bot_delay=args.bot_delay, cache_size=args.cache_games)
+    redis_url = args.redis or os.environ.get("REDIS_URL") or None
+    if redis_url:
+        _check_redis(redis_url)
+    limit = RateLimitDefault(rate=args.rate_limit) if args.rate_limit else None
+    app = create_app(url, bot_delay=args.bot_delay, redis_url=redis_url, rate_limit=limit,
+                     rate_limited=bool(args.rate_limit),
+                     cache_size=args.cache_games)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
@@ -85,6 +103,21 @@ def _check_database(url: str) -> None:
     except (SQLAlchemyError, ImportError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise InputError(f"--db: cannot use the database: {first}") from None
+
+
+def _check_redis(url: str) -> None:
+    """Reach Redis now, so that a wrong URL is one line, not a traceback at start."""
+    import asyncio
+
+    from india1853.interfaces.web.events import Notifier
+    from india1853.interfaces.web.pubsub import broadcast
+
+    async def probe() -> None:
+        bus = broadcast(Notifier(asyncio.get_running_loop()), url)
+        await bus.start()
+        await bus.stop()
+
+    asyncio.run(probe())
 
 
 def _serve(server: Any, host: str) -> int:

@@ -26,7 +26,11 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from india1853.interfaces.web.bots import BotRunner
 from india1853.interfaces.web.db import Database
 from india1853.interfaces.web.events import Notifier
+from india1853.interfaces.web.pubsub import broadcast
+from india1853.interfaces.web.schema import install as install_schema
+from india1853.interfaces.web.security import Guard, RateLimit
 from india1853.interfaces.web.store import ApiError, GameStore, NewGame, NewSeat, encode
+from india1853.interfaces.web.sweep import BotSweep
 
 log = logging.getLogger("india1853.web")
 
@@ -108,25 +112,35 @@ def _openapi_body(model: type[BaseModel] | None, description: str) -> dict[str, 
                             "content": {"application/json": {"schema": schema}}}}
 
 
-def create_app(url: str, *, cache_size: int = 200, bot_delay: float = 0.0) -> FastAPI:
+def create_app(url: str, *, cache_size: int = 200, bot_delay: float = 0.0,
+               redis_url: str | None = None, rate_limit: RateLimit | None = None,
+               rate_limited: bool = True) -> FastAPI:
     """The application on the database at ``url`` (migrated to the newest schema at start);
-    bots wait ``bot_delay`` seconds before each move."""
+    bots wait ``bot_delay`` seconds before each move; live updates go through Redis pub/sub
+    when ``redis_url`` is given (several server processes, docs/deployment.md)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = Database(url)
         await _run(db.migrate)
         notifier = Notifier(asyncio.get_running_loop())
-        store = GameStore(db, cache_size=cache_size, on_change=notifier.changed)
+        bus = broadcast(notifier, redis_url)
+        await bus.start()
+        store = GameStore(db, cache_size=cache_size, on_change=bus.changed)
         runner = BotRunner(store, bot_delay)
         app.state.store, app.state.notifier, app.state.bots = store, notifier, runner
         for game_id in await _run(store.games_waiting_for_bots):
             runner.kick(game_id)
+        sweep = BotSweep(store, runner)  # sweep.py: several processes, one may die
+        if redis_url:
+            sweep.start()
         try:
             yield
         finally:
             notifier.close()
+            await sweep.stop()
             await runner.stop()
+            await bus.stop()
             db.dispose()
 
     app = FastAPI(title="india1853", version="1",
@@ -239,6 +253,10 @@ def create_app(url: str, *, cache_size: int = 200, bot_delay: float = 0.0) -> Fa
         return _page("game.html")
 
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+    # security.py: headers, per-token rate limit on writes, body cap
+    app.add_middleware(Guard, limit=rate_limit if rate_limited else None,
+                       rate_limited=rate_limited)
+    install_schema(app)  # schema.py: errors documented as they are ({"detail": "..."})
     return app
 
 

@@ -78,6 +78,8 @@ actions = Table(
     # manager then): undo is allowed to that player's token (and to the hotseat token).
     Column("seat", String(64), nullable=True),
     Column("created_at", Float, nullable=False),
+    # integrity.py: SHA-256 of (game, idx, data, seat), checked before every replay (0002)
+    Column("digest", String(64), nullable=True),
     UniqueConstraint("game_id", "idx", name="uq_actions_game_idx"),
 )
 
@@ -151,6 +153,10 @@ class Database:
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
         with self._writer.begin() as conn:
+            if not self.sqlite:
+                # Several processes starting at once migrate one after the other (SQLite's
+                # BEGIN IMMEDIATE already does that); the lock ends with the transaction.
+                conn.exec_driver_sql("SELECT pg_advisory_xact_lock(1853)")
             config.attributes["connection"] = conn
             command.upgrade(config, "head")
 

@@ -33,6 +33,10 @@ class Notifier:
     def event(self, game_id: str) -> asyncio.Event:
         return self._events.setdefault(game_id, asyncio.Event())
 
+    def watched(self) -> list[str]:
+        """The games some stream of this process waits on (pubsub wakes them on reconnect)."""
+        return list(self._events)
+
     def revision(self, game_id: str) -> int:
         return self._revisions.get(game_id, 0)
 

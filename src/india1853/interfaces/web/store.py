@@ -37,6 +37,7 @@ from india1853.interfaces.commands.stats import draw, history
 from india1853.interfaces.game_render import game_board_svg
 from india1853.interfaces.narrate import LogLine, narrate
 from india1853.interfaces.web.db import Database, actions, games, seats
+from india1853.interfaces.web.integrity import CorruptLog, load_rows, row_digest
 from india1853.interfaces.web.turn import decider, turn
 from india1853.rules.game.game import ENGINE_VERSION, Game, effective_actions, redo_stack
 from india1853.rules.game.settings import Settings
@@ -200,9 +201,11 @@ class GameStore:
         row = conn.execute(select(games).where(games.c.id == game_id)).one()
         seat_rows = conn.execute(select(seats).where(seats.c.game_id == game_id)
                                  .order_by(seats.c.position)).all()
-        rows = conn.execute(select(actions.c.data, actions.c.seat)
-                            .where(actions.c.game_id == game_id)
-                            .order_by(actions.c.idx)).all()
+        try:  # integrity.py: every row checked, a damaged log reported, never replayed
+            rows = load_rows(conn, game_id, count)
+        except CorruptLog as exc:
+            log.error("%s", exc)
+            raise ApiError(500, str(exc)) from None
         settings = Settings.from_json(row.settings)
         game = Game.replay(settings, [r.data for r in rows], check=False)
         entry = Entry(game=game,
@@ -527,7 +530,8 @@ class GameStore:
             if game.log:
                 conn.execute(insert(actions), [
                     {"game_id": game_id, "idx": a["id"], "data": a, "seat": who,
-                     "created_at": now} for a, who in zip(game.log, submitters, strict=True)])
+                     "created_at": now, "digest": row_digest(game_id, a["id"], a, who)}
+                    for a, who in zip(game.log, submitters, strict=True)])
         entry = Entry(game=game, seats=tuple(Seat(n, b, token_hash(tokens[n])
                                                   if n in tokens else None)
                                              for n, b in players),
@@ -614,7 +618,9 @@ class GameStore:
                     return False
                 conn.execute(insert(actions).values(game_id=game_id, idx=accepted["id"],
                                                     data=accepted, seat=who,
-                                                    created_at=time.time()))
+                                                    created_at=time.time(),
+                                                    digest=row_digest(game_id, accepted["id"],
+                                                                      accepted, who)))
                 conn.execute(update(games).where(games.c.id == game_id).values(
                     actions=len(game.log), round=game.state.round, finished=game.finished,
                     updated_at=time.time()))

@@ -1,0 +1,82 @@
+"""``india1853 admin``: the web server's database for operators.
+
+    india1853 admin backup FILE   [--db URL] [--data-dir DIR]
+    india1853 admin restore FILE  [--db URL] [--data-dir DIR]
+    india1853 admin migrate       [--db URL] [--data-dir DIR]
+    india1853 admin check         [--db URL] [--data-dir DIR]
+
+The database is found as ``india1853 serve`` finds it (``--db``, ``DATABASE_URL``, else the
+SQLite file in the data directory).  ``backup`` writes every game to one JSON file (safe while
+the server runs); ``restore`` loads such a file into a database that does not hold those games
+(any engine: SQLite to PostgreSQL works); ``migrate`` brings the schema to the newest version
+(the server also does at start); ``check`` verifies every game's stored log (exit 1 if one is
+damaged).  See docs/deployment.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+from india1853.errors import InputError
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("admin", help="operators: backup, restore, migrate or check the "
+                            "web server's database")
+    parser.add_argument("task", choices=("backup", "restore", "migrate", "check"),
+                        help="what to do")
+    parser.add_argument("file", nargs="?", type=Path, help="the backup file (backup, restore)")
+    parser.add_argument("--db", help="database URL (default: DATABASE_URL, else the SQLite "
+                        "file in the data directory)")
+    parser.add_argument("--data-dir", type=Path, help="where the SQLite file lives")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from india1853.interfaces.commands.serve import default_data_dir
+    from india1853.interfaces.web import admin
+    from india1853.interfaces.web.db import Database, database_url
+
+    if args.task in ("backup", "restore") and args.file is None:
+        raise InputError(f"admin {args.task}: FILE is required")
+    if args.task in ("migrate", "check") and args.file is not None:
+        raise InputError(f"admin {args.task}: takes no FILE")
+    data_dir = args.data_dir if args.data_dir is not None else default_data_dir()
+    try:
+        url = database_url(args.db or os.environ.get("DATABASE_URL"), data_dir)
+    except OSError as exc:
+        raise InputError(f"--data-dir: cannot create {str(data_dir)!r}: "
+                         f"{exc.strerror or exc}") from None
+    try:
+        db = Database(url)
+        try:
+            db.migrate()
+            return _task(args, db, admin)
+        finally:
+            db.dispose()
+    except (SQLAlchemyError, ImportError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise InputError(f"--db: cannot use the database: {first}") from None
+
+
+def _task(args: argparse.Namespace, db: Any, admin: Any) -> int:
+    if args.task == "backup":
+        n = admin.backup(db, args.file)
+        print(f"backup: {n} games written to {args.file}")
+    elif args.task == "restore":
+        n = admin.restore(db, args.file)
+        print(f"restore: {n} games restored from {args.file}")
+    elif args.task == "migrate":
+        print(f"migrate: the database is at the newest schema ({admin.count_games(db)} games)")
+    else:
+        n, problems = admin.check(db)
+        for line in problems:
+            print(f"damaged: {line}")
+        print(f"check: {n} games, {len(problems)} damaged")
+        return 1 if problems else 0
+    return 0

@@ -1,0 +1,152 @@
+"""Operators' tasks on the web server's database: backup, restore, migrate, check.
+
+A backup is one JSON file, independent of the database engine (so it also moves games from
+SQLite to PostgreSQL): ``{"format": "india1853-backup", "version": 1, "games": [...]}``, each
+game's row (``actions`` its count of actions), ``seats`` (token digests only: the players'
+links keep working after a restore) and ``rows``, its actions with their integrity digests.
+It is read in one transaction (a consistent snapshot while the server runs) and written to a
+temporary file renamed at the end.  A restore checks every game's rows (integrity.py) before
+it writes anything, refuses a game id the database already holds, and writes all games in one
+transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, func, insert, select
+
+from india1853.errors import InputError
+from india1853.interfaces.web.db import Database, actions, games, seats
+from india1853.interfaces.web.integrity import CorruptLog, check_row, verify_game
+
+FORMAT = "india1853-backup"
+VERSION = 1
+GAME_FIELDS = ("id", "engine_version", "settings", "hotseat_hash", "created_at", "updated_at",
+               "actions", "round", "finished")
+SEAT_FIELDS = ("position", "name", "bot", "token_hash")
+ACTION_FIELDS = ("idx", "data", "seat", "created_at", "digest")
+
+
+@contextmanager
+def _snapshot(db: Database) -> Iterator[Connection]:
+    with db.read() as conn:
+        if not db.sqlite:  # one consistent view of every table while the server writes
+            conn.exec_driver_sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield conn
+
+
+def backup(db: Database, path: Path) -> int:
+    """Write every game to ``path``; the number of games."""
+    with _snapshot(db) as conn:
+        game_rows = conn.execute(select(games).order_by(games.c.created_at)).mappings().all()
+        out: list[dict[str, Any]] = []
+        for g in game_rows:
+            seat_rows = conn.execute(select(seats).where(seats.c.game_id == g["id"])
+                                     .order_by(seats.c.position)).mappings().all()
+            action_rows = conn.execute(select(actions).where(actions.c.game_id == g["id"])
+                                       .order_by(actions.c.idx)).mappings().all()
+            out.append({**{k: g[k] for k in GAME_FIELDS},
+                        "seats": [{k: s[k] for k in SEAT_FIELDS} for s in seat_rows],
+                        "rows": [{k: a[k] for k in ACTION_FIELDS} for a in action_rows]})
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump({"format": FORMAT, "version": VERSION, "games": out}, f,
+                      ensure_ascii=False)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise InputError(f"backup: cannot write {str(path)!r}: {exc.strerror or exc}") from None
+    return len(out)
+
+
+def _read_backup(path: Path) -> list[dict[str, Any]]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(f"restore: cannot read {str(path)!r}: {exc.strerror or exc}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(f"restore: {str(path)!r} is not a JSON backup ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise InputError(f"restore: {str(path)!r} is not an india1853 backup (format)")
+    if data.get("version") != VERSION:
+        raise InputError(f"restore: backup version {data.get('version')!r} is not {VERSION}")
+    found = data.get("games")
+    if not isinstance(found, list) or not all(isinstance(g, dict) for g in found):
+        raise InputError("restore: games: must be a list of objects")
+    return found
+
+
+def _checked(i: int, game: dict[str, Any]) -> dict[str, Any]:
+    """The game as the tables take it; InputError naming the first bad field or row."""
+    where = f"restore: games[{i}]"
+    missing = [k for k in (*GAME_FIELDS, "seats", "rows") if k not in game]
+    if missing:
+        raise InputError(f"{where}: missing {', '.join(missing)}")
+    if not isinstance(game["id"], str) or not game["id"]:
+        raise InputError(f"{where}.id: must be a game id")
+    for key in ("seats", "rows"):
+        if not isinstance(game[key], list) or not all(isinstance(r, dict) for r in game[key]):
+            raise InputError(f"{where}.{key}: must be a list of objects")
+    if game["actions"] != len(game["rows"]):
+        raise InputError(f"{where}.actions: {game['actions']!r} but {len(game['rows'])} rows")
+    for j, seat in enumerate(game["seats"]):
+        missing = [k for k in SEAT_FIELDS if k not in seat]
+        if missing:
+            raise InputError(f"{where}.seats[{j}]: missing {', '.join(missing)}")
+    try:
+        for position, row in enumerate(game["rows"], start=1):
+            missing = [k for k in ACTION_FIELDS if k not in row]
+            if missing:
+                raise InputError(f"{where}.rows[{position - 1}]: missing {', '.join(missing)}")
+            check_row(game["id"], position, row["idx"], json.dumps(row["data"]), row["seat"],
+                      row["digest"])
+    except CorruptLog as exc:
+        raise InputError(f"{where}: {exc}") from None
+    return game
+
+
+def restore(db: Database, path: Path) -> int:
+    """Write every game of the backup at ``path`` into the database; the number of games."""
+    found = [_checked(i, g) for i, g in enumerate(_read_backup(path))]
+    ids = [g["id"] for g in found]
+    if len(set(ids)) != len(ids):
+        raise InputError("restore: the backup holds a game id twice")
+    with db.write() as conn:
+        for chunk in range(0, len(ids), 500):
+            present = conn.execute(select(games.c.id).where(
+                games.c.id.in_(ids[chunk:chunk + 500]))).scalars().first()
+            if present is not None:
+                raise InputError(f"restore: game {present} is already in the database "
+                                 "(restore into an empty database)")
+        for g in found:
+            conn.execute(insert(games).values(**{k: g[k] for k in GAME_FIELDS}))
+            if g["seats"]:
+                conn.execute(insert(seats), [{"game_id": g["id"], **{k: s[k] for k in
+                                                                     SEAT_FIELDS}}
+                                             for s in g["seats"]])
+            if g["rows"]:
+                conn.execute(insert(actions), [{"game_id": g["id"], **{k: r[k] for k in
+                                                                       ACTION_FIELDS}}
+                                               for r in g["rows"]])
+    return len(found)
+
+
+def check(db: Database) -> tuple[int, list[str]]:
+    """Every game's rows checked: the number of games and one line per damaged game."""
+    with _snapshot(db) as conn:
+        rows = conn.execute(select(games.c.id, games.c.actions)).all()
+        problems = [p for p in (verify_game(conn, r.id, int(r.actions)) for r in rows) if p]
+    return len(rows), problems
+
+
+def count_games(db: Database) -> int:
+    with db.read() as conn:
+        return int(conn.execute(select(func.count()).select_from(games)).scalar_one())

@@ -1,0 +1,140 @@
+"""Server processes on one shared database, and clients for them (HTTP and SSE, loopback)."""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+START_TIMEOUT = 90.0
+
+
+class Server:
+    """One ``india1853 serve --port 0`` process on ``db_url`` (and Redis if given)."""
+
+    def __init__(self, log_dir: Path, db_url: str, redis_url: str | None = None,
+                 bot_delay: float = 0.0) -> None:
+        log_dir.mkdir(parents=True, exist_ok=True)
+        self.log_dir = log_dir
+        self._stderr = open(log_dir / "server.err", "ab")  # noqa: SIM115 (closed in _close)
+        env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+        cmd = [sys.executable, "-m", "india1853.interfaces.cli", "serve", "--host", "127.0.0.1",
+               "--port", "0", "--db", db_url, "--bot-delay", str(bot_delay),
+               # the pages here send as fast as they can on purpose (no per-token limit)
+               "--rate-limit", "0"]
+        if redis_url:
+            cmd += ["--redis", redis_url]
+        self.process = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=self._stderr,
+                                        stdin=subprocess.DEVNULL, env=env)
+        self.url = self._address()
+
+    def _address(self) -> str:
+        assert self.process.stdout is not None
+        selector = selectors.DefaultSelector()
+        selector.register(self.process.stdout, selectors.EVENT_READ)
+        deadline = time.monotonic() + START_TIMEOUT
+        line = b""
+        while not line.endswith(b"\n"):
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                self.kill()
+                err = (self.log_dir / "server.err").read_text(errors="replace")
+                raise RuntimeError(f"the server did not start: {err[-2000:]}")
+            if selector.select(timeout=0.2):
+                line += os.read(self.process.stdout.fileno(), 1)
+        selector.close()
+        return "http://" + line.decode().split("http://", 1)[1].split("/", 1)[0]
+
+    def kill(self) -> None:
+        """``kill -9``."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+        self._close()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        self._close()
+
+    def _close(self) -> None:
+        if self.process.stdout is not None and not self.process.stdout.closed:
+            self.process.stdout.close()
+        if not self._stderr.closed:
+            self._stderr.close()
+
+
+def client(url: str) -> httpx.Client:
+    return httpx.Client(base_url=url, timeout=60.0)
+
+
+def auth(token: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+class Stream:
+    """A page's event stream (SSE) read in a thread: every event's id and JSON."""
+
+    def __init__(self, url: str, game_id: str, token: str | None = None) -> None:
+        self.events: list[tuple[int, dict[str, Any]]] = []
+        self.error: str | None = None
+        self._stop = threading.Event()
+        self._cond = threading.Condition()
+        params = {"token": token} if token else {}
+        self._thread = threading.Thread(target=self._read, args=(url, game_id, params),
+                                        daemon=True)
+        self._thread.start()
+
+    def _read(self, url: str, game_id: str, params: dict[str, str]) -> None:
+        try:
+            with httpx.Client(base_url=url, timeout=httpx.Timeout(60.0, read=None)) as c, \
+                    c.stream("GET", f"/api/games/{game_id}/events", params=params) as r:
+                event_id, data = None, ""
+                for line in r.iter_lines():
+                    if self._stop.is_set():
+                        return
+                    if line.startswith("id: "):
+                        event_id = int(line[4:])
+                    elif line.startswith("data: "):
+                        data = line[6:]
+                    elif not line and data and event_id is not None:
+                        with self._cond:
+                            self.events.append((event_id, json.loads(data)))
+                            self._cond.notify_all()
+                        event_id, data = None, ""
+        except Exception as exc:  # reported by wait()
+            if not self._stop.is_set():
+                self.error = f"{type(exc).__name__}: {exc}"
+
+    def last(self) -> int:
+        with self._cond:
+            return self.events[-1][0] if self.events else -1
+
+    def wait(self, action_id: int, timeout: float = 30.0) -> dict[str, Any]:
+        """The first event with an id of at least ``action_id``."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                for event_id, state in self.events:
+                    if event_id >= action_id:
+                        return state
+                left = deadline - time.monotonic()
+                assert self.error is None, self.error
+                assert left > 0, f"no event {action_id} within {timeout} s (last {self.last()})"
+                self._cond.wait(min(left, 0.5))
+
+    def close(self) -> None:
+        self._stop.set()

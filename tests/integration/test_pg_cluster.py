@@ -1,0 +1,327 @@
+"""Two server processes on one real PostgreSQL database, live updates through real Redis.
+
+The servers: one real PostgreSQL and one real Redis for the module (services.py), a fresh
+schema per test, and a factory of server processes that stops every server it started.
+One game, pages on both processes, concurrent actions sent to either: the log has no gap and
+no duplicate, every page (on either process) converges to the same state, bots move exactly
+once per turn though both processes run a bot runner, and a ``kill -9`` of one process loses
+no acknowledged action.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import services
+from cluster import Server, Stream, auth, client
+from sqlalchemy import create_engine, text
+
+PLAYERS = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}, {"name": "Dan"}]
+
+# The fixtures live here, not in a conftest.py: tests/web imports its own ``conftest`` module
+# by name, and a second one would shadow it when both directories are collected.
+
+
+@pytest.fixture(scope="module")
+def pg_server() -> Iterator[str]:
+    with services.postgres() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> Iterator[str]:
+    with services.redis() as url:
+        yield url
+
+
+@pytest.fixture
+def pg_url(pg_server: str) -> str:
+    """The PostgreSQL database, emptied (every table dropped) for this test."""
+    engine = create_engine(pg_server)
+    with engine.begin() as conn:
+        conn.execute(text("DROP SCHEMA public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+    return pg_server
+
+
+@pytest.fixture
+def start_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
+    started: list[Server] = []
+
+    def start(db_url: str, redis_url: str | None = None, bot_delay: float = 0.0) -> Server:
+        server = Server(tmp_path / f"server{len(started)}", db_url, redis_url, bot_delay)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+def db_ids(pg_url: str, game_id: str) -> list[tuple[int, int]]:
+    engine = create_engine(pg_url)
+    with engine.connect() as conn:
+        rows = conn.execute(text("SELECT idx, data FROM actions WHERE game_id = :g "
+                                 "ORDER BY idx"), {"g": game_id}).all()
+    engine.dispose()
+    return [(int(r.idx), int(r.data["id"])) for r in rows]
+
+
+def options(state: dict[str, Any]) -> list[dict[str, Any]]:
+    return [o["action"] for d in state["turn"]["decisions"] for o in d["options"]]
+
+
+def public(state: dict[str, Any]) -> dict[str, Any]:
+    """What every page of one seat must agree on."""
+    return {"last": state["last_action_id"], "turn": state["turn"]}
+
+
+def test_two_processes_one_game_concurrent_pages_converge(
+        pg_url: str, redis_url: str, start_server: Callable[..., Server]) -> None:
+    a = start_server(pg_url, redis_url)
+    b = start_server(pg_url, redis_url)
+    made = client(a.url).post("/api/games", json={"players": PLAYERS, "seed": 11}).json()
+    game, tokens = made["id"], made["tokens"]
+    # Every seat and a spectator follow the game on both processes.
+    streams = {(name, s.url): Stream(s.url, game, tokens.get(name))
+               for s in (a, b) for name in [*tokens, None]}
+    accepted: list[int] = []
+    refused: list[str] = []
+    target = 60
+    deadline = time.monotonic() + 120
+
+    def page(name: str, server: Server, seed: int) -> None:
+        rng = random.Random(seed)
+        with client(server.url) as c:
+            while time.monotonic() < deadline:
+                r = c.get(f"/api/games/{game}", headers=auth(tokens[name]))
+                state = r.json()
+                if state["last_action_id"] >= target or state["turn"]["finished"]:
+                    return
+                mine = options(state)
+                if not mine:
+                    time.sleep(0.01)
+                    continue
+                posted = c.post(f"/api/games/{game}/actions", json=rng.choice(mine),
+                                headers=auth(tokens[name]))
+                if posted.status_code == 200:
+                    accepted.append(posted.json()["last_action_id"])
+                elif posted.status_code != 409:
+                    refused.append(f"{posted.status_code} {posted.text[:200]}")
+
+    # Two pages per seat, one on each process, all sending at once.
+    pages = [threading.Thread(target=page, args=(name, server, i))
+             for i, (name, server) in enumerate((n, s) for n in tokens for s in (a, b))]
+    for t in pages:
+        t.start()
+    for t in pages:
+        t.join()
+    assert refused == []
+    last = max(accepted)
+    assert last >= target
+    assert sorted(accepted) == list(range(1, last + 1))  # each acknowledged id once
+    assert db_ids(pg_url, game) == [(i, i) for i in range(1, last + 1)]
+    for name in [*tokens, None]:
+        views = [client(s.url).get(f"/api/games/{game}", headers=auth(tokens.get(name)))
+                 .json() for s in (a, b)]
+        assert public(views[0]) == public(views[1])
+        for s in (a, b):
+            pushed = streams[(name, s.url)].wait(last)
+            assert public(pushed) == public(views[0]), (name, s.url)
+    for stream in streams.values():
+        stream.close()
+
+
+def test_an_action_on_one_process_is_pushed_to_pages_on_the_other(
+        pg_url: str, redis_url: str, start_server: Callable[..., Server]) -> None:
+    a = start_server(pg_url, redis_url)
+    b = start_server(pg_url, redis_url)
+    made = client(a.url).post("/api/games", json={"players": PLAYERS[:3], "seed": 2}).json()
+    game, tokens = made["id"], made["tokens"]
+    watcher = Stream(b.url, game)
+    watcher.wait(0)
+    delays: list[float] = []
+    for n in range(1, 9):
+        with client(a.url) as c:
+            state = next(s for s in (c.get(f"/api/games/{game}", headers=auth(t)).json()
+                                     for t in tokens.values()) if options(s))
+            start = time.monotonic()
+            r = c.post(f"/api/games/{game}/actions", json=options(state)[0],
+                       headers=auth(tokens[state["seat"]]))
+            assert r.status_code == 200, r.text
+        pushed = watcher.wait(n, timeout=10)
+        delays.append(time.monotonic() - start)
+        assert pushed["last_action_id"] == n
+    # Through Redis, at once: the streams' own look at the database (every 5 s) would take
+    # 2.5 s on average.
+    assert sorted(delays)[len(delays) // 2] < 1.0, delays
+    assert max(delays) < 4.0, delays
+    watcher.close()
+
+
+def test_bots_move_once_with_two_processes(
+        pg_url: str, redis_url: str, start_server: Callable[..., Server]) -> None:
+    a = start_server(pg_url, redis_url)
+    players = [{"name": "Ann"}, {"name": "B1", "bot": "greedy"},
+               {"name": "B2", "bot": "greedy"}, {"name": "B3", "bot": "greedy"}]
+    made = client(a.url).post("/api/games", json={"players": players, "seed": 9}).json()
+    game, token = made["id"], made["tokens"]["Ann"]
+    # A second process starts while the bots play: it wakes the same game's bots too.
+    b = start_server(pg_url, redis_url)
+    stream_b = Stream(b.url, game, token)
+    rng = random.Random(5)
+    last = 0
+    for _ in range(12):
+        state = stream_b.wait(last, timeout=60)
+        # Wait until the bots are done and it is Ann's turn, as a page on B sees it.
+        deadline = time.monotonic() + 60
+        while not options(state):
+            assert time.monotonic() < deadline, "Ann never got a turn"
+            state = stream_b.wait(state["last_action_id"] + 1, timeout=60)
+        server = (a, b)[rng.randrange(2)]
+        r = client(server.url).post(f"/api/games/{game}/actions",
+                                    json=rng.choice(options(state)), headers=auth(token))
+        assert r.status_code in (200, 409), r.text
+        last = r.json()["last_action_id"] if r.status_code == 200 else state["last_action_id"]
+    count = client(a.url).get(f"/api/games/{game}").json()["last_action_id"]
+    assert db_ids(pg_url, game) == [(i, i) for i in range(1, count + 1)]
+    log = client(b.url).get(f"/api/games/{game}/log").json()["actions"]
+    assert [line["id"] for line in log] == list(range(1, count + 1))
+    stream_b.close()
+
+
+def test_kill_9_of_one_process_loses_no_acknowledged_action(
+        pg_url: str, redis_url: str, start_server: Callable[..., Server]) -> None:
+    a = start_server(pg_url, redis_url)
+    b = start_server(pg_url, redis_url)
+    made = client(a.url).post("/api/games", json={"players": PLAYERS, "hotseat": True,
+                                                   "seed": 4}).json()
+    game, hot = made["id"], made["hotseat_token"]
+    acked: dict[int, dict[str, Any]] = {}
+    stop = threading.Event()
+
+    def play(server: Server, seed: int) -> None:
+        rng = random.Random(seed)
+        with client(server.url) as c:
+            try:
+                while not stop.is_set():
+                    state = c.get(f"/api/games/{game}", headers=auth(hot)).json()
+                    action = rng.choice(options(state))
+                    r = c.post(f"/api/games/{game}/actions", json=action, headers=auth(hot),
+                               params={"seat": state["seat"]})
+                    if r.status_code == 200:
+                        acked[action["id"]] = action
+            except (httpx.HTTPError, ValueError):
+                return  # this server is gone
+
+    players = [threading.Thread(target=play, args=(s, i)) for i, s in enumerate((a, b))]
+    for t in players:
+        t.start()
+    deadline = time.monotonic() + 90
+    while len(acked) < 20:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    a.kill()  # SIGKILL mid-stream; B goes on
+    time.sleep(0.5)
+    stop.set()
+    for t in players:
+        t.join()
+    restarted = start_server(pg_url, redis_url)
+    log = client(restarted.url).get(f"/api/games/{game}/log").json()["actions"]
+    kept = {line["id"]: line["action"] for line in log}
+    for action_id, action in acked.items():
+        assert kept[action_id]["type"] == action["type"]
+        assert kept[action_id]["entity"] == action["entity"]
+    assert sorted(kept) == list(range(1, len(kept) + 1))
+    # The restarted process and the survivor replay the same game.
+    views = [client(s.url).get(f"/api/games/{game}").json() for s in (restarted, b)]
+    assert public(views[0]) == public(views[1])
+
+
+def test_processes_starting_at_once_on_an_empty_database(pg_url: str) -> None:
+    """Every server migrates the schema at start: several at once on an empty database."""
+    from india1853.interfaces.web.db import Database
+
+    barrier = threading.Barrier(4)
+    errors: list[str] = []
+
+    def start() -> None:
+        db = Database(pg_url)
+        try:
+            barrier.wait()
+            db.migrate()
+        except Exception as exc:
+            errors.append(f"{type(exc).__name__}: {str(exc).splitlines()[0]}")
+        finally:
+            db.dispose()
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    engine = create_engine(pg_url)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one()
+    engine.dispose()
+
+
+def test_bots_go_on_when_the_process_that_woke_them_dies(
+        pg_url: str, redis_url: str, start_server: Callable[..., Server]) -> None:
+    # B starts first, so that its start-up look for games with bots finds nothing: only its
+    # sweep (sweep.py) can learn that A left the bots of this game with a turn to play.
+    b = start_server(pg_url, redis_url, bot_delay=1.0)
+    a = start_server(pg_url, redis_url, bot_delay=1.0)
+    players = [{"name": "Ann"}, {"name": "B1", "bot": "greedy"},
+               {"name": "B2", "bot": "greedy"}, {"name": "B3", "bot": "greedy"}]
+    made = client(a.url).post("/api/games", json={"players": players, "seed": 9}).json()
+    game, token = made["id"], made["tokens"]["Ann"]
+    state = client(a.url).get(f"/api/games/{game}", headers=auth(token)).json()
+    r = client(a.url).post(f"/api/games/{game}/actions", json=options(state)[0],
+                           headers=auth(token))
+    assert r.status_code == 200, r.text
+    a.kill()  # the bots were to move in a second each, on A
+    moved = client(b.url).get(f"/api/games/{game}").json()["last_action_id"]
+    assert moved < 4, "the bots were quicker than the kill: the test proves nothing"
+    deadline = time.monotonic() + 60
+    while True:
+        state = client(b.url).get(f"/api/games/{game}", headers=auth(token)).json()
+        if state["last_action_id"] >= 4 and options(state):
+            break  # the three bots' bonds and Ann's: Ann's turn again
+        assert time.monotonic() < deadline, f"the bots stalled at {state['last_action_id']}"
+        time.sleep(0.5)
+    assert db_ids(pg_url, game) == [(i, i) for i in range(1, state["last_action_id"] + 1)]
+
+
+def test_actions_stand_through_a_redis_outage_and_pages_catch_up(
+        pg_url: str, start_server: Callable[..., Server]) -> None:
+    port = services.free_port()
+    with services.redis(port) as url:
+        a = start_server(pg_url, url)
+        b = start_server(pg_url, url)
+        made = client(a.url).post("/api/games", json={"players": PLAYERS[:3],
+                                                       "seed": 6}).json()
+        game, tokens = made["id"], made["tokens"]
+        watcher = Stream(b.url, game)
+        watcher.wait(0)
+    # Redis is gone: an action is still accepted (Redis only rings the bell).
+    state = next(s for s in (client(a.url).get(f"/api/games/{game}", headers=auth(t)).json()
+                             for t in tokens.values()) if options(s))
+    r = client(a.url).post(f"/api/games/{game}/actions", json=options(state)[0],
+                           headers=auth(tokens[state["seat"]]))
+    assert r.status_code == 200, r.text
+    assert client(b.url).get(f"/api/games/{game}").json()["last_action_id"] == 1
+    with services.redis(port):
+        # B's page hears of it (B subscribes again and wakes its pages; the streams' own
+        # look at the database every 5 s would also find it).
+        assert watcher.wait(1, timeout=30)["last_action_id"] == 1
+    watcher.close()
