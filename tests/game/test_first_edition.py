@@ -14,6 +14,7 @@ from india1853.errors import India1853Error, InputError, RuleError
 from india1853.rules.game import Game, Settings
 from india1853.rules.game.actions import check_action
 from india1853.rules.game.random_play import random_action
+from india1853.rules.game.scoring import bonds_held
 from india1853.rules.game.state import TrainState
 from india1853.rules.game.trains import bank_offers
 
@@ -288,9 +289,12 @@ def test_withheld_revenue_and_costs_are_credits_and_leave_the_bank_alone() -> No
     seen = set()
     while not game.finished and len(game.log) < 3000:
         action = random_action(game, rng)
-        before = game.state.bank, sum(p.cash for p in game.state.players)
+        # A lay or run that fulfils a contract returns the player's bond (31.25): it was held
+        # aside, not in the bank, so the bank and the players' money with the bonds held are
+        # what must not move.
+        before = game.state.bank, sum(p.cash for p in game.state.players) + bonds_held(game.state)
         game.process(action)
-        after = game.state.bank, sum(p.cash for p in game.state.players)
+        after = game.state.bank, sum(p.cash for p in game.state.players) + bonds_held(game.state)
         if _in_credits_only(action):
             assert after == before, action
             seen.add(action["type"])
@@ -512,8 +516,7 @@ def test_alt_train_sales_sell_a_train_to_the_bank_in_phase_four() -> None:
     st = game.state
     card = st.company_trains(initials)[0]
     cash, credits = st.companies[initials].cash, st.credits
-    assert {"type": "sell_train", "entity": initials, "entity_type": "company",
-            "train": card.id} in game.legal_actions(initials)
+    assert game.action("sell_train", initials, train=card.id) in game.legal_actions(initials)
     game.process(game.action("sell_train", initials, train=card.id))
     st = game.state
     price = game.rules.train_type(card.runs_as).price
