@@ -1337,8 +1337,9 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
 
     ``first_threshold`` and ``greedy_start`` only tune speed (and let tests exercise every
     way through): the first pass lists the runs worth at least ``first_threshold`` (0: every
-    run); ``greedy_start`` (with no duties and no first threshold) starts from a run set found
-    greedily and lists only the runs that could beat it (None: on a large network).  The
+    run); ``greedy_start`` (with no first threshold; with duties, for at most two trains and
+    only if it covers them) starts from a run set found greedily and lists only the runs that
+    could beat it (None: on a large network).  The
     answer is the optimum whatever they are.
 
     ``budget`` (None: no limit) lets a caller that must not wait (a game screen, a web
