@@ -1337,8 +1337,9 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
 
     ``first_threshold`` and ``greedy_start`` only tune speed (and let tests exercise every
     way through): the first pass lists the runs worth at least ``first_threshold`` (0: every
-    run); ``greedy_start`` (with no duties and no first threshold) starts from a run set found
-    greedily and lists only the runs that could beat it (None: on a large network).  The
+    run); ``greedy_start`` (with no first threshold; with duties, for at most two trains and
+    only if it covers them) starts from a run set found greedily and lists only the runs that
+    could beat it (None: on a large network).  The
     answer is the optimum whatever they are.
 
     ``budget`` (None: no limit) lets a caller that must not wait (a game screen, a web
@@ -1358,7 +1359,8 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
     caps = _caps(trains)
     arms = {g: all_arms(reduced[g], graph, company, caps[g]) for g in gauges}
     t2 = time.perf_counter()
-    start, listing = _plan(trains, arms, bool(duty_list), first_threshold, greedy_start)
+    start, listing = _plan(trains, arms, (1 << len(duty_list)) - 1, first_threshold,
+                           greedy_start)
     passes = 0
     while True:
         passes += 1
@@ -1402,22 +1404,34 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
     return BestRun(run, max(run.total, bound), stats)
 
 
-def _plan(trains: Sequence[Train], arms: dict[TrainGauge, GaugeArms], duties: bool,
+def _plan(trains: Sequence[Train], arms: dict[TrainGauge, GaugeArms], duties: int,
           first_threshold: int | None, greedy_start: bool | None) -> tuple[_Start, Listing]:
     """The run set the search starts from and what the first pass lists.  On a large network
     the thresholds come from a good run set found first (every listed run must be able to
     help beat it); the search then proves the answer optimal or says how low the thresholds
-    must go.  With duties every run is listed (their reach must be exact, 4.2.3)."""
+    must go.  With duties (``duties``: their bits, 4.2.3 / 4.4.2) only a greedy run set that
+    covers every duty hex is a start (it is legal), and only for up to
+    :data:`DUTY_START_TRAINS` trains; otherwise every run is listed.  (With
+    thresholds, a train with unlisted runs counts as able to reach every duty hex, so the
+    search's duty test stays exact: :func:`_run_search`.)"""
     nothing: _Start = (-1, [], {})
-    if duties:
-        return nothing, {g: (0, 0) for g in arms}
+    every = {g: (0, 0) for g in arms}
+    if duties and first_threshold is not None:
+        return nothing, every
     if first_threshold is not None:
         return nothing, {g: (first_threshold, first_threshold + a.mail_cap)
                          for g, a in arms.items()}
     small = sum(len(a.values) for g in arms.values() for a in g.arms) < ARMS_FOR_THRESHOLDS
     if not greedy_start if greedy_start is not None else small:
-        return nothing, {g: (0, 0) for g in arms}
+        return nothing, every
+    if duties and len(trains) > DUTY_START_TRAINS:
+        return nothing, every
     start = _incumbent(trains, arms)
+    covered = 0
+    for _, cand, _ in start[1]:
+        covered |= cand[DUTY]
+    if covered & duties != duties:
+        return nothing, every
     # Aim halfway between the run set found and the most any could be worth (if that is
     # far): if the optimum is that good, one pass over fewer runs finds and proves it; if
     # not, the next pass lists what the better run set found calls for.
@@ -1455,6 +1469,12 @@ NODES_FOR_ANOTHER_PASS = 1000
 # The first pass aims above the run set found greedily when the most any run set could be
 # worth is at least this much more (else halfway would list hardly fewer runs).
 AIM_GAP = 40
+
+# With run duties, the greedy start (and thresholds) only for this many trains or fewer: in
+# a pass that leaves runs out, no node can be cut for a duty hex (an unlisted run might
+# cover it), which with more trains costs more than the complete listing saves (measured:
+# six trains with a duty took twice as long; two trains took under half as long).
+DUTY_START_TRAINS = 2
 
 # Per gauge, what a pass lists: the runs worth at least the first figure, or at least the
 # second with their mail bonus ((0, 0): every run).
@@ -1597,8 +1617,11 @@ def _run_search(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]]
     for slot in slots:
         slot.hot = hot[slot.train.gauge]
     reach = [0] * (len(slots) + 1)
+    every_duty = (1 << duty_count) - 1
     for i in range(len(slots) - 1, -1, -1):
-        union = 0
+        # A train with unlisted runs may reach any duty hex with one of them (4.2.3): the
+        # node is then left to the unlisted-run bound (:meth:`_Search._unseen`), not cut.
+        union = every_duty if slots[i].unseen >= 0 else 0
         for duty in slots[i].duties:
             union |= duty
         reach[i] = reach[i + 1] | union
