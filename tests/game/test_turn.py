@@ -13,7 +13,7 @@ import pytest
 
 from india1853.errors import InputError
 from india1853.rules.game import Game, Settings
-from india1853.rules.game.turn import turn_model
+from india1853.rules.game.turn import decider, turn_model
 
 GAMES = Path(__file__).resolve().parents[1] / "games"
 # The 5-player game holds every kind of decision (a train sale between companies too).
@@ -285,3 +285,37 @@ def test_tables_show_the_market_trains_and_bank() -> None:
     for p in tables["players"]:
         for initials in p["director_of"]:
             assert game.state.companies[initials].director == p["name"]
+
+
+FIRST_FIXTURES = sorted((GAMES / "first").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", FIRST_FIXTURES[:4], ids=lambda p: p.stem)
+def test_first_edition_games_give_a_model_at_every_kind_of_decision(path: Path) -> None:
+    """The first edition and its variants (issue 12) through the same turn model: secret bids
+    (14.5: another seat's claims stay out of the model until every bid is in), Company Credits,
+    train sales to the bank; every option's action is one ``process`` accepts."""
+    data = json.loads(path.read_text())
+    game = Game(Settings.from_json(data["settings"]))
+    kinds: set[str] = set()
+    for action in data["actions"]:
+        kind = _kind(game)
+        if kind not in kinds or game.state.round == "bids":
+            kinds.add(kind)
+            for viewer in [None, *game.settings.players]:
+                model = turn_model(game, viewer)
+                assert set(model) >= KEYS
+                json.dumps(model)
+                if game.state.round == "bids":
+                    for row in model["tables"]["players"]:
+                        if row["name"] != viewer and row["bond_placed"]:
+                            assert row["cities"] is None and row["claims"] is None
+                            assert row["bond"] is None and row["cash"] is None
+            who = decider(game, str(action["entity"]), str(action["entity_type"]))
+            decisions = turn_model(game, who)["decisions"]
+            assert decisions and all(d["options"] for d in decisions)
+            assert all(set(o) >= OPTION_KEYS for d in decisions for o in d["options"])
+        game.process(action)
+    assert "bids" in kinds or "simplified" in data["settings"]["variants"]
+    assert turn_model(game, None)["finished"]
+

@@ -563,7 +563,8 @@ def _players_table(game: Game, view: Mapping[str, Any], viewer: str | None) -> l
         "bond_returned": p["bond_returned"],
         "cities": p["cities"],
         "cities_claimed": p["cities_claimed"],
-        "claims": list(p["claims"]),
+        # 14.5: a first-edition bid's claims are secret until every bid is in (None).
+        "claims": None if p["claims"] is None else list(p["claims"]),
         "bid_complete": p["bid_complete"],
         "elephant": view["elephant"] == p["name"],
         "you": p["name"] == viewer,
