@@ -341,3 +341,14 @@ def test_serve_refuses_bad_options_in_one_line(args: list[str], message: str) ->
                           capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 2
     assert done.stderr.startswith(message) and done.stderr.count("\n") == 1, done.stderr
+
+
+def test_variants_lists_each_editions_catalogue(server_url: str) -> None:
+    """GET /api/variants: what the lobby offers, from the rules layer (no legacy variant)."""
+    data = httpx.get(server_url + "/api/variants").json()["editions"]
+    first = {v["name"]: v for v in data["first"]}
+    assert {"simplified", "minimum_companies", "amended_share_limits", "shortened_game",
+            "long_game", "alt_market", "alt_bbci", "alt_train_sales"} == set(first)
+    assert "minimum_companies" in first["simplified"]["excludes"]
+    assert [v["name"] for v in data["second"]] == ["shortened_game"]
+    assert all(v["title"] and v["rule"] for vs in data.values() for v in vs)

@@ -242,6 +242,30 @@ def test_the_lobby_shows_why_a_game_is_refused(pages: Pages, server_url: str) ->
     assert errors.seen == []
 
 
+def test_the_lobby_offers_each_editions_variants_and_the_refusals(
+        pages: Pages, server_url: str) -> None:
+    """The variants come from the server's catalogue for the chosen edition; a combination
+    the rulebook forbids is refused with the rule, and an allowed one creates the game."""
+    page, errors = pages.new()
+    page.goto(server_url + "/")
+    expect(page.locator("input[name=variant][value=shortened_game]")).to_be_visible()
+    expect(page.locator("input[name=variant][value=simplified]")).to_have_count(0)
+    page.select_option("#edition", "first")
+    expect(page.locator("input[name=variant][value=simplified]")).to_be_visible()
+    expect(page.locator("input[name=variant]")).to_have_count(8)
+    page.check("input[name=variant][value=simplified]")
+    page.check("input[name=variant][value=minimum_companies]")
+    page.click("button[type=submit]")
+    expect(page.locator("#form-error")).to_contain_text("may not be combined")
+    expect(page.locator("#created")).to_be_hidden()
+    page.uncheck("input[name=variant][value=minimum_companies]")
+    page.click("button[type=submit]")
+    expect(page.locator("#created")).to_be_visible()
+    games = httpx.get(server_url + "/api/games").json()["games"]
+    assert any(g["edition"] == "first" and g["variants"] == ["simplified"] for g in games)
+    assert errors.seen == []
+
+
 def test_sell_shares_from_the_share_table(pages: Pages, server_url: str) -> None:
     game = import_game(server_url, "random-3p-seed3.json", 25)  # Cat sells next (action 26)
     page, errors = pages.new()

@@ -31,6 +31,8 @@ from india1853.interfaces.web.schema import install as install_schema
 from india1853.interfaces.web.security import Guard, RateLimit
 from india1853.interfaces.web.store import ApiError, GameStore, NewGame, NewSeat, encode
 from india1853.interfaces.web.sweep import BotSweep
+from india1853.rules.game.settings import EDITIONS
+from india1853.rules.game.variants import catalogue
 
 log = logging.getLogger("india1853.web")
 
@@ -182,6 +184,12 @@ def create_app(url: str, *, cache_size: int = 200, bot_delay: float = 0.0,
         out = await _run(store().import_log, data, hotseat)
         app.state.bots.kick(out["id"])
         return _json_response(_json(out), 201)
+
+    @app.get("/api/variants")
+    async def list_variants() -> Response:
+        """The variants each edition may be played with (name, rule, title, and those the
+        rulebook forbids it to be combined with), for the lobby."""
+        return _json_response(_json({"editions": {e: catalogue(e) for e in EDITIONS}}))
 
     @app.get("/api/games")
     async def list_games() -> Response:

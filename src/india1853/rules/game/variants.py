@@ -60,29 +60,52 @@ class VariantPolicy:
     first_round_pool_open: bool = False
     # Variants this one may not be combined with (the rule that forbids it in ``rule``).
     excludes: tuple[str, ...] = ()
+    # What it changes, in a few words for a lobby or a --help (the rule is in ``rule``).
+    title: str = ""
+    # False for a variant kept only so that old logs replay: interfaces do not offer it.
+    offered: bool = True
 
 
 VARIANTS: tuple[VariantPolicy, ...] = (
     VariantPolicy("shortened_game", ("first", "second"), "2.4 / 11, TABLE 3",
-                  bank="shortened_game", excludes=("long_game",)),
+                  bank="shortened_game", excludes=("long_game",),
+                  title="Shortened game: a smaller bank"),
     VariantPolicy("long_game", ("first",), "11", bank="long_game",
-                  excludes=("shortened_game",)),
+                  excludes=("shortened_game",),
+                  title="Long game: the bank with the £500 notes"),
     VariantPolicy("simplified", ("first",), "Simplified Game", bank="shortened_game",
                   table="simplified_game", dealt_start=True, left_out_of_deal=("BBCI", "BAR"),
                   excludes=("long_game", "shortened_game", "minimum_companies",
-                            "amended_share_limits")),
+                            "amended_share_limits"),
+                  title="Simplified Game: directors' certificates dealt, no contract bids"),
     VariantPolicy("minimum_companies", ("first",), "19", table="minimum_number_of_companies",
-                  minimum_companies=True, excludes=("amended_share_limits", "simplified")),
+                  minimum_companies=True, excludes=("amended_share_limits", "simplified"),
+                  title="Minimum number of companies running"),
     VariantPolicy("amended_share_limits", ("first",), "19", table="amended_share_limits",
-                  excludes=("minimum_companies", "simplified")),
-    VariantPolicy("alt_market", ("first",), "Alternative Rules 2.0", alternative_market=True),
+                  excludes=("minimum_companies", "simplified"),
+                  title="Amended share limits"),
+    VariantPolicy("alt_market", ("first",), "Alternative Rules 2.0", alternative_market=True,
+                  title="Share prices move by the dividend's size"),
     VariantPolicy("alt_bbci", ("first",), "Alternative Rules 3.0",
-                  second_home_variant="alternative_rule_3"),
-    VariantPolicy("alt_train_sales", ("first",), "Alternative Rules 4.0", train_sales_phase=4),
-    VariantPolicy("first_round_pool_open", ("second",), "2.8.1", first_round_pool_open=True),
+                  second_home_variant="alternative_rule_3",
+                  title="BBCI with a second base at Bombay NE"),
+    VariantPolicy("alt_train_sales", ("first",), "Alternative Rules 4.0", train_sales_phase=4,
+                  title="Trains sold back to the bank in Phase 4"),
+    VariantPolicy("first_round_pool_open", ("second",), "2.8.1", first_round_pool_open=True,
+                  offered=False,
+                  title="2.8.1 as read before issue 13: shares sold in the first stock round "
+                        "may be bought back from the pool in it (old logs only)"),
 )
 
 _BY_NAME = {v.name: v for v in VARIANTS}
+
+
+def catalogue(edition: str) -> list[dict[str, object]]:
+    """The variants an edition may be played with, for an interface to offer: name, rule,
+    title and the variants the rulebook forbids it to be combined with."""
+    return [{"name": v.name, "rule": v.rule, "title": v.title,
+             "excludes": [x for x in v.excludes if edition in _BY_NAME[x].editions]}
+            for v in VARIANTS if edition in v.editions and v.offered]
 
 
 def variant_policies(edition: str, names: tuple[str, ...]) -> tuple[VariantPolicy, ...]:

@@ -26,6 +26,7 @@ async function call(method, url, { token, body } = {}) {
 
 export const api = {
   listGames: () => call("GET", "/api/games"),
+  variants: () => call("GET", "/api/variants"),
   createGame: (body) => call("POST", "/api/games", { body }),
   game: (id, token, seat) =>
     call("GET", `/api/games/${encodeURIComponent(id)}${seat ? `?seat=${encodeURIComponent(seat)}` : ""}`, { token }),

@@ -42,6 +42,37 @@ addSeat.addEventListener("click", () => {
   seatsList.lastElementChild.querySelector("input").focus();
 });
 
+// The variants of each edition come from the server (the rules layer's catalogue): the lobby
+// offers those of the chosen edition and never decides which may be combined - the server
+// refuses a forbidden combination with the rule's number.
+const variantsBox = document.getElementById("variants");
+const editionSelect = document.getElementById("edition");
+let variantCatalogue = {};
+
+function showVariants() {
+  const chosen = new Set([...variantsBox.querySelectorAll("input[name=variant]:checked")]
+    .map((i) => i.value));
+  variantsBox.querySelectorAll("label.check").forEach((label) => label.remove());
+  for (const v of variantCatalogue[editionSelect.value] || []) {
+    const input = h("input", { type: "checkbox", name: "variant", value: v.name,
+      checked: chosen.has(v.name) });
+    const excludes = v.excludes.length ? `; not with ${v.excludes.join(", ")}` : "";
+    variantsBox.append(h("label", { class: "check" }, input,
+      ` ${v.title} (${v.name}, rule ${v.rule}${excludes})`));
+  }
+}
+
+async function loadVariants() {
+  try {
+    variantCatalogue = (await api.variants()).editions;
+    showVariants();
+  } catch (err) {
+    formError.textContent = `variants: ${err.message}`;
+  }
+}
+editionSelect.addEventListener("change", showVariants);
+loadVariants();
+
 function absolute(path) {
   return new URL(path, window.location.href).href;
 }
