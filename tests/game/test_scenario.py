@@ -91,3 +91,15 @@ def test_a_step_that_cannot_be_played_is_a_one_line_error(script: list[object],
 def test_a_point_not_reached_in_time_is_an_error() -> None:
     with pytest.raises(InputError, match=r"script\[0\]: 'phase 4' not reached in 50 actions"):
         build(SETTINGS, ["phase 4"], max_actions=50)
+
+
+def test_the_example_of_docs_actions_md() -> None:
+    game = build(SETTINGS, [
+        {"entity": "Ann", "type": "place_bond", "amount": 200},
+        {"entity": "Bob", "type": "place_bond", "amount": 205},
+        {"entity": "Cat", "type": "place_bond"},
+        "stock round",
+        "EIR track",
+    ])
+    assert {"lay_tile", "pass"} <= {a["type"] for a in game.legal_actions("EIR")}
+    _replays(game)
