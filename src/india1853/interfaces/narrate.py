@@ -17,6 +17,7 @@ from typing import Any
 
 from india1853.data.model import Edition
 from india1853.rules.game.game import Game
+from india1853.rules.game.wording import agree, possessive, verb
 
 View = Mapping[str, Any]
 
@@ -122,39 +123,39 @@ def _describe_player_action(a: Mapping[str, Any], before: View, after: View,
     spent = _spent(before, after, who)
     if kind == "place_bond":
         if moderator:
-            return f"{who} places a bond of {_money(a['amount'])}"
-        return f"{who} places a secret bond"
+            return agree(who, f"places a bond of {_money(a['amount'])}")
+        return agree(who, "places a secret bond")
     if kind == "claim_city":
         city = f"names {a['city']} and " if moderator else "names a secret city and "
-        return f"{who} {city}claims a share of {a['company']}"
+        return agree(who, f"{city}{verb(who, 'claims')} a share of {a['company']}")
     if kind == "submit_bid":
         if moderator:
             named = ", ".join(f"{c['city']} ({c['company']})" for c in a["claims"])
-            return f"{who} bids {named}"
-        return f"{who} hands in a secret bid"
+            return agree(who, f"bids {named}")
+        return agree(who, "hands in a secret bid")
     if kind == "buy_share":
         where = "the bank pool" if a["source"] == "pool" else "the offering"
-        return f"{who} buys a share of {a['company']} from {where} for {_money(spent)}"
+        return agree(who, f"buys a share of {a['company']} from {where} for {_money(spent)}")
     if kind == "sell_shares":
-        return (f"{who} sells {_shares(a['count'])} of {a['company']} for "
-                f"{_money(-spent)}")
+        return agree(who, f"sells {_shares(a['count'])} of {a['company']} for "
+                          f"{_money(-spent)}")
     if kind == "redeem_share":
-        return f"{who} redeems a share of {a['company']} for {_money(spent)}"
+        return agree(who, f"redeems a share of {a['company']} for {_money(spent)}")
     if kind == "offer_elephant":
-        return f"{who} offers the Elephant to {a['buyer']} for {_money(a['price'])}"
+        return agree(who, f"offers the Elephant to {a['buyer']} for {_money(a['price'])}")
     if kind == "accept_offer":
-        return f"{who} accepts the offer"
+        return agree(who, "accepts the offer")
     if kind == "reject_offer":
-        return f"{who} rejects the offer"
+        return agree(who, "rejects the offer")
     if kind == "call_extra_or":
-        return f"{who} calls an extra operating round (4.9)"
+        return agree(who, "calls an extra operating round (4.9)")
     if kind == "pass":
         if before["round"] == "claims":
-            return f"{who} completes the bid"
+            return agree(who, "completes the bid")
         pending = before.get("pending") or []
         if pending:
-            return f"{who} {DECLINED.get(pending[0]['kind'], 'declines')}"
-        return f"{who} passes"
+            return agree(who, DECLINED.get(pending[0]['kind'], 'declines'))
+        return agree(who, "passes")
     return f"{who}: {kind}"
 
 
@@ -249,7 +250,7 @@ def describe_action(ed: Edition, action: Mapping[str, Any], before: View, after:
         # The entity is the one whose action is taken back (or put back), not a person
         # undoing: "Greedy2 undos" read as if the bot had chosen to.
         done = "taken back" if action["type"] == "undo" else "put back (redo)"
-        return f"{action['entity']}'s last action is {done}"
+        return f"{possessive(action['entity'])} last action is {done}"
     if action["entity_type"] == "company":
         return _describe_company_action(ed, action, before, after)
     return _describe_player_action(action, before, after, moderator)
@@ -261,7 +262,7 @@ def _bond_events(before: View, after: View) -> Iterator[str]:
                           if p["bond"] is not None)
         yield f"Bonds revealed (2.5.3): {bonds}"
     if after.get("elephant") and after.get("elephant") != before.get("elephant"):
-        yield f"{after['elephant']} holds the Elephant"
+        yield agree(after['elephant'], "holds the Elephant")
 
 
 def _settlement_events(before: View, after: View) -> Iterator[str]:
@@ -278,8 +279,8 @@ def _settlement_events(before: View, after: View) -> Iterator[str]:
         if not claimed:
             continue
         unpaid = sum(new["unredeemed"].values()) - sum((old.get("unredeemed") or {}).values())
-        text = (f"{new['name']} pays {_money(was - now)} for the {_shares(claimed - unpaid)} "
-                "claimed (2.7.2)")
+        text = agree(new["name"], f"pays {_money(was - now)} for the "
+                     f"{_shares(claimed - unpaid)} claimed (2.7.2)")
         if unpaid:
             text += f"; {_shares(unpaid)} left un-redeemed (2.7.3)"
         yield text
@@ -290,8 +291,8 @@ def _contract_events(before: View, after: View) -> Iterator[str]:
         old = _player(before, new["name"])
         if new["bond_returned"] and not old.get("bond_returned"):
             cities = ", ".join(new["cities"] or [])
-            yield (f"{new['name']}'s contract is fulfilled (4.3): bond {_money(new['bond'] or 0)}"
-                   f" returned; the cities were {cities}")
+            yield (f"{possessive(new['name'])} contract is fulfilled (4.3): bond "
+                   f"{_money(new['bond'] or 0)} returned; the cities were {cities}")
 
 
 def _failed_contracts(before: View, after: View) -> Iterator[str]:
@@ -302,8 +303,8 @@ def _failed_contracts(before: View, after: View) -> Iterator[str]:
     for p in after["players"]:
         if p.get("contract") == "failed":
             cities = ", ".join(p["cities"] or [])
-            yield (f"{p['name']}'s contract failed (4.3): the cities were {cities}; the bond "
-                   f"{_money(p['bond'] or 0)} is not returned (5.2.1)")
+            yield (f"{possessive(p['name'])} contract failed (4.3): the cities were {cities}; "
+                   f"the bond {_money(p['bond'] or 0)} is not returned (5.2.1)")
 
 
 def _company_events(before: View, after: View) -> Iterator[str]:
@@ -314,7 +315,7 @@ def _company_events(before: View, after: View) -> Iterator[str]:
         if new["formed"] and not old["formed"]:
             yield f"{initials} is formed"
         if new["director"] != old["director"] and new["director"] is not None:
-            yield f"{new['director']} is the director of {initials}"
+            yield agree(new["director"], f"is the director of {initials}")
 
 
 def events(before: View, after: View) -> list[str]:

@@ -53,6 +53,7 @@ from india1853.interfaces.terminal.savefile import Table as Seating
 from india1853.rules.game import turn
 from india1853.rules.game.game import Game, effective_actions, redo_stack
 from india1853.rules.game.turn import turn_model
+from india1853.rules.game.wording import agree, possessive
 
 # The fewest lines of the public log a screen shows; more when more happened since the
 # player's last turn.  RECENT_KEPT bounds the narrated actions kept in memory.
@@ -167,7 +168,7 @@ class Hotseat:
         fresh = [line for e in self.recent if since is not None and e.id > since
                  for line in e.lines]
         if len(fresh) > RECENT_LINES:
-            return fresh, f"Since {player}'s last turn"
+            return fresh, f"Since {possessive(player)} last turn"
         lines = [line for e in self.recent for line in e.lines]
         return lines[-RECENT_LINES:], "Recent"
 
@@ -354,8 +355,8 @@ class Hotseat:
             self.console.print(panel)
             return
         self.console.clear(scrollback=True)
-        self.console.print(Text(f"{player}'s secret contract bid is next: the others look "
-                                "away.", style="bold magenta"))
+        self.console.print(Text(f"{possessive(player)} secret contract bid is next: the others "
+                                "look away.", style="bold magenta"))
         try:
             answer = self.console.prompt(f"{player}, press Enter to see it (anything else: "
                                          "back) ")
@@ -409,7 +410,7 @@ class Hotseat:
         gone = {int(t["id"]) for t in targets}
         self.recent = [e for e in self.recent if e.id not in gone]
         others = len(targets) - 1
-        note = f"{player}'s last action is taken back"
+        note = f"{possessive(player)} last action is taken back"
         if others:
             note += (f", with the {others} bot action{'s' if others > 1 else ''} after it "
                      "(the bots decide again)")
@@ -431,9 +432,9 @@ class Hotseat:
                 return done[i:]
             if who not in self.bots:
                 raise India1853Error(
-                    f"undo: {who} has acted since your last action, and nobody may take back "
-                    f"another player's move (you may undo only your own last action, with the "
-                    "bots' moves after it)")
+                    f"undo: {agree(who, 'has acted')} since your last action, and nobody may "
+                    "take back another player's move (you may undo only your own last action, "
+                    "with the bots' moves after it)")
         raise India1853Error("undo: you have no action to take back")
 
     def pass_keyboard(self, player: str) -> None:

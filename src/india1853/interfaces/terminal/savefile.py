@@ -7,6 +7,14 @@ A save file is the engine's log (``Game.to_log()``: ``engine_version``, ``settin
 holds; ``play --load`` (:func:`load_game`) reads it and names the file and the field of a bad
 one.
 
+Old files (issue 13): a file written before settings refused control characters in names
+may hold a name such as ``"Ann\x1b[2J"``.  Every reader here loads it with the name *escaped*
+(:func:`escape_old_names`: each control character replaced by its Python escape, so the
+ESC byte becomes the four characters ``\x1b``) in the settings, the actions and the table
+alike: the game replays unchanged, nothing ever prints the raw byte, and a game continued
+with ``play --load`` is saved with the escaped name (docs/cli.md, "Old files with control
+characters in names").
+
 Writes are atomic (a temporary file in the same directory, then ``os.replace``), so an
 interrupted process leaves the previous save intact and Ctrl-C never loses an accepted action.
 """
@@ -73,7 +81,7 @@ def read_json(path: str | Path) -> dict[str, Any]:
 def load_game(path: str | Path, up_to: int | None = None) -> tuple[Game, Table]:
     """The game saved in ``path`` (replayed through the actions with id <= ``up_to`` if given)
     and its table (checked: a bad one is an error naming the file and ``table``)."""
-    data = read_json(path)
+    data = escape_old_names(read_json(path))
     try:
         table = Table.from_json(data.get(TABLE_KEY))
         game = _game(path, data, up_to)
@@ -88,7 +96,41 @@ def load_game(path: str | Path, up_to: int | None = None) -> tuple[Game, Table]:
 def load_log(path: str | Path, up_to: int | None = None) -> Game:
     """The game logged in ``path`` (through the action with id ``up_to`` if given).  Only the
     engine's keys are read: a save file's ``table`` is ignored, whatever it holds."""
-    return _game(path, read_json(path), up_to)
+    return _game(path, escape_old_names(read_json(path)), up_to)
+
+
+def escaped_name(name: str) -> str:
+    """``name`` with every non-printable character replaced by its Python escape
+    (``"\x1b"`` -> the four characters ``\x1b``), the same escaping as ``cli.one_line``."""
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in name)
+
+
+def escape_old_names(data: dict[str, Any]) -> dict[str, Any]:
+    """The file's data with any player name holding a control character (allowed before the
+    settings refused them) escaped everywhere it occurs: in ``settings.players``, in every
+    action field and in the table's seats that equal it.  A file without such names is
+    returned as it is; an escaped name that collides with another is then refused by the
+    settings as usual."""
+    settings = data.get("settings")
+    players = settings.get("players") if isinstance(settings, dict) else None
+    if not isinstance(players, list):
+        return data
+    renames = {p: escaped_name(p) for p in players if isinstance(p, str) and not p.isprintable()}
+    if not renames:
+        return data
+    return {key: _renamed(value, renames) for key, value in data.items()}
+
+
+def _renamed(value: object, renames: dict[str, str]) -> Any:
+    """``value`` (decoded JSON) with each string equal to an old name, as a value or an
+    object key, replaced by its escaped form."""
+    if isinstance(value, str):
+        return renames.get(value, value)
+    if isinstance(value, list):
+        return [_renamed(v, renames) for v in value]
+    if isinstance(value, dict):
+        return {renames.get(k, k): _renamed(v, renames) for k, v in value.items()}
+    return value
 
 
 def _game(path: str | Path, data: dict[str, Any], up_to: int | None) -> Game:

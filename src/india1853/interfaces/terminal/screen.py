@@ -25,6 +25,7 @@ from india1853.board.hexes import ROWS, SIDE_NAMES, split
 from india1853.data.model import Edition
 from india1853.data.summaries import rule_help
 from india1853.interfaces.narrate import place_name
+from india1853.rules.game.wording import possessive
 
 Model = Mapping[str, Any]
 Option = Mapping[str, Any]
@@ -512,7 +513,7 @@ def contract_panel(model: Model) -> RenderableType:
         lines.append("Contract cities: none named yet")
     if contract["claims"]:
         lines.append("Shares claimed: " + ", ".join(contract["claims"]))
-    return Panel(Text("\n".join(lines)), title=f"{player}'s contract bid (secret)",
+    return Panel(Text("\n".join(lines)), title=f"{possessive(player)} contract bid (secret)",
                  title_align="left")
 
 

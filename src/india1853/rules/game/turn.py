@@ -29,7 +29,7 @@ from india1853.errors import RuleError
 from india1853.rules import construction as con
 from india1853.rules.construction.common import hex_spec
 from india1853.rules.construction.promotions import promotion_cost
-from india1853.rules.game import bids, board_port, stock_round
+from india1853.rules.game import bids, board_port, stock_round, wording
 from india1853.rules.game.game import Game
 from india1853.rules.game.operating_round import price_after_dividend
 from india1853.rules.game.rules_data import GameRules
@@ -115,7 +115,7 @@ def _what(st: GameState, entity: str, entity_type: str) -> tuple[str, str, str]:
     if st.pending:
         kind = st.pending[0].kind
         what, rule = PENDING_DECISIONS.get(kind, (kind, ""))
-        return f"{entity} {what}", rule, kind
+        return wording.agree(entity, what), rule, kind
     if st.round in ROUND_DECISIONS:
         what, rule = ROUND_DECISIONS[st.round]
         return f"{entity}: {what}", rule, st.round
@@ -150,8 +150,8 @@ def _headline(game: Game, active: list[Json]) -> str:
     if st.round == "bonds" and not st.pending:
         names = [a["player"] for a in active]
         who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-        verb = "writes" if len(names) == 1 else "write"
-        return f"{who} {verb} down a bond, secretly (2.5.2)"
+        writes = wording.verb(who, "writes") if len(names) == 1 else "write"
+        return f"{who} {writes} down a bond, secretly (2.5.2)"
     first = active[0]
     return f"{first['what']} ({first['rule']})" if first["rule"] else str(first["what"])
 
