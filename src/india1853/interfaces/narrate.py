@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from india1853.data.model import Edition
+from india1853.rules.game import turn
 from india1853.rules.game.game import Game
 from india1853.rules.game.wording import agree, possessive, verb
 
@@ -91,30 +92,16 @@ def _shares(n: int) -> str:
     return "a share" if n == 1 else f"{n} shares"
 
 
+# The rule of each stage of the contract bids, told beside its title in the log.
+STAGE_RULES: dict[str, str] = {"bonds": "2.5.2", "claims": "2.5.4", "bids": "14"}
+
+
 def round_title(view: View) -> str:
-    """The round in words: "Stock round 2", "Operating round 3.1", "Contract bids: bonds"."""
-    kind = view["round"]
-    if kind == "bonds":
-        return "Contract bids: bonds (2.5.2)"
-    if kind == "claims":
-        return "Contract bids: cities and shares (2.5.4)"
-    if kind == "bids":
-        return "Contract bids: secret bids (14)"
-    if kind == "stock":
-        return f"Stock round {view['stock_round']}"
-    if kind == "operating":
-        # 18xx style: the set after stock round N is "N.1, N.2, ..." (the engine's
-        # operating_round counts every round played, so "4.2" from it read as set 4).
-        in_set = int(view.get("or_in_set") or 1)
-        several = view.get("ors_in_set", 1) > 1 or in_set > 1
-        return f"Operating round {view['stock_round']}" + (f".{in_set}" if several else "")
-    if kind == "stock_end":
-        return f"End of stock round {view['stock_round']}"
-    if kind == "operating_end":
-        return "End of the operating rounds"
-    if kind == "finished":
-        return "Game over"
-    return str(kind)
+    """The round in words, as the turn model titles it, in the log's sentence case ("Stock
+    round 2", "Operating round 3.1", "Contract bids: bonds (2.5.2)")."""
+    text = turn.title(view).replace(" Round", " round")
+    rule = STAGE_RULES.get(str(view["round"]))
+    return f"{text} ({rule})" if rule else text
 
 
 def _describe_player_action(a: Mapping[str, Any], before: View, after: View,

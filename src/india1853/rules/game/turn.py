@@ -82,6 +82,8 @@ def title(view: Mapping[str, Any]) -> str:
         return "Contract bids: bonds"
     if kind == "claims":
         return "Contract bids: cities and shares"
+    if kind == "bids":
+        return "Contract bids: secret bids"
     if kind == "stock":
         return f"Stock Round {view['stock_round']}"
     if kind == "operating":
