@@ -18,18 +18,11 @@ from typing import Any
 from india1853.data.model import Edition
 from india1853.rules.game import turn
 from india1853.rules.game.game import Game
+from india1853.rules.game.turn import STEP_NAMES
 from india1853.rules.game.wording import agree, possessive, verb
 
 View = Mapping[str, Any]
 
-STEP_NAMES: dict[str, str] = {
-    "lay_option": "the lay option",
-    "track": "track",
-    "base": "bases",
-    "run": "running trains",
-    "dividend": "the dividend",
-    "trains": "buying trains",
-}
 
 
 # What a pass declines while a question is pending (the engine's pending kinds).

@@ -16,7 +16,6 @@ damaged).  See docs/deployment.md.
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 from typing import Any
 
@@ -38,20 +37,15 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
-    from india1853.interfaces.commands.serve import default_data_dir
+    from india1853.interfaces.commands.serve import command_database_url
     from india1853.interfaces.web import admin
-    from india1853.interfaces.web.db import Database, database_url
+    from india1853.interfaces.web.db import Database
 
     if args.task in ("backup", "restore") and args.file is None:
         raise InputError(f"admin {args.task}: FILE is required")
     if args.task in ("migrate", "check") and args.file is not None:
         raise InputError(f"admin {args.task}: takes no FILE")
-    data_dir = args.data_dir if args.data_dir is not None else default_data_dir()
-    try:
-        url = database_url(args.db or os.environ.get("DATABASE_URL"), data_dir)
-    except OSError as exc:
-        raise InputError(f"--data-dir: cannot create {str(data_dir)!r}: "
-                         f"{exc.strerror or exc}") from None
+    url = command_database_url(args.db, args.data_dir)
     try:
         db = Database(url)
         try:

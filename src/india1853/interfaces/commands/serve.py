@@ -30,6 +30,19 @@ def default_data_dir() -> Path:
     return Path(base) / "india1853"
 
 
+def command_database_url(db: str | None, data_dir: Path | None) -> str:
+    """The database of ``--db`` (or ``DATABASE_URL``), else the SQLite file under
+    ``--data-dir`` (or the default data directory), created if needed; one-line errors."""
+    from india1853.interfaces.web.db import database_url
+
+    folder = data_dir if data_dir is not None else default_data_dir()
+    try:
+        return database_url(db or os.environ.get("DATABASE_URL"), folder)
+    except OSError as exc:
+        raise InputError(f"--data-dir: cannot create {str(folder)!r}: "
+                         f"{exc.strerror or exc}") from None
+
+
 def register(sub: Any) -> None:
     parser = sub.add_parser("serve", help="run the web server (JSON API and browser UI)")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on "
@@ -58,7 +71,6 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from india1853.interfaces.web.app import create_app
-    from india1853.interfaces.web.db import database_url
 
     if not 0 <= args.port <= 65535:
         raise InputError(f"--port: must be between 0 and 65535, got {args.port}")
@@ -68,12 +80,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--rate-limit: must be between 0 and 1000000, got {args.rate_limit}")
     if args.cache_games < 1:
         raise InputError(f"--cache-games: must be at least 1, got {args.cache_games}")
-    data_dir = args.data_dir if args.data_dir is not None else default_data_dir()
-    try:
-        url = database_url(args.db or os.environ.get("DATABASE_URL"), data_dir)
-    except OSError as exc:
-        raise InputError(f"--data-dir: cannot create {str(data_dir)!r}: "
-                         f"{exc.strerror or exc}") from None
+    url = command_database_url(args.db, args.data_dir)
     _check_database(url)
     redis_url = args.redis or os.environ.get("REDIS_URL") or None
     if redis_url:
