@@ -320,6 +320,8 @@ OTHER_GAMES: list[tuple[str, tuple[str, ...], int]] = [
     ("first", ("alt_bbci",), 5),
     ("first", ("alt_train_sales",), 4),
     ("first", ("alt_market", "alt_bbci", "alt_train_sales"), 3),
+    ("first", ("alt_start",), 6),
+    ("first", ("alt_start", "alt_bbci"), 4),
 ]
 
 
@@ -374,6 +376,8 @@ FIRST_EDITION_SOAK_VARIANTS: tuple[tuple[str, ...], ...] = (
     ("alt_market",), ("alt_bbci",), ("alt_train_sales",),
     ("alt_market", "alt_bbci", "alt_train_sales"), ("simplified", "alt_market", "alt_bbci"),
     ("minimum_companies", "alt_train_sales"),
+    ("alt_start",), ("alt_start", "alt_market", "alt_bbci", "alt_train_sales"),
+    ("alt_start", "shortened_game"),
 )
 
 

@@ -38,6 +38,7 @@ from india1853.board.state import BoardState
 from india1853.errors import InputError, RuleError
 from india1853.rules.game import views
 from india1853.rules.game.actions import check_action
+from india1853.rules.game.alt_start import deal_places
 from india1853.rules.game.dispatch import apply_action, expected_entities
 from india1853.rules.game.legal import legal_actions as _legal_actions
 from india1853.rules.game.rules_data import GameRules, game_rules
@@ -56,7 +57,8 @@ SNAPSHOT_EVERY = 32
 
 def initial_state(rules: GameRules, settings: Settings) -> GameState:
     """2.1, 2.3 / 13: the bank and each player's starting money; every share in the offering;
-    the contract bids to come (2.5 / 14), or the Simplified Game's deal."""
+    the contract bids to come (2.5 / 14), or the Simplified Game's deal, or Alternative Rules
+    1.0's places dealt at random."""
     cash = rules.table.starting_cash
     players = [PlayerState(name, cash) for name in settings.players]
     bank = rules.bank - cash * len(players)
@@ -76,6 +78,8 @@ def initial_state(rules: GameRules, settings: Settings) -> GameState:
     )
     if rules.dealt_start:
         deal_directors(rules, st)
+    if rules.share_by_share_start:
+        deal_places(rules, st)
     return st
 
 

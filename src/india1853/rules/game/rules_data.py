@@ -14,7 +14,7 @@ from india1853.data.loader import load_edition
 from india1853.data.model import CitySpec, CompanySpec, Edition, Movement, PhaseSpec, TrainSpec
 from india1853.errors import InputError
 from india1853.rules.game.edition import EditionPolicy, edition_policy
-from india1853.rules.game.variants import VariantPolicy, variant_policies
+from india1853.rules.game.variants import VariantPolicy, table_of, variant_policies
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,11 @@ class GameRules:
     def dealt_start(self) -> bool:
         """The Simplified Game: directors' certificates dealt, no contract bids."""
         return any(v.dealt_start for v in self.variants)
+
+    @property
+    def share_by_share_start(self) -> bool:
+        """Alternative Rules 1.0: the game starts with shares bought one at a time."""
+        return any(v.share_by_share_start for v in self.variants)
 
     @property
     def first_round_pool_closed(self) -> bool:
@@ -182,15 +187,13 @@ def game_rules(edition: str, players: int, variants: tuple[str, ...] = ()) -> Ga
     ed = load_edition(edition)
     chosen = variant_policies(edition, variants)
     bank = ed.tables.bank
-    table_id: str | None = None
     for v in chosen:
         if v.bank is not None:
             bank = ed.tables.bank_variants[v.bank]
-        if v.table is not None:
-            table_id = v.table
-    row = ed.tables.player_row(players, table_id)
+    row = ed.tables.player_row(players, table_of(chosen))
     policy = edition_policy(edition)
-    dealt = any(v.dealt_start for v in chosen)
+    # No contract bids: the Simplified Game's deal, or Alternative Rules 1.0.
+    dealt = any(v.dealt_start or v.share_by_share_start for v in chosen)
     bid_cities = row.bid_cities if row.bid_cities is not None else (
         (0, 0) if dealt else None)
     if bid_cities is None or row.share_limit is None or (

@@ -7,6 +7,7 @@ buy).  A purchase ends the turn.  The round ends when every player in a row has 
 from __future__ import annotations
 
 from india1853.errors import RuleError
+from india1853.rules.game import alt_start
 from india1853.rules.game.bids import table
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.shares import (
@@ -88,13 +89,16 @@ def bought_in_first_round(rules: GameRules, st: GameState, co: CompanyState) -> 
 
 def check_float(rules: GameRules, st: GameState, co: CompanyState) -> None:
     """A company floats once the qualifying number of its shares is issued (2.7.5, 2.9.1;
-    16.7, 17.1, 22.1).
+    16.7, 17.1, 22.1); under Alternative Rules 1.0 only once someone holds two shares to
+    exchange for the director's certificate.
 
     Second edition: in the first stock round its director is appointed only at the round's
     end (2.9.1); afterwards at once, and the company forms (3.2.1, 3.3.1).  First edition:
     always at once (17.1, 22.1, 23.1)."""
     bought_in_first_round(rules, st, co)
     if co.floated or issued(rules, co) < table(rules, st).qualifying_shares:
+        return
+    if alt_start.director_waits(rules, st, co):
         return
     co.floated = True
     if (rules.policy.directors_at_first_round_end and first_round(st)
@@ -243,9 +247,12 @@ def check_buy(
     if source == "ipo":
         if ipo_available(rules, co) == 0:
             raise RuleError("3.1.4", f"no new {initials} share is on sale")
-        if not co.contract and not contract_companies_open(rules, st):
+        if rules.share_by_share_start:
+            # Alternative Rules 1.0 replaces the contract companies' precedence and 21.3.
+            alt_start.check_offer(rules, st, initials)
+        elif not co.contract and not contract_companies_open(rules, st):
             raise RuleError("3.1.3", "the contract companies' shares must all be issued first")
-        nxt = next_in_table1(rules, st)
+        nxt = None if rules.share_by_share_start else next_in_table1(rules, st)
         if not co.contract and nxt is not None and nxt != initials:
             raise RuleError("21.3", f"new shares are sold in TABLE 1 order, each company's "
                             f"fully issued first: {nxt}'s are on offer, not {initials}'s")

@@ -14,6 +14,10 @@ variant policies of its ``GameRules``; it never tests a variant's name elsewhere
   the end of the first dealing round until enough companies run.
 - ``amended_share_limits`` (first edition 19, AMENDED SHARE LIMITS): qualifying numbers 7 / 6
   with four / five players; "not to be used with the previous Optional Rule".
+- ``alt_start`` (Alternative Rules 1.0): no contract bids; seats by lot; shares bought one at a
+  time in any company, then only in those already bought into, then in TABLE 1 order; the
+  revised TABLE 3 (its MIK 2 line when the kit's variant is chosen too); a director is required
+  before a company runs (``rules/game/alt_start.py``).
 - ``alt_market`` (Alternative Rules 2.0): the share price moves by the dividend's size.
 - ``alt_bbci`` (Alternative Rules 3.0): the BBCI, bought into in the first dealing round, has a
   second base at Bombay (NE) and lays as companies 1-4.
@@ -42,6 +46,12 @@ class VariantPolicy:
     # ``left_out_of_deal`` not among them ("it is best to remove the BBCI and the BAR").
     dealt_start: bool = False
     left_out_of_deal: tuple[str, ...] = ()
+    # Alternative Rules 1.0: the TABLE 3 that replaces ``table`` when the variant named first is
+    # chosen too (the revised TABLE 3's line "As above when using MIK 2 Kit").
+    table_with: tuple[tuple[str, str], ...] = ()
+    # Alternative Rules 1.0: places dealt at random, no contract bids, shares bought one at a
+    # time under the offer rule, a director required before a company runs.
+    share_by_share_start: bool = False
     # 19: at the end of the first dealing round, directors until enough companies run.
     minimum_companies: bool = False
     # Alternative Rules 2.0: the market's ``alternative_movement`` replaces 34.7's.
@@ -76,14 +86,24 @@ VARIANTS: tuple[VariantPolicy, ...] = (
     VariantPolicy("simplified", ("first",), "Simplified Game", bank="shortened_game",
                   table="simplified_game", dealt_start=True, left_out_of_deal=("BBCI", "BAR"),
                   excludes=("long_game", "shortened_game", "minimum_companies",
-                            "amended_share_limits"),
+                            "amended_share_limits", "alt_start"),
                   title="Simplified Game: directors' certificates dealt, no contract bids"),
     VariantPolicy("minimum_companies", ("first",), "19", table="minimum_number_of_companies",
-                  minimum_companies=True, excludes=("amended_share_limits", "simplified"),
+                  minimum_companies=True,
+                  excludes=("amended_share_limits", "simplified", "alt_start"),
                   title="Minimum number of companies running"),
     VariantPolicy("amended_share_limits", ("first",), "19", table="amended_share_limits",
-                  excludes=("minimum_companies", "simplified"),
+                  excludes=("minimum_companies", "simplified", "alt_start"),
                   title="Amended share limits"),
+    # Alternative Rules 1.0 replaces 13-16 (but 16.7), 18 (but 18.1), 19 and 21.3: not with the
+    # Simplified Game's start nor 19's optional rules.  18's "once sold they may not be bought
+    # from the Pool until the NEXT Dealing Round" goes with 18 (docs/rulings.md).
+    VariantPolicy("alt_start", ("first",), "Alternative Rules 1.0", table="alternative_table_3",
+                  table_with=(("mik2", "alternative_table_3_mik2"),), share_by_share_start=True,
+                  first_round_pool_open=True,
+                  excludes=("simplified", "minimum_companies", "amended_share_limits"),
+                  title="Alternative start: seats by lot, shares bought one at a time, "
+                        "no contract bids"),
     VariantPolicy("alt_market", ("first",), "Alternative Rules 2.0", alternative_market=True,
                   title="Share prices move by the dividend's size"),
     VariantPolicy("alt_bbci", ("first",), "Alternative Rules 3.0",
@@ -106,6 +126,21 @@ def catalogue(edition: str) -> list[dict[str, object]]:
     return [{"name": v.name, "rule": v.rule, "title": v.title,
              "excludes": [x for x in v.excludes if edition in _BY_NAME[x].editions]}
             for v in VARIANTS if edition in v.editions and v.offered]
+
+
+def table_of(chosen: tuple[VariantPolicy, ...]) -> str | None:
+    """The id of the ``tables.variants`` TABLE 3 the chosen variants play with, or None for the
+    edition's own: a variant's ``table``, or the one its ``table_with`` names for another
+    chosen variant (Alternative Rules 1.0: the revised TABLE 3's MIK 2 line)."""
+    names = {v.name for v in chosen}
+    table_id: str | None = None
+    for v in chosen:
+        if v.table is not None:
+            table_id = v.table
+        for other, table in v.table_with:
+            if other in names:
+                return table
+    return table_id
 
 
 def variant_policies(edition: str, names: tuple[str, ...]) -> tuple[VariantPolicy, ...]:
