@@ -134,11 +134,57 @@ def test_coast_hex_refuses_track_into_the_sea(edition: str) -> None:
 
 
 def test_first_edition_west_edge_refuses_track_into_the_grey_margin() -> None:
-    # F2's W neighbour F0 is beyond the grid; its NW and SW neighbours E1 and G1 are grey, so
-    # no straight fits and a sharp curve fits only between NE, E and SE.
+    # F2's W neighbour F0 is beyond the grid and no buff edge; its NW and SW neighbours E1 and
+    # G1 are pale grey, playable in the first edition: a straight fits except running W.
     ed = load_edition("first")
+    assert tiles.fitting_rotations(ed.tiles["9"], "F2", ed.board) == [0, 2, 3, 5]
+    assert tiles.open_sides(ed.board, "F2") == {0, 2, 3, 4, 5}
+
+
+def test_the_second_edition_west_edge_is_grey_margin() -> None:
+    ed = load_edition("second")
     assert tiles.fitting_rotations(ed.tiles["9"], "F2", ed.board) == []
     assert tiles.fitting_rotations(ed.tiles["7"], "F2", ed.board) == [0, 1]
+    assert tiles.fitting_rotations(ed.tiles["9"], "E1", ed.board) == []
+
+
+def test_pale_grey_hexes_take_tiles_in_the_first_edition() -> None:
+    """The map notes: "Those that are coloured pale grey may be used in the normal way" - E1,
+    G1 and I1; their sides beyond the grid are not buff edges (31.8)."""
+    ed = load_edition("first")
+    for coord in ("E1", "G1", "I1"):
+        assert ed.board.playable(coord)
+        assert not ed.board.hexes[coord].buff_edges
+    # E1: NE D2, E E3, SE F2 on the board; NW, W, SW beyond it.
+    assert tiles.open_sides(ed.board, "E1") == {3, 4, 5}
+    assert tiles.fitting_rotations(ed.tiles["7"], "E1", ed.board) == [0, 1]
+    assert ed.board.hexes["I1"].terrain == ("river",)
+
+
+BUFF_EDGES = {"B8": {2, 3}, "B10": {2, 3}, "B12": {2, 3}, "F36": {4}, "J36": {4}}
+
+
+def test_buff_edges_are_the_first_editions_board_data() -> None:
+    """31.8: a line may run off the board at a buff edge: the sides of B8, B10 and B12 above
+    row B and of F36 and J36 beyond column 36 (docs/rulings.md); each leads off the grid."""
+    first = load_edition("first").board
+    found = {c: set(h.buff_edges) for c, h in first.hexes.items() if h.buff_edges}
+    assert found == BUFF_EDGES
+    assert all(neighbour(c, s) is None for c, sides in found.items() for s in sides)
+    assert not any(h.buff_edges for h in load_edition("second").board.hexes.values())
+
+
+def test_track_may_run_off_the_board_at_a_buff_edge() -> None:
+    first, second = load_edition("first"), load_edition("second")
+    straight = first.tiles["9"]  # NE-SW at rotation 0
+    # B12 (Himalaya): NE off the board, SW to C11: fits in the first edition only.
+    assert 0 in tiles.fitting_rotations(straight, "B12", first.board)
+    assert 0 not in tiles.fitting_rotations(straight, "B12", second.board)
+    # B12's E side leads into the margin (B14): never.
+    assert all(4 not in tiles.exits(straight, r)
+               for r in tiles.fitting_rotations(straight, "B12", first.board))
+    # F36: W to F34, E off the board (Burma).
+    assert tiles.fitting_rotations(straight, "F36", first.board) == [1, 4]
 
 
 def _playable_across(board: Board, coord: str, side: int) -> bool:

@@ -26,7 +26,7 @@ def test_json_document_has_exactly_the_documented_keys(
     assert len(doc["cities"]) == (24 if edition == "first" else 23)
     assert doc["trains"]["total_with_extras"] == (27 if edition == "first" else 37)
     assert sum(1 for h in doc["board"]["hexes"] if h["playable"]) == (
-        171 if edition == "first" else 158
+        174 if edition == "first" else 158
     )
     assert doc["promotions"]["Calcutta"] == (["104"] if edition == "first" else ["500"])
     assert doc["tables"]["players"]["4"]["starting_capital"] == 570
@@ -43,9 +43,10 @@ def test_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["data", "--edition", "first"]) == 0
     out = capsys.readouterr().out
     assert "first edition" in out
-    # The breakdown adds up to the playable count; the grey margin hexes are counted apart.
-    assert ("Board: 171 playable hexes (city 20, double_town 6, large_city 4, plain 86, "
-            "town 55), plus 3 grey off-board hexes") in out
+    # The breakdown adds up to the playable count; the pale grey E1, G1 and I1 are plain hexes
+    # of the first edition (docs/rulings.md, the board's edges).
+    assert ("Board: 174 playable hexes (city 20, double_town 6, large_city 4, plain 89, "
+            "town 55)\n") in out
     assert "yellow 112, green 56, brown 16, grey 7" in out
     assert "BAR" in out and "ECR" not in out
 

@@ -33,7 +33,7 @@ def test_load_edition_is_cached() -> None:
 # --- board -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("name", "playable"), [("first", 171), ("second", 158)])
+@pytest.mark.parametrize(("name", "playable"), [("first", 174), ("second", 158)])
 def test_playable_hex_counts(name: str, playable: int) -> None:
     hexes = load_edition(name).board.hexes.values()
     assert sum(1 for h in hexes if h.playable) == playable
@@ -50,16 +50,19 @@ def test_second_board_is_the_first_less_the_eastern_appendix() -> None:
 
 
 def test_offboard_hexes_are_grey_and_unplayable(ed: Edition) -> None:
+    """The second edition's grey E1, G1 and I1 are margin; the first edition's are pale grey,
+    "used in the normal way" (its map notes; docs/rulings.md, the board's edges)."""
     off = {c for c, h in ed.board.hexes.items() if h.kind == "offboard"}
-    assert off == {"E1", "G1", "I1"}
+    assert off == (set() if ed.name == "first" else {"E1", "G1", "I1"})
     assert not any(ed.board.playable(c) for c in off)
     assert not ed.board.playable("A1")
+    assert ed.board.playable("I1") == (ed.name == "first")
 
 
 def test_first_edition_kind_counts() -> None:
     kinds = Counter(h.kind for h in load_edition("first").board.hexes.values())
     assert kinds == {
-        "plain": 86, "town": 55, "double_town": 6, "city": 20, "large_city": 4, "offboard": 3,
+        "plain": 89, "town": 55, "double_town": 6, "city": 20, "large_city": 4,
     }  # fmt: skip
 
 
@@ -124,14 +127,19 @@ def test_terrain_of_every_playable_hex(ed: Edition) -> None:
     for coord, spec in ed.board.hexes.items():
         if spec.playable and spec.terrain:
             by_terrain.setdefault(spec.terrain, set()).add(coord)
-    assert by_terrain == {t: _on_board(ed, hexes) for t, hexes in TERRAIN.items()}
+    expected = {t: _on_board(ed, hexes) for t, hexes in TERRAIN.items()}
+    if ed.name == "first":
+        expected[("river",)].add("I1")  # pale grey, playable in the first edition only
+    assert by_terrain == expected
 
 
 def test_terrain_combination_counts_of_the_first_edition() -> None:
     hexes = load_edition("first").board.hexes.values()
     counts = Counter(h.terrain for h in hexes if h.playable and h.terrain)
-    assert counts == TERRAIN_COUNTS
-    assert sum(1 for h in hexes if h.playable and not h.terrain) == 84
+    # The reference counts the 171 hexes it calls playable; the pale grey I1 adds a river and
+    # E1 and G1 two hexes without terrain.
+    assert counts == {**TERRAIN_COUNTS, ("river",): TERRAIN_COUNTS[("river",)] + 1}
+    assert sum(1 for h in hexes if h.playable and not h.terrain) == 84 + 2
 
 
 def test_every_frontier_post_with_its_value(ed: Edition) -> None:

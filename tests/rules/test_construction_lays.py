@@ -73,6 +73,22 @@ def test_no_track_may_run_off_the_grid(edition: str) -> None:
         check_lay(state, ctx("NWR"), Lay("B12", "7", 0))
 
 
+@pytest.mark.parametrize("edition", ["first", "second"])
+def test_a_line_may_run_off_the_first_editions_board_at_a_buff_edge(edition: str) -> None:
+    """31.8: "There is no restriction on a line running off the board at a buff edge" - B12's
+    north-east side (the board data's buff_edges); 4.1.10 knows no such edge."""
+    state = board(edition).with_base(Base("NWR", "C11", "st1")).with_tile("C11", "5", 2)
+    lay = Lay("B12", "9", 0)  # a straight from C11 (SW) off the board (NE)
+    if edition == "first":
+        assert check_lay(state, ctx("NWR"), lay) == 240  # the Himalaya (TABLE 4)
+        assert lay in [m.move for m in legal_lays(state, ctx("NWR"))]
+        laid, cost = apply_lay(state, ctx("NWR"), lay)
+        assert cost == 240 and laid.tiles["B12"].tile == "9"
+    else:
+        with pytest.raises(RuleError, match=r"4\.1\.10 / 31\.8"):
+            check_lay(state, ctx("NWR"), lay)
+
+
 def test_a_tile_that_extends_no_railhead_is_refused() -> None:
     with pytest.raises(RuleError, match=r"4\.1\.6 / 31\.4"):
         check_lay(eir_at_calcutta(), ctx(), Lay("I27", "4", 0))

@@ -228,3 +228,15 @@ def test_a_run_passes_a_junction_once() -> None:
     two = [{"train": "2", "hexes": ["H14", "H16", "G15", "G17"]},
            {"train": "2", "hexes": ["I17", "H16", "G17"]}]
     assert run(g, two, ["2", "2"]) == 40 + 30
+
+
+def test_track_off_the_board_at_a_buff_edge_leads_nowhere_and_earns_nothing() -> None:
+    """31.8 (first edition): a line may run off the board at a buff edge "as if it was the
+    start of an international route"; no rule gives it a value, so a run may not end there
+    and the track adds nothing (docs/rulings.md, the board's edges)."""
+    tiles = {"C11": ("5", 2), "B12": ("9", 0)}  # Lahore, and a straight off the board (NE)
+    g = graph_of(tiles, [("NWR", "C11", "st1")], edition="first")
+    with pytest.raises(RuleError, match=r"4\.5\.4: .*a run ends at a station; none at B12"):
+        run(g, [{"train": "2", "hexes": ["C11", "B12"]}], ["2"], company="NWR")
+    # The edge off the board is a dead end: B12's track is the only one that reaches it.
+    assert [t.id for t in g.incident(("E", "B12", 3))] == [t.id for t in g.tracks_in("B12")]

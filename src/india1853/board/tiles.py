@@ -155,9 +155,10 @@ def fitting_rotations(
 ) -> list[int]:
     """Rotations at which no track of ``tile`` on ``coord`` runs off the grid (4.1.10 / 31.8).
 
-    Every exit must lead to a playable hex: not into the sea, the grey margin or beyond the
-    grid.  A hex that is not playable itself takes no tile.  With ``distinct=True`` only the
-    first of rotations that give the same picture is listed.
+    Every exit must lead to a playable hex (not into the sea, the grey margin or beyond the
+    grid), or off the board at a buff edge (31.8, first edition).  A hex that is not playable
+    itself takes no tile.  With ``distinct=True`` only the first of rotations that give the same
+    picture is listed.
     """
     spec = board.hexes.get(coord)
     if spec is None:
@@ -169,11 +170,20 @@ def fitting_rotations(
 
 
 def _exits_stay_on_board(tile: TileSpec, rotation: int, coord: str, board: Board) -> bool:
-    for side in exits(tile, rotation):
-        across = neighbour(coord, side)
-        if across is None or not board.playable(across):
-            return False
-    return True
+    return exits(tile, rotation) <= open_sides(board, coord)
+
+
+def open_sides(board: Board, coord: str) -> frozenset[int]:
+    """The sides of ``coord`` at which track may end (4.1.10 / 31.8): those with a playable hex
+    across, and the first edition's buff edges, where "There is no restriction on a line
+    running off the board at a buff edge as if it was the start of an international route!"
+    (the board data's ``buff_edges``; such a line leads nowhere and earns nothing)."""
+    spec = board.hexes.get(coord)
+    open_ = {side for side in range(6)
+             if (across := neighbour(coord, side)) is not None and board.playable(across)}
+    if spec is not None:
+        open_.update(spec.buff_edges)
+    return frozenset(open_)
 
 
 # --- station kinds -------------------------------------------------------------------------

@@ -266,6 +266,22 @@ def load_catalogue(directory: Path = DATA_DIR) -> dict[str, TileSpec]:
 # ---------------------------------------------------------------------------------------------
 
 
+# Side names in side-number order (0 SW .. 5 SE), as in board.hexes.SIDE_NAMES.
+SIDE_NAMES = ("SW", "W", "NW", "NE", "E", "SE")
+
+
+def _sides(ctx: _Ctx, raw: list[Any]) -> tuple[int, ...]:
+    """A list of side names (``"NW"``) as side numbers, each once."""
+    names = _strs(ctx, raw, "buff_edges")
+    with ctx.at("buff_edges"):
+        for name in names:
+            if name not in SIDE_NAMES:
+                raise ctx.error(f"expected one of {', '.join(SIDE_NAMES)}, got {name!r}")
+        if len(set(names)) != len(names):
+            raise ctx.error("a side is named twice")
+    return tuple(sorted(SIDE_NAMES.index(n) for n in names))
+
+
 def _hex(ctx: _Ctx, raw: Any) -> HexSpec:
     o = _Obj(ctx, raw)
     coord = o.req("coord", str)
@@ -287,10 +303,13 @@ def _hex(ctx: _Ctx, raw: Any) -> HexSpec:
         preprinted_rotation=o.opt("preprinted_rotation", int, 0),
         playable=o.opt("playable", bool, True),
         note=o.opt("note", str),
+        buff_edges=_sides(ctx, o.opt("buff_edges", list, [])),
     )
     o.done()
     if (spec.kind == "offboard") == spec.playable:
         raise ctx.error("playable must be false exactly for offboard hexes")
+    if spec.buff_edges and not spec.playable:
+        raise ctx.error("buff_edges: an offboard hex has no buff edge")
     if (spec.kind == "large_city") != (spec.preprinted is not None):
         raise ctx.error("a large_city hex, and only one, names its preprinted tile")
     if spec.kind in ("city", "large_city") and not spec.name:

@@ -99,6 +99,10 @@ class HexSpec:
     preprinted_rotation: int = 0
     playable: bool = True
     note: str | None = None
+    # 31.8 (first edition): the sides (0 SW .. 5 SE) at which the hex meets a buff edge of the
+    # board: a line may run off the board there "as if it was the start of an international
+    # route".  Empty: every side without a playable hex across is sea or margin.
+    buff_edges: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

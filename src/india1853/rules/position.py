@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from india1853.board.hexes import CoordinateError, neighbour, parse_coord, side_name
+from india1853.board.hexes import CoordinateError, parse_coord, side_name
 from india1853.board.state import Base, BoardState
-from india1853.board.tiles import exits
+from india1853.board.tiles import exits, open_sides
 from india1853.data.jsonfile import read_json_file
 from india1853.data.loader import load_edition
 from india1853.data.model import CompanySpec, Edition, HomeBase, TileSpec
@@ -189,12 +189,8 @@ def _tiles(raw: Any, board: BoardState) -> BoardState:
 
 def _stays_on_grid(edition: Edition, tile: TileSpec, rotation: int, coord: str) -> bool:
     """Rule 4.1.10 / 31.8 for one rotation (``tiles.fitting_rotations`` tries all six): every
-    track end leads to a playable hex."""
-    for side in exits(tile, rotation):
-        across = neighbour(coord, side)
-        if across is None or not edition.board.playable(across):
-            return False
-    return True
+    track end leads to a playable hex or off the board at a buff edge."""
+    return exits(tile, rotation) <= open_sides(edition.board, coord)
 
 
 # Rules 4.1.9 / 31.7: the stations (small, large) of the yellow tile laid on each kind of hex.

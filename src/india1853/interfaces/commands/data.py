@@ -81,8 +81,8 @@ def _board_lines(ed: Edition) -> list[str]:
     kinds = Counter(h.kind for h in hexes if h.playable)
     grey = sum(1 for h in hexes if not h.playable)
     by_kind = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
-    return [f"Board: {sum(kinds.values())} playable hexes ({by_kind}), "
-            f"plus {grey} grey off-board hexes"]
+    margin = f", plus {grey} grey off-board hexes" if grey else ""
+    return [f"Board: {sum(kinds.values())} playable hexes ({by_kind}){margin}"]
 
 
 def _tile_lines(ed: Edition) -> list[str]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from india1853.board.hexes import CoordinateError, neighbours, parse_coord
+from india1853.board.hexes import CoordinateError, parse_coord
 from india1853.board.state import BoardState
-from india1853.board.tiles import distinct_rotations, exits
+from india1853.board.tiles import distinct_rotations, exits, open_sides
 from india1853.data.model import Board, CompanySpec, HexSpec, TileSpec
 from india1853.errors import InputError, RuleError
 from india1853.rules.construction.context import CompanyContext, ConstructionPolicy
@@ -87,9 +87,7 @@ class Fitter:
 
     def open_sides(self, hex: str) -> frozenset[int]:
         if hex not in self._open:
-            self._open[hex] = frozenset(
-                side for side, n in neighbours(hex).items() if self._board.playable(n)
-            )
+            self._open[hex] = open_sides(self._board, hex)
         return self._open[hex]
 
     def fits(self, tile: TileSpec, hex: str, rotation: int) -> bool:
