@@ -4,6 +4,7 @@ decision, the options as ``Game.process`` accepts them, JSON, and hidden informa
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -319,3 +320,66 @@ def test_first_edition_games_give_a_model_at_every_kind_of_decision(path: Path) 
     assert "bids" in kinds or "simplified" in data["settings"]["variants"]
     assert turn_model(game, None)["finished"]
 
+
+
+# A second-edition rule number (2.x-5.x) in a rule field or a citation of a sentence.
+SECOND_NUMBER = re.compile(r"(?<![\d.])[2-5](?:\.\d+)+(?![\d.])|^[2-5]$")
+CITATION = re.compile(r"rule ([^:;()]+)|\(([\d.,/ \-]+)\)")
+
+
+def _citations(model: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """(where, citation) for every rule the model names: each rule field of the active
+    entities, decisions, options and missing options, and each citation in their sentences, the
+    headline and the contract."""
+    yield from (("headline", c) for m in CITATION.finditer(model["headline"])
+                for c in m.groups() if c)
+    contract = model["tables"]["contract"]
+    if contract is not None:
+        yield "contract", contract["rule"]
+
+    def walk(where: str, item: dict[str, Any]) -> Iterator[tuple[str, str]]:
+        yield where, str(item.get("rule", ""))
+        for key in ("what", "effect", "note", "reason"):
+            for m in CITATION.finditer(str(item.get(key, ""))):
+                yield from ((f"{where}.{key}", c) for c in m.groups() if c)
+        for key in ("options", "unavailable"):
+            for o in item.get(key, []):
+                yield from walk(f"{where}.{key}", o)
+
+    for a in model["active"]:
+        yield from walk("active", a)
+    for d in model["decisions"]:
+        yield from walk("decision", d)
+
+
+@pytest.mark.parametrize("path", FIRST_FIXTURES, ids=lambda p: p.stem)
+def test_a_first_edition_turn_model_cites_the_first_editions_rules(path: Path) -> None:
+    """Issue 12: a first-edition game cites 11-41 (dealing rounds 20-21, railway rounds 31-35,
+    the end 40-41), never a second-edition number, at every kind of decision; each cited rule
+    keeps a summary where the first edition's summaries have one."""
+    data = json.loads(path.read_text())
+    game = Game(Settings.from_json(data["settings"]))
+    seen: set[str] = set()
+    cited: set[str] = set()
+    for action in [*data["actions"], None]:
+        kind = _kind(game)
+        if kind not in seen:
+            seen.add(kind)
+            who = (decider(game, str(action["entity"]), str(action["entity_type"]))
+                   if action is not None else None)
+            for viewer in {who, None}:
+                model = turn_model(game, viewer)
+                for where, rule in _citations(model):
+                    assert not SECOND_NUMBER.search(rule), (kind, where, rule)
+                    cited.add(rule)
+        if action is not None:
+            game.process(action)
+    assert {"20", "21.1", "31"} <= cited
+
+
+def test_a_second_edition_turn_model_keeps_the_second_editions_numbers() -> None:
+    game = Game(Settings(("Ann", "Bob", "Cat", "Dan"), seed=1))
+    model = turn_model(game, game.active_entities()[0][0])
+    assert model["decisions"][0]["rule"] == "2.5.2"
+    assert all(o["rule"] == "2.5.2" for o in model["decisions"][0]["options"])
+    assert model["headline"].endswith("(2.5.2)")

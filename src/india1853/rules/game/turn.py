@@ -24,6 +24,7 @@ from typing import Any
 
 from india1853.board import tiles as tile_geometry
 from india1853.board.graph import TrackGraph
+from india1853.data.citations import cite, cite_text
 from india1853.data.summaries import rule_summary
 from india1853.errors import RuleError
 from india1853.rules import construction as con
@@ -40,7 +41,8 @@ from india1853.rules.routes import parse_route_file, route_value
 Action = dict[str, Any]
 Json = dict[str, Any]
 
-# What each stage decides, with the rule that governs it (second edition numbering).
+# What each stage decides, with the rule that governs it (second edition numbering; a first-edition
+# game's model cites the 1989 paragraphs through data/rule_citations.json, see _cited).
 ROUND_DECISIONS: dict[str, tuple[str, str]] = {
     "bonds": ("write down your bond, secretly", "2.5.2"),
     "claims": ("name a city (secret) and claim one of its shares, or end the bid", "2.5.4"),
@@ -732,19 +734,46 @@ def turn_model(game: Game, viewer: str | None, *, moderator: bool = False) -> di
                           "options": options(game, a["entity"], legal, view),
                           "unavailable": (_unavailable(game, a["entity"])
                                           if a["entity_type"] == "player" else [])})
-    return {
+    edition = game.rules.ed.name
+    model = {
         "next_id": game.next_id(),
-        "edition": game.rules.ed.name,
+        "edition": edition,
         "round": view["round"],
         "phase": view["phase"],
         "finished": game.finished,
         "title": title(view),
-        "headline": _headline(game, active),
-        "active": active,
-        "decisions": decisions,
+        "headline": cite_text(edition, _headline(game, active)),
+        "active": [_cited(edition, a) for a in active],
+        "decisions": [_cited(edition, d) for d in decisions],
         "tables": tables(game, view, viewer),
         "view": view,
     }
+    contract = model["tables"]["contract"]
+    if contract is not None:
+        contract["rule"] = cite(edition, contract["rule"])
+    return model
+
+
+# The fields of a decision, an option or a missing option that cite rules in their text.
+_CITING_TEXT = ("what", "effect", "note", "reason")
+
+
+def _cited(edition: str, item: Json) -> Json:
+    """``item`` (an active entity, a decision with its options and missing options) citing the
+    game's own edition: the turn model's rules are named by the second edition's numbers where
+    the editions share the code, and a first-edition game cites the 1989 rules' paragraphs
+    instead (``data/rule_citations.json``), with their summaries."""
+    out = dict(item)
+    if "rule" in out:
+        out["rule"] = cite(edition, str(out["rule"]))
+        out["rule_summary"] = rule_summary(edition, out["rule"])
+    for key in _CITING_TEXT:
+        if isinstance(out.get(key), str):
+            out[key] = cite_text(edition, out[key])
+    for key in ("options", "unavailable"):
+        if key in out:
+            out[key] = [_cited(edition, o) for o in out[key]]
+    return out
 
 
 __all__ = ["decider", "options", "tables", "title", "turn_model"]

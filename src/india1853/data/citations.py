@@ -1,0 +1,65 @@
+"""Rule citations in an edition's own numbering (``rule_citations.json``).
+
+The engine and the turn model name rules by the second edition's numbers (2.x-5.x) where both
+editions share a rule's code; a first-edition game must cite the 1989 rules (11-41).  The data
+file maps each such number to the first edition's paragraph; an edition without a map (the
+second) cites the numbers as they are.  A citation that already names both editions ("4.1.10 /
+31.8") keeps the part in the edition's own numbering.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+
+from india1853.data.loader import DATA_DIR, EDITIONS
+from india1853.errors import DataError
+
+FILE = DATA_DIR / "rule_citations.json"
+# A second-edition rule number (2.x-5.x) standing on its own, not part of a larger number.
+_SECOND = re.compile(r"(?<![\d.])[2-5](?:\.\d+)*(?![\d.])")
+# A citation: "rule N" or a parenthesised list of numbers ("(2.5.4, 2.7)").
+_IN_TEXT = re.compile(r"(rule )([^:;()]+)|(\()([^()]*)(\))")
+
+
+@cache
+def citation_map(edition: str) -> dict[str, str]:
+    """Second-edition number -> the edition's own (empty: cite as is)."""
+    if edition not in EDITIONS:
+        raise DataError(f"rule_citations.json: no edition {edition!r}")
+    data = json.loads(FILE.read_text(encoding="utf-8"))
+    table = data.get(edition, {})
+    if not isinstance(table, dict):
+        raise DataError(f"rule_citations.json: {edition} is not a table")
+    return {str(k): str(v) for k, v in table.items()}
+
+
+def cite(edition: str, rule: str) -> str:
+    """``rule`` (one citation, e.g. "3.1.4" or "4.1.10 / 31.8") in the edition's numbering."""
+    table = citation_map(edition)
+    if not table or not rule:
+        return rule
+    parts = rule.split(" / ")
+    if len(parts) > 1:
+        own = [p for p in parts if not _SECOND.search(p)]
+        if own:
+            return own[0]
+    return _SECOND.sub(lambda m: table.get(m.group(0), m.group(0)), rule)
+
+
+def cite_text(edition: str, text: str) -> str:
+    """The citations in a sentence ("... (4.8.10)", "rule 3.1.2: ...") in the edition's
+    numbering; other numbers (prices, "Operating Round 3.1") are left alone."""
+    if not citation_map(edition) or not text:
+        return text
+
+    def one(m: re.Match[str]) -> str:
+        if m.group(1):
+            return m.group(1) + cite(edition, m.group(2))
+        inner = m.group(4)
+        if not re.fullmatch(r"[\d.,/ \-]+", inner):
+            return m.group(0)
+        return m.group(3) + cite(edition, inner) + m.group(5)
+
+    return _IN_TEXT.sub(one, text)
