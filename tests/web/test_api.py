@@ -321,7 +321,7 @@ def test_openapi_document_names_every_endpoint(c: httpx.Client) -> None:
     for path in ("/api/games", "/api/games/import", "/api/games/{game_id}",
                  "/api/games/{game_id}/actions", "/api/games/{game_id}/log",
                  "/api/games/{game_id}/events", "/api/games/{game_id}/at/{n}",
-                 "/api/games/{game_id}/board.svg"):
+                 "/api/games/{game_id}/board.svg", "/api/games/{game_id}/preview"):
         assert path in paths, path
 
 
@@ -352,3 +352,31 @@ def test_variants_lists_each_editions_catalogue(server_url: str) -> None:
     assert "minimum_companies" in first["simplified"]["excludes"]
     assert [v["name"] for v in data["second"]] == ["shortened_game"]
     assert all(v["title"] and v["rule"] for vs in data.values() for v in vs)
+
+
+def test_preview_prices_a_composed_bid_and_refuses_a_bad_one_changing_nothing(
+        c: httpx.Client) -> None:
+    """14.2-14.4: the preview of a first-edition bid gives its bond, or the engine's refusal;
+    only the bidder's token may ask, and the game is unchanged."""
+    made = create(c, edition="first")
+    game, ann, bob = made["id"], made["tokens"]["Ann"], made["tokens"]["Bob"]
+    before = snapshot(c, game, ann)
+    decision = view(c, game, ann)["turn"]["decisions"][0]
+    composer = decision["composer"]
+    assert composer["min_cities"] == 4 and composer["max_cities"] == 6  # three players
+    delhi = next(city for city in composer["cities"] if city["name"] == "Delhi")
+    assert "EIR" in delhi["companies"] and delhi["bond_value"] == 40
+    bid = {"type": "submit_bid", "entity": "Ann", "entity_type": "player",
+           "claims": [{"city": city, "company": "EIR"}
+                      for city in ("Delhi", "Cawnpore", "Lucknow")]
+           + [{"city": "Jaipur", "company": "GIP"}]}
+    url = f"/api/games/{game}/preview"
+    r = c.post(url, json=bid, headers=auth(ann))
+    assert r.status_code == 200, r.text
+    assert r.json()["option"]["cost"] == 100 and r.json()["option"]["rule"] == "14"
+    short = {**bid, "claims": bid["claims"][:3]}
+    r = c.post(url, json=short, headers=auth(ann))
+    assert r.status_code == 422 and r.json()["detail"].startswith("rule 14.2: a bid names 4")
+    assert c.post(url, json=bid, headers=auth(bob)).status_code == 403
+    assert c.post(url, json=bid).status_code == 401
+    assert snapshot(c, game, ann) == before

@@ -614,3 +614,35 @@ def test_phone_layout_touch_targets_and_zoom(pages: Pages, server_url: str,
     expect(page.locator("#decision-body .options.tiles button").first).to_be_visible()
     shot(page, "tiles-phone", tmp_path)
     assert errors.seen == []
+
+
+# --- the first edition's secret bid, composed in the browser ------------------------------------
+
+
+def test_compose_a_first_edition_secret_bid(pages: Pages, server_url: str,
+                                            tmp_path: Path) -> None:
+    """14.1-14.5: the player picks the cities and the share each claims; the server prices the
+    bid (its bond, 14.4) and refuses an illegal one with the rule; the bid is then submitted."""
+    game = import_game(server_url, "first/greedy-4p-seed5.json", 0)
+    page, errors = pages.new()
+    open_game(page, server_url, game["hotseat_link"])
+    page.locator("#open-secret").click()
+    dialog = page.locator("#secret-dialog")
+    expect(dialog.locator(".bid-composer")).to_be_visible()
+    dialog.locator('select[data-city="Delhi"]').select_option("EIR")
+    dialog.locator('select[data-city="Cawnpore"]').select_option("EIR")
+    expect(page.locator("#bid-error")).to_contain_text("rule 14.2: a bid names 3 to 6 cities")
+    expect(page.locator("#submit-bid")).to_be_disabled()
+    dialog.locator('select[data-city="Lucknow"]').select_option("EIR")
+    expect(page.locator("#bid-bond")).to_contain_text("Bond £80")
+    expect(page.locator("#bid-error")).to_be_empty()
+    page.locator("#submit-bid").scroll_into_view_if_needed()
+    shot(page, "bid-composer-laptop", tmp_path)
+    page.locator("#submit-bid").click()
+    wait_for_action(page, 1)
+    action = last_action(server_url, game["id"])["action"]
+    assert action["type"] == "submit_bid"
+    assert action["claims"] == [{"city": "Delhi", "company": "EIR"},
+                                {"city": "Cawnpore", "company": "EIR"},
+                                {"city": "Lucknow", "company": "EIR"}]
+    assert errors.seen == []

@@ -214,6 +214,17 @@ def create_app(url: str, *, cache_size: int = 200, bot_delay: float = 0.0,
         app.state.bots.kick(game_id)
         return _json_response(data)
 
+    @app.post("/api/games/{game_id}/preview",
+              openapi_extra=_openapi_body(None, "one action as in docs/actions.md"))
+    async def preview_action(game_id: str, request: Request,
+                             seat: str | None = None) -> Response:
+        """The option an action would be (its cost, effect, rule), or the engine's refusal;
+        the game is unchanged (the browser's composed secret bid: its bond, 14.4)."""
+        token = _bearer(request)
+        action = await _body(request, MAX_BODY)
+        data = await _run(store().preview_json, game_id, token, action, seat)
+        return _json_response(data)
+
     @app.get("/api/games/{game_id}/log")
     async def game_log(game_id: str, after: int = 0) -> Response:
         """The public log in words (the actions after ``after``); the whole log file once

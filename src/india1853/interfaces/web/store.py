@@ -38,7 +38,7 @@ from india1853.interfaces.game_render import game_board_svg
 from india1853.interfaces.narrate import LogLine, narrate
 from india1853.interfaces.web.db import Database, actions, games, seats
 from india1853.interfaces.web.integrity import CorruptLog, load_rows, row_digest
-from india1853.interfaces.web.turn import decider, turn
+from india1853.interfaces.web.turn import decider, preview, turn
 from india1853.rules.game.game import ENGINE_VERSION, Game, effective_actions, redo_stack
 from india1853.rules.game.settings import Settings
 
@@ -574,6 +574,28 @@ class GameStore:
                                         hotseat=True)
                     return self._encode(game_id, entry, access)[1]
         raise ApiError(409, "the game changed while the action was written; reload it")
+
+    def preview_json(self, game_id: str, token: str | None, action: object,
+                     seat: str | None = None) -> bytes:
+        """The option ``action`` would be, priced by the rules layer (a composed secret bid:
+        its bond), or the engine's one-line refusal (422); nothing is written.  Only for the
+        seat that decides the action (a bid is secret)."""
+        if token is None:
+            raise ApiError(401, "token: previewing needs a seat's token (Authorization: Bearer)")
+        if not isinstance(action, dict):
+            raise ApiError(422, "action: must be a JSON object")
+        with self.lock(game_id):
+            entry = self._read(game_id)
+            access = self._access(entry, token, seat)
+            if action.get("type") in ("undo", "redo"):
+                raise ApiError(422, "action.type: undo and redo have no preview")
+            who = self._authorize(entry, access, action)
+            try:
+                option = preview(entry.game, who, {**action, "id": entry.game.next_id(),
+                                                   "created_at": 0})
+            except (InputError, RuleError) as exc:
+                raise ApiError(422, str(exc)) from None
+        return json.dumps({"option": option}).encode()
 
     def _authorize(self, entry: Entry, access: Access, action: dict[str, Any]) -> str:
         """The player deciding the action, if the token may act for him; else 403."""

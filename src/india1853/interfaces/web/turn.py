@@ -10,7 +10,7 @@ from typing import Any
 
 from india1853.rules.game.game import Game
 from india1853.rules.game.shares import controller
-from india1853.rules.game.turn import turn_model
+from india1853.rules.game.turn import preview, turn_model
 
 
 def decider(game: Game, entity: str, entity_type: str) -> str | None:
@@ -20,6 +20,9 @@ def decider(game: Game, entity: str, entity_type: str) -> str | None:
         return entity
     co = game.state.companies.get(entity)
     return None if co is None else controller(game.state, co)
+
+
+__all__ = ["decider", "preview", "turn"]
 
 
 def turn(game: Game, viewer: str | None) -> dict[str, Any]:

@@ -730,10 +730,13 @@ def turn_model(game: Game, viewer: str | None, *, moderator: bool = False) -> di
         if viewer is None or moderator or a["player"] != viewer:
             continue
         legal = game.legal_actions(a["entity"])
-        decisions.append({**a, "secret": secret,
-                          "options": options(game, a["entity"], legal, view),
-                          "unavailable": (_unavailable(game, a["entity"])
-                                          if a["entity_type"] == "player" else [])})
+        decision = {**a, "secret": secret,
+                    "options": options(game, a["entity"], legal, view),
+                    "unavailable": (_unavailable(game, a["entity"])
+                                    if a["entity_type"] == "player" else [])}
+        if a["step"] == "bids":
+            decision["composer"] = bid_composer(game, a["entity"])
+        decisions.append(decision)
     edition = game.rules.ed.name
     model = {
         "next_id": game.next_id(),
@@ -752,6 +755,39 @@ def turn_model(game: Game, viewer: str | None, *, moderator: bool = False) -> di
     if contract is not None:
         contract["rule"] = cite(edition, contract["rule"])
     return model
+
+
+def bid_composer(game: Game, player: str) -> Json:
+    """First edition 14.1-14.5: what a player composing his own secret bid chooses from (the
+    legal actions list only samples, ``submit_bid`` accepts any legal bid): every city a bid may
+    name with the companies whose share it may claim there and its bond value, the number of
+    cities a bid names and the Ganges valley's limit.  The bond and the legality of a composed
+    bid are the engine's: :func:`preview`."""
+    rules = game.rules
+    return {
+        "player": player,
+        "cities": [{"name": c.name, "hex": c.hex, "bond_value": c.bond_value,
+                    "ganges_valley": c.ganges_valley,
+                    "companies": [rules.ed.company(n).initials for n in c.companies]}
+                   for c in rules.cities if c.companies],
+        "min_cities": rules.table.bid_cities_min,
+        "max_cities": rules.table.bid_cities_max,
+        "ganges_limit": rules.ganges_limit,
+        "rule": "14.2-14.5",
+        "rule_summary": rule_summary(rules.ed.name, "14.2"),
+    }
+
+
+def preview(game: Game, viewer: str, action: Action) -> Json:
+    """The option ``action`` would be, priced as in the turn model (a composed bid: its bond,
+    14.4), if the engine accepts it now for ``viewer``; else the engine's error (a
+    :class:`~india1853.errors.RuleError` naming the rule, or an InputError naming the field).
+    Nothing changes: the action is tried on a fork."""
+    trial = game.fork()
+    trial.process(action)
+    entity = str(action["entity"])
+    option = options(game, entity, [action], game.view(viewer))[0]
+    return _cited(game.rules.ed.name, option)
 
 
 # The fields of a decision, an option or a missing option that cite rules in their text.
@@ -776,4 +812,4 @@ def _cited(edition: str, item: Json) -> Json:
     return out
 
 
-__all__ = ["decider", "options", "tables", "title", "turn_model"]
+__all__ = ["bid_composer", "decider", "options", "preview", "tables", "title", "turn_model"]

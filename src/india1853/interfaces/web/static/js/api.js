@@ -32,6 +32,8 @@ export const api = {
     call("GET", `/api/games/${encodeURIComponent(id)}${seat ? `?seat=${encodeURIComponent(seat)}` : ""}`, { token }),
   act: (id, token, action, seat) =>
     call("POST", `/api/games/${encodeURIComponent(id)}/actions${seat ? `?seat=${encodeURIComponent(seat)}` : ""}`, { token, body: action }),
+  preview: (id, token, action, seat) =>
+    call("POST", `/api/games/${encodeURIComponent(id)}/preview${seat ? `?seat=${encodeURIComponent(seat)}` : ""}`, { token, body: action }),
   log: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/log`, { token }),
   at: (id, n) => call("GET", `/api/games/${encodeURIComponent(id)}/at/${n}`),
   async boardSvg(id, at) {

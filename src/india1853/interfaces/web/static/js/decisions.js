@@ -30,7 +30,8 @@ function byHex(options) {
 }
 
 export class Decisions {
-  constructor({ body, title, board, act, dialog }) {
+  constructor({ body, title, board, act, dialog, preview }) {
+    this.preview = preview;
     this.body = body;
     this.title = title;
     this.board = board;
@@ -297,6 +298,46 @@ export class Decisions {
     return h("div", {}, h("p", { class: "hint" }, "This step is secret: it opens in a dialog that only this seat sees."), open);
   }
 
+  // First edition 14: the player composes his own bid from the turn model's composer (cities,
+  // the companies each may claim, bond values); the server prices and checks it (preview).
+  bidComposer(d) {
+    const c = d.composer;
+    const bond = h("p", { id: "bid-bond", class: "note" }, "Choose cities and the share each claims.");
+    const error = h("p", { id: "bid-error", class: "error", role: "alert" });
+    const selects = c.cities.map((city) => h("select", {
+      "data-city": city.name, "aria-label": `Share claimed at ${city.name}`,
+    }, h("option", { value: "" }, "—"), city.companies.map((co) => h("option", { value: co }, co))));
+    const action = () => ({
+      type: "submit_bid", entity: d.entity, entity_type: "player",
+      id: this.turn.next_id, created_at: 0,
+      claims: selects.filter((s) => s.value).map((s) => ({ city: s.dataset.city, company: s.value })),
+    });
+    const submit = h("button", { type: "button", class: "primary", id: "submit-bid", disabled: true,
+      onclick: () => { this.dialog.close(); this.act({ action: action() }); } }, "Submit this bid");
+    const check = async () => {
+      submit.disabled = true;
+      error.textContent = "";
+      const a = action();
+      if (!a.claims.length) { bond.textContent = "Choose cities and the share each claims."; return; }
+      try {
+        const { option } = await this.preview(a);
+        bond.textContent = `Bond ${money(option.cost)}: ${option.effect}`;
+        submit.disabled = false;
+      } catch (err) {
+        bond.textContent = "";
+        error.textContent = err.message;
+      }
+    };
+    for (const s of selects) s.addEventListener("change", check);
+    const rows = c.cities.map((city, i) => h("div", { class: "claim-city" },
+      h("label", {}, h("strong", {}, city.name),
+        h("span", { class: "hint" }, ` ${city.hex} · bond value ${money(city.bond_value)}${city.ganges_valley ? " · Ganges valley" : ""} `),
+        selects[i])));
+    return h("div", { class: "bid-composer" },
+      h("p", { class: "hint" }, `Your own bid: ${c.min_cities} to ${c.max_cities} cities, at most ${c.ganges_limit} in the Ganges valley (rule ${c.rule}).`),
+      h("div", { class: "claims" }, rows), bond, error, submit);
+  }
+
   openSecret(d) {
     const { dialog } = this;
     const body = dialog.querySelector("#secret-body");
@@ -330,7 +371,9 @@ export class Decisions {
             "data-city": o.ui.city, "data-company": o.ui.company,
             onclick: () => { dialog.close(); this.act(o); } }, `Claim for ${o.ui.company}`)))))));
     }
+    if (d.composer) parts.push(this.bidComposer(d));
     if (others.length) {
+      if (d.composer) parts.push(h("p", { class: "hint" }, "Or one of the engine's sample bids:"));
       parts.push(h("div", { class: "options" }, others.map((o) => optionButton(o, (opt) => { dialog.close(); this.act(opt); }))));
     }
     clear(body, parts);

@@ -27,6 +27,7 @@ const state = {
 const board = new Board($("board"), { onHex: (hex) => decisions.hexChosen(hex) });
 const decisions = new Decisions({
   body: $("decision-body"), title: $("decisions-title"), board, act, dialog: $("secret-dialog"),
+  preview: (action) => api.preview(gameId, token, action, state.data && state.data.seat),
 });
 
 function showError(message) {
