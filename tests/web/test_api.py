@@ -380,3 +380,25 @@ def test_preview_prices_a_composed_bid_and_refuses_a_bad_one_changing_nothing(
     assert c.post(url, json=bid, headers=auth(bob)).status_code == 403
     assert c.post(url, json=bid).status_code == 401
     assert snapshot(c, game, ann) == before
+
+
+def test_import_escapes_control_characters_in_old_names_as_the_command_line_does(
+        c: httpx.Client) -> None:
+    """Issue 13: a log written before names were checked loads with each control character
+    escaped, in the settings, the actions and the table's seats (docs/cli.md); an escaped name
+    equal to another is refused as the settings refuse it."""
+    bad, shown = "Ann\x1b[2J\x1b]0;title\x07", "Ann\\x1b[2J\\x1b]0;title\\x07"
+    log = json.loads((GAMES / "greedy-3p-seed3.json").read_text())
+    text = json.dumps({**log, "table": {"bots": {"Bob": "greedy"}}})
+    old = json.loads(text.replace('"Ann"', json.dumps(bad)))
+    r = c.post("/api/games/import", json=old)
+    assert r.status_code == 201, r.text
+    made = r.json()
+    assert set(made["tokens"]) == {shown, "Cat"}
+    page = c.get(f"/api/games/{made['id']}")
+    assert page.status_code == 200 and "\\u001b" not in page.text and "\x1b" not in page.text
+    assert [p["name"] for p in page.json()["turn"]["view"]["players"]].count(shown) == 1
+    clash = json.loads(text.replace('"Ann"', json.dumps("Cat\x1b")).replace(
+        '"Bob"', json.dumps("Cat\\x1b")))
+    r = c.post("/api/games/import", json=clash)
+    assert r.status_code == 422 and "player names must differ" in r.json()["detail"]

@@ -36,6 +36,7 @@ from india1853.interfaces.bots import BOT_NAMES, Bot, make_bot
 from india1853.interfaces.commands.stats import draw, history
 from india1853.interfaces.game_render import game_board_svg
 from india1853.interfaces.narrate import LogLine, narrate
+from india1853.interfaces.terminal.savefile import escape_old_names
 from india1853.interfaces.web.db import Database, actions, games, seats
 from india1853.interfaces.web.integrity import CorruptLog, load_rows, row_digest
 from india1853.interfaces.web.turn import decider, preview, turn
@@ -479,9 +480,13 @@ class GameStore:
 
     def import_log(self, data: object, hotseat: bool) -> dict[str, Any]:
         """A log file as the command line writes it (a save file's ``table.bots`` names the
-        bot seats); every action is checked again."""
+        bot seats); every action is checked again.  Player names with control characters (old
+        files) are escaped as the command line's loader escapes them."""
         if not isinstance(data, dict):
             raise ApiError(422, "log: must be a JSON object")
+        # Old files (issue 13): names with control characters, written before the settings
+        # refused them, are loaded escaped, as the command line loads them (docs/cli.md).
+        data = escape_old_names(data)
         table = data.get("table") or {}
         bots = table.get("bots", {}) if isinstance(table, dict) else None
         if not isinstance(bots, dict) or not all(isinstance(v, str) for v in bots.values()):
