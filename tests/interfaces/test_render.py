@@ -355,3 +355,14 @@ def test_every_hex_has_a_named_titled_click_target(board: tuple[str, str]) -> No
         assert title.text.startswith(coord)
         name = ed.board.hexes[coord].name
         assert name is None or name in title.text
+
+
+def test_pale_grey_hexes_are_drawn_pale_grey_and_playable() -> None:
+    """First edition map notes: E1, G1 and I1 are pale grey, "used in the normal way"."""
+    ed = load_edition("first")
+    pale = sorted(h.coord for h in ed.board.hexes.values() if h.pale_grey)
+    assert pale == ["E1", "G1", "I1"]
+    assert all(h.playable for h in ed.board.hexes.values() if h.pale_grey)
+    svg = render_board_svg(ed)
+    assert svg.count('fill="#dcdcd8"') == 3
+    assert 'fill="#dcdcd8"' not in render_board_svg(load_edition("second"))

@@ -303,6 +303,7 @@ def _hex(ctx: _Ctx, raw: Any) -> HexSpec:
         preprinted_rotation=o.opt("preprinted_rotation", int, 0),
         playable=o.opt("playable", bool, True),
         note=o.opt("note", str),
+        pale_grey=o.opt("pale_grey", bool, False),
         buff_edges=_sides(ctx, o.opt("buff_edges", list, [])),
     )
     o.done()

@@ -99,6 +99,9 @@ class HexSpec:
     preprinted_rotation: int = 0
     playable: bool = True
     note: str | None = None
+    # The map notes (first edition): pale grey hexes lie outside India but "may be used in the
+    # normal way"; only their colour differs.
+    pale_grey: bool = False
     # 31.8 (first edition): the sides (0 SW .. 5 SE) at which the hex meets a buff edge of the
     # board: a line may run off the board there "as if it was the start of an international
     # route".  Empty: every side without a playable hex across is sea or margin.

@@ -51,6 +51,8 @@ TILE_COLOURS: dict[str, str] = {
 LAND = "#f4efd6"
 GANGES = "#f7d2a4"
 MARGIN_GREY = "#a8a8a8"
+# Pale grey playable hexes outside India (first edition map notes): lighter than the margin.
+PALE_GREY = "#dcdcd8"
 SEA = "#cfe3ee"
 # Land beyond the board (the Himalaya, Afghanistan, Burma): grey, as the printed board shows it,
 # lighter than the margin hexes and without hex edges, so that it reads as land, not as hexes.
@@ -460,10 +462,11 @@ def _draw_terrain(
 
 
 def _draw_printed_hex(svg: _Svg, spec: HexSpec, layout: Layout) -> None:
-    """The printed hex: buff land, Ganges valley beige or grey margin."""
+    """The printed hex: buff land, Ganges valley beige, pale grey land or grey margin."""
     c = layout.center(spec.coord)
     r = layout.radius
-    fill = MARGIN_GREY if not spec.playable else GANGES if spec.ganges_valley else LAND
+    fill = (MARGIN_GREY if not spec.playable else GANGES if spec.ganges_valley
+            else PALE_GREY if spec.pale_grey else LAND)
     svg.add("polygon", points=_points(hex_corners(c, r)), fill=fill, stroke="#6b6b6b",
             stroke_width=1.2)
 
