@@ -42,7 +42,10 @@ from itertools import chain, groupby
 from operator import add, itemgetter
 from typing import Final
 
+import numpy as np
+
 from india1853.errors import InputError, RuleError
+from india1853.rules import router_kernel
 from india1853.rules.routes import (
     Node,
     Route,
@@ -1328,7 +1331,8 @@ def _caps(trains: Sequence[Train]) -> dict[TrainGauge, int]:
 
 def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
              duties: Iterable[str] = (), first_threshold: int | None = None,
-             greedy_start: bool | None = None, budget: Budget | None = None) -> BestRun:
+             greedy_start: bool | None = None, budget: Budget | None = None,
+             kernel: bool = True) -> BestRun:
     """The company's run of greatest total value (train revenue plus mail, 4.6.2, 4.6.6).
 
     ``trains`` are those able to run this turn (4.5.1); ``duties`` hexes that must be on a run
@@ -1359,6 +1363,11 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
     caps = _caps(trains)
     arms = {g: all_arms(reduced[g], graph, company, caps[g]) for g in gauges}
     t2 = time.perf_counter()
+    if (kernel and not duty_list and first_threshold is None and greedy_start is None
+            and (budget is None or budget.nodes is None)):
+        paired = _pair_by_kernel(graph, company, trains, reduced, arms, (t0, t1, t2))
+        if paired is not None:
+            return paired
     start, listing = _plan(trains, arms, (1 << len(duty_list)) - 1, first_threshold,
                            greedy_start)
     passes = 0
@@ -1402,6 +1411,100 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
     )
     bound = search.root_bound if search.exhausted else search.pruned_bound
     return BestRun(run, max(run.total, bound), stats)
+
+
+# The most pairs the kernel tries before it hands the position to the pure-Python search
+# (which honours a budget): about a second.
+KERNEL_STEPS = 300_000_000
+
+
+def _kernel_arms(gauge_arms: GaugeArms) -> router_kernel.ArmArrays:
+    """The arms of every base of the gauge as the kernel's concatenated arrays."""
+    info, bases = gauge_arms.info, gauge_arms.arms
+    offsets = [0]
+    for a in bases:
+        offsets.append(offsets[-1] + len(a.values))
+    masks = [m for a in bases for m in a.masks]
+    cities = [c for a in bases for c in a.cities]
+
+    def ints(values: Iterable[int]) -> router_kernel.Ints:
+        return np.fromiter(values, dtype=np.int64)
+
+    return router_kernel.ArmArrays(
+        base_off=ints(offsets),
+        base_value=ints(info.value[a.base] for a in bases),
+        base_large=ints(info.large[a.base] for a in bases),
+        base_room=ints(gauge_arms.cap - info.large[a.base] for a in bases),
+        masks=router_kernel.words(masks, router_kernel.width_of(masks)),
+        cities=router_kernel.words(cities, router_kernel.width_of(cities)),
+        larges=ints(lg for a in bases for lg in a.larges),
+        values=ints(v for a in bases for v in a.values),
+        ends=ints(e for a in bases for e in a.end_values),
+        skip=ints(s + off for a, off in zip(bases, offsets, strict=False) for s in a.skip))
+
+
+def _pair_by_kernel(graph: RouteGraph, company: str, trains: Sequence[Train],
+                    reduced: dict[TrainGauge, ReducedGraph],
+                    arms: dict[TrainGauge, GaugeArms], clock: tuple[float, float, float]
+                    ) -> BestRun | None:
+    """Two trains of one gauge, no duty: every run listed and the best pair found by the
+    compiled kernel (:mod:`india1853.rules.router_kernel`; 4.5.10 no shared resource, 4.6.6
+    one mail, 4.5.4 each train's Large Station limit), certified as the search is (every
+    pair not tried is bounded by the answer).  None when the case is not one it takes (the
+    pure-Python search then answers), or it ran past :data:`KERNEL_STEPS`."""
+    if (not router_kernel.AVAILABLE or len(trains) != 2 or len(arms) != 1
+            or any(t.one_m or _counts_matter(t) for t in trains)):
+        return None
+    gauge, gauge_arms = next(iter(arms.items()))
+    if not gauge_arms.arms or not any(a.values for a in gauge_arms.arms):
+        return None
+    kernel_arms = _kernel_arms(gauge_arms)
+    table = router_kernel.list_runs(kernel_arms)
+    one, two = trains
+    orders = ([(one.large, two.large)] if one == two
+              else [(one.large, two.large), (two.large, one.large)])
+    pair = router_kernel.best_pair(table, orders, KERNEL_STEPS)
+    if not pair.finished or pair.carrier < 0:
+        return None
+    offsets = kernel_arms.base_off
+
+    def candidate(row: int) -> Candidate:
+        b = int(table.base[row])
+        base_arms = gauge_arms.arms[b]
+        first, last = int(table.one[row]), int(table.two[row]) - int(offsets[b])
+        first = first - int(offsets[b]) if first >= 0 else -1
+        start = base_arms.hops[first][2] if first >= 0 else base_arms.base
+        return (int(table.value[row]), int(table.mail[row]), int(table.large[row]), 0, 0, 0,
+                start, (base_arms, first, last))
+
+    if pair.other >= 0:
+        carrier_train, other_train = (one, two) if pair.order <= 0 else (two, one)
+        chosen = [(carrier_train, pair.carrier, True), (other_train, pair.other, False)]
+    else:
+        carrier_train = one if table.large[pair.carrier] <= one.large else two
+        chosen = [(carrier_train, pair.carrier, True)]
+    routes = [_expand(candidate(row), reduced[gauge], train, mail)
+              for train, row, mail in chosen]
+    run = check_routes(graph, company, trains, routes, ())
+    if run.total != pair.total:
+        return None  # never expected: the pure-Python search decides
+    t0, t1, t2 = clock
+    t3 = time.perf_counter()
+    stats = SearchStats(
+        key_nodes={gauge: len(reduced[gauge].nodes)},
+        links={gauge: len(reduced[gauge].links)},
+        candidates={f"{i + 1}:{t.name}": len(table.value) for i, t in enumerate(trains)},
+        search_nodes=pair.steps,
+        root_bound=pair.root_bound,
+        pruned_bound=pair.pruned_bound,
+        reduce_ms=(t1 - t0) * 1000,
+        enumerate_ms=(t2 - t1) * 1000,
+        search_ms=(t3 - t2) * 1000,
+        thresholds={str(gauge): 0},
+        total_thresholds={str(gauge): 0},
+        passes=1,
+    )
+    return BestRun(run, max(run.total, pair.pruned_bound), stats)
 
 
 def _plan(trains: Sequence[Train], arms: dict[TrainGauge, GaugeArms], duties: int,
