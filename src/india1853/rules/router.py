@@ -809,11 +809,26 @@ class _TrainSlot:
     # (A list holding it once built, shared by the slots of identical trains, which are
     # copies of one slot.)
     groups: list[_Groups] = field(default_factory=list)
+    # The bounds of :meth:`_Search.limits` by the compiled kernel (the same figures): set for
+    # searches of :data:`KERNEL_CAP_SLOTS` trains or more.
+    compiled: bool = False
 
     def grouped(self) -> _Groups:
         if not self.groups:
             self.groups.append(_Groups.of(self.masks, self.masks_by_total, self.hot))
         return self.groups[0]
+
+    def cap_tables(self) -> tuple[router_kernel.CapTable, router_kernel.CapTable]:
+        """The groups by value and by value + mail as the kernel's arrays (built on first
+        use, shared like the groups)."""
+        groups = self.grouped()
+        if not groups.tables:
+            groups.tables.append(router_kernel.CapTable(groups.keys, groups.by_value,
+                                                        self.masks, self.values))
+            groups.tables.append(router_kernel.CapTable(groups.keys, groups.by_total,
+                                                        self.masks_by_total,
+                                                        self.totals_by_total))
+        return groups.tables[0], groups.tables[1]
 
     def candidates(self, used: int, start: int) -> Sequence[int]:
         """The positions from ``start`` on, ascending, of the runs whose group key ``used``
@@ -866,6 +881,8 @@ class _Groups:
     # and the positions of their runs, ascending (at most MERGED_KEYS lists kept).
     free: dict[int, tuple[int, int]] = field(default_factory=dict)
     free_positions: dict[int, list[int]] = field(default_factory=dict)
+    # The compiled form of the groups by value and by value + mail (built on first use).
+    tables: list[router_kernel.CapTable] = field(default_factory=list)
 
 
     @staticmethod
@@ -989,6 +1006,12 @@ class _Search:
         them (or an unlisted one), and its best value + mail bonus (equal if the mail is
         taken).  Listed runs are sorted best first, so the first compatible one is the best."""
         slot = self.slots[j]
+        if slot.compiled:
+            by_value, by_total = slot.cap_tables()
+            best = by_value.upper_bound(used, max(slot.unseen, 0), CAP_STEPS)
+            if not mail:
+                return best, best
+            return best, by_total.upper_bound(used, max(best, slot.unseen_total), CAP_STEPS)
         groups = slot.grouped()
         best = _compatible_cap(groups.keys, groups.by_value, slot.masks, slot.values, used,
                                max(slot.unseen, 0))
@@ -1363,9 +1386,10 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
     caps = _caps(trains)
     arms = {g: all_arms(reduced[g], graph, company, caps[g]) for g in gauges}
     t2 = time.perf_counter()
-    if (kernel and not duty_list and first_threshold is None and greedy_start is None
+    if (kernel and first_threshold is None and greedy_start is None
             and (budget is None or budget.nodes is None)):
-        paired = _pair_by_kernel(graph, company, trains, reduced, arms, (t0, t1, t2))
+        paired = _pair_by_kernel(graph, company, trains, duty_list, reduced, arms,
+                                 (t0, t1, t2))
         if paired is not None:
             return paired
     start, listing = _plan(trains, arms, (1 << len(duty_list)) - 1, first_threshold,
@@ -1374,7 +1398,8 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
     while True:
         passes += 1
         runs = {g: runs_at_least(arms[g], *listing[g]) for g in gauges}
-        search = _run_search(trains, runs, caps, len(duty_list), listing, arms, start, budget)
+        search = _run_search(trains, runs, caps, len(duty_list), listing, arms, start, budget,
+                             kernel)
         if (search.exhausted or all(v <= 0 for v, _ in listing.values())
                 or search.pruned_bound <= search.best_value):
             break
@@ -1440,19 +1465,22 @@ def _kernel_arms(gauge_arms: GaugeArms) -> router_kernel.ArmArrays:
         larges=ints(lg for a in bases for lg in a.larges),
         values=ints(v for a in bases for v in a.values),
         ends=ints(e for a in bases for e in a.end_values),
+        duties=ints(d for a in bases for d in a.duties),
         skip=ints(s + off for a, off in zip(bases, offsets, strict=False) for s in a.skip))
 
 
 def _pair_by_kernel(graph: RouteGraph, company: str, trains: Sequence[Train],
-                    reduced: dict[TrainGauge, ReducedGraph],
+                    duty_list: Sequence[str], reduced: dict[TrainGauge, ReducedGraph],
                     arms: dict[TrainGauge, GaugeArms], clock: tuple[float, float, float]
                     ) -> BestRun | None:
-    """Two trains of one gauge, no duty: every run listed and the best pair found by the
-    compiled kernel (:mod:`india1853.rules.router_kernel`; 4.5.10 no shared resource, 4.6.6
-    one mail, 4.5.4 each train's Large Station limit), certified as the search is (every
-    pair not tried is bounded by the answer).  None when the case is not one it takes (the
-    pure-Python search then answers), or it ran past :data:`KERNEL_STEPS`."""
+    """Two trains of one gauge: every run listed and the best pair found by the compiled
+    kernel (:mod:`india1853.rules.router_kernel`; 4.5.10 no shared resource, 4.6.6 one
+    mail, 4.5.4 each train's Large Station limit, 4.2.3 / 4.4.2 the duty hexes covered),
+    certified as the search is (every pair not tried is bounded by the answer).  None when
+    the case is not one it takes, when no run set covers the duties (the pure-Python search
+    then answers, or raises), or it ran past :data:`KERNEL_STEPS`."""
     if (not router_kernel.AVAILABLE or len(trains) != 2 or len(arms) != 1
+            or len(duty_list) > router_kernel.MAX_DUTIES
             or any(t.one_m or _counts_matter(t) for t in trains)):
         return None
     gauge, gauge_arms = next(iter(arms.items()))
@@ -1463,7 +1491,7 @@ def _pair_by_kernel(graph: RouteGraph, company: str, trains: Sequence[Train],
     one, two = trains
     orders = ([(one.large, two.large)] if one == two
               else [(one.large, two.large), (two.large, one.large)])
-    pair = router_kernel.best_pair(table, orders, KERNEL_STEPS)
+    pair = router_kernel.best_pair(table, orders, (1 << len(duty_list)) - 1, KERNEL_STEPS)
     if not pair.finished or pair.carrier < 0:
         return None
     offsets = kernel_arms.base_off
@@ -1485,7 +1513,7 @@ def _pair_by_kernel(graph: RouteGraph, company: str, trains: Sequence[Train],
         chosen = [(carrier_train, pair.carrier, True)]
     routes = [_expand(candidate(row), reduced[gauge], train, mail)
               for train, row, mail in chosen]
-    run = check_routes(graph, company, trains, routes, ())
+    run = check_routes(graph, company, trains, routes, duty_list)
     if run.total != pair.total:
         return None  # never expected: the pure-Python search decides
     t0, t1, t2 = clock
@@ -1711,11 +1739,14 @@ def _next_listing(listing: Listing, search: _Search, arms: dict[TrainGauge, Gaug
 def _run_search(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]],
                 caps: dict[TrainGauge, int], duty_count: int, listing: Listing,
                 arms: dict[TrainGauge, GaugeArms], start: _Start,
-                budget: Budget | None = None) -> _Search:
+                budget: Budget | None = None, kernel: bool = True) -> _Search:
     """One pass of the branch and bound over the runs of ``listing``, to beat the run set
-    ``start`` (if any); cut short (``exhausted``) when the budget runs out."""
+    ``start`` (if any); cut short (``exhausted``) when the budget runs out.  ``kernel``:
+    with :data:`KERNEL_CAP_SLOTS` trains or more, the bounds by the compiled kernel."""
     slots = _slots(trains, runs, caps, {g: _unseen(listing[g], a) for g, a in arms.items()},
                    start[2])
+    if kernel and router_kernel.AVAILABLE and len(slots) >= KERNEL_CAP_SLOTS:
+        slots = [replace(slot, compiled=True) for slot in slots]
     hot = {g: _first_hops(a) for g, a in arms.items()}
     for slot in slots:
         slot.hot = hot[slot.train.gauge]
@@ -1745,6 +1776,11 @@ def _run_search(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]]
 
 
 
+
+# From this many trains on, the bounds of a search node (each train's best compatible run)
+# are found by the compiled kernel: the same figures, and with thousands of search nodes its
+# arrays pay for themselves (measured: docs/performance.md, "Router tail, kernel").
+KERNEL_CAP_SLOTS = 3
 
 # Tail bounds with first hops taken are worth their searches from this many trains on.
 TAIL_SLOTS = 3

@@ -71,8 +71,9 @@ def _disjoint(a: Words, i: int, b: Words, j: int) -> bool:
 
 def _list_runs(base_off: Ints, base_value: Ints, base_large: Ints, base_room: Ints,
                masks: Words, cities: Words, larges: Ints, values: Ints, ends: Ints,
-               skip: Ints, fill: bool, out_value: Ints, out_mail: Ints, out_large: Ints,
-               out_base: Ints, out_one: Ints, out_two: Ints, out_masks: Words) -> int:
+               duties: Ints, skip: Ints, fill: bool, out_value: Ints, out_mail: Ints,
+               out_large: Ints, out_duty: Ints, out_base: Ints, out_one: Ints, out_two: Ints,
+               out_masks: Words) -> int:
     """Count (``fill`` False) or write every run; arms of base b at base_off[b]..[b+1],
     ``skip`` absolute.  The order is the pure-Python complete listing's, per base."""
     n_runs = 0
@@ -85,6 +86,7 @@ def _list_runs(base_off: Ints, base_value: Ints, base_large: Ints, base_room: In
                 out_value[n_runs] = vb + values[k]
                 out_mail[n_runs] = vb + ends[k]
                 out_large[n_runs] = lb + larges[k]
+                out_duty[n_runs] = duties[k]
                 out_base[n_runs] = b
                 out_one[n_runs] = -1
                 out_two[n_runs] = k
@@ -106,6 +108,7 @@ def _list_runs(base_off: Ints, base_value: Ints, base_large: Ints, base_room: In
                         out_value[n_runs] = vb + values[one] + values[two]
                         out_mail[n_runs] = ends[one] + ends[two]
                         out_large[n_runs] = lb + larges[one] + larges[two]
+                        out_duty[n_runs] = duties[one] | duties[two]
                         out_base[n_runs] = b
                         out_one[n_runs] = one
                         out_two[n_runs] = two
@@ -117,22 +120,30 @@ def _list_runs(base_off: Ints, base_value: Ints, base_large: Ints, base_room: In
     return n_runs
 
 
-def _usage(masks: Words, by_value: Ints, larges: Ints, other_large: Ints, usage: Words,
-           eligible: Words) -> None:
+def _usage(masks: Words, by_value: Ints, larges: Ints, other_large: Ints, duty: Ints,
+           usage: Words, eligible: Words, covers: Words) -> None:
     """Per resource bit, the runs using it as a bitset over positions in value order
-    (``usage[bit, block]``); per train order, the runs the other train may make
-    (``eligible[order, block]``, 4.5.4 its Large Station limit)."""
+    (``usage[block, bit]``: a block's words together, as a carrier reads them); per train
+    order, the runs the other train may make (``eligible[order, block]``, 4.5.4 its Large
+    Station limit); per duty bit, the runs covering it (``covers[bit, block]``, 4.2.3)."""
     one = np.uint64(1)
     for q in range(by_value.shape[0]):
         o = by_value[q]
         block = q >> 6
         bit = one << np.uint64(q & 63)
+        d = duty[o]
+        k = 0
+        while d:
+            if d & 1:
+                covers[k, block] |= bit
+            d >>= 1
+            k += 1
         for w in range(masks.shape[1]):
             word = masks[o, w]
             k = 0
             while word:
                 if word & one:
-                    usage[w * 64 + k, block] |= bit
+                    usage[block, w * 64 + k] |= bit
                 word >>= one
                 k += 1
         for x in range(other_large.shape[0]):
@@ -140,23 +151,27 @@ def _usage(masks: Words, by_value: Ints, larges: Ints, other_large: Ints, usage:
                 eligible[x, block] |= bit
 
 
-def _best_pair(values: Ints, totals: Ints, larges: Ints, masks: Words, by_value: Ints,
-               by_total: Ints, carrier_large: Ints, other_large: Ints, best: int,
-               max_steps: int, found: Ints) -> int:
+def _best_pair(values: Ints, totals: Ints, larges: Ints, duty: Ints, duties: int,
+               masks: Words, by_value: Ints, by_total: Ints, carrier_large: Ints,
+               other_large: Ints, best: int, max_steps: int, found: Ints) -> int:
     """The best pair (carrier with the mail, other without) over the train orders given
     (carrier_large[x], other_large[x]: the Large Station limits of the x-th order), or
     ``best`` kept.  ``found`` = [best, carrier, other, steps, largest bound discarded, the
-    order of the pair found]; returns 1 if finished, 0 if ``max_steps`` ran out.
+    order of the pair found]; returns 1 if finished, 0 if ``max_steps`` ran out.  With run
+    duties (``duties``: their bits), the pair covers every one (4.2.3 / 4.4.2).
 
     A carrier's partner is the first run in value order that it leaves free: found 64 runs
     at a time, as the runs not using any of the carrier's resources (the ``usage`` bitsets)
-    among those the other train may make."""
+    among those the other train may make.  Before its scan, a carrier is held to its total
+    plus the least, over its resource bits, of the best run of the other train not using
+    that bit (a partner avoids every one of them): most carriers end there."""
     n = values.shape[0]
     blocks = (n + 63) >> 6
     width = masks.shape[1]
-    usage = np.zeros((width * 64, blocks), dtype=np.uint64)
+    usage = np.zeros((blocks, width * 64), dtype=np.uint64)
     eligible = np.zeros((other_large.shape[0], blocks), dtype=np.uint64)
-    _usage(masks, by_value, larges, other_large, usage, eligible)
+    covers = np.zeros((64, blocks), dtype=np.uint64)
+    _usage(masks, by_value, larges, other_large, duty, usage, eligible, covers)
     bits = np.zeros(width * 64, dtype=np.int64)
     one = np.uint64(1)
     zero = np.uint64(0)
@@ -171,6 +186,17 @@ def _best_pair(values: Ints, totals: Ints, larges: Ints, masks: Words, by_value:
                 break
         if top_other < 0:
             continue
+        # Per resource bit, the best value of a run the other train may make without it.
+        avoiding = np.full(width * 64, -1, dtype=np.int64)
+        for r in range(width * 64):
+            for block in range(blocks):
+                free = eligible[x, block] & ~usage[block, r]
+                if free != zero:
+                    k = 0
+                    while not (free >> np.uint64(k)) & one:
+                        k += 1
+                    avoiding[r] = values[by_value[(block << 6) + k]]
+                    break
         for p in range(n):
             c = by_total[p]
             if larges[c] > lc:
@@ -192,6 +218,15 @@ def _best_pair(values: Ints, totals: Ints, larges: Ints, masks: Words, by_value:
                     k += 1
             if n_bits == 0:
                 continue  # (every run uses track; a run using nothing would pair with itself)
+            partner = top_other
+            for b in range(n_bits):
+                if avoiding[bits[b]] < partner:
+                    partner = avoiding[bits[b]]
+            if tc + partner <= best:
+                if partner >= 0 and tc + partner > pruned:
+                    pruned = tc + partner
+                continue
+            missing = duties & ~duty[c]
             for block in range(blocks):
                 bound = tc + values[by_value[block << 6]]
                 if bound <= best:
@@ -201,8 +236,15 @@ def _best_pair(values: Ints, totals: Ints, larges: Ints, masks: Words, by_value:
                 steps += 1
                 taken = zero
                 for b in range(n_bits):
-                    taken |= usage[bits[b], block]
+                    taken |= usage[block, bits[b]]
                 free = eligible[x, block] & ~taken
+                d = missing
+                k = 0
+                while d:
+                    if d & 1:
+                        free &= covers[k, block]
+                    d >>= 1
+                    k += 1
                 if free != zero:
                     k = 0
                     while not (free >> np.uint64(k)) & one:
@@ -227,15 +269,77 @@ def _best_pair(values: Ints, totals: Ints, larges: Ints, masks: Words, by_value:
     return 1
 
 
+def _compatible_cap(keys: Words, starts: Ints, positions: Ints, masks: Words, figures: Ints,
+                    used: Words, floor: int, cap_steps: int) -> int:
+    """:func:`india1853.rules.router._compatible_cap` over arrays: groups g with keys[g] and
+    positions[starts[g]:starts[g + 1]] (ascending), masks as rows of words."""
+    best = floor
+    width = masks.shape[1]
+    for g in range(keys.shape[0]):
+        meets = False
+        for w in range(width):
+            if keys[g, w] & used[w]:
+                meets = True
+                break
+        if meets:
+            continue
+        lo = starts[g]
+        for q in range(starts[g + 1] - lo):
+            p = positions[lo + q]
+            figure = figures[p]
+            if figure <= best:
+                break
+            free = True
+            for w in range(width):
+                if masks[p, w] & used[w]:
+                    free = False
+                    break
+            if free or q >= cap_steps:
+                best = figure
+                break
+    return best
+
+
 if numba is not None:
     _njit: Any = numba.njit(cache=True, nogil=True)
     _disjoint = _njit(_disjoint)
     _usage = _njit(_usage)
     _list_runs_compiled: Any = _njit(_list_runs)
     _best_pair_compiled: Any = _njit(_best_pair)
+    _compatible_cap_compiled: Any = _njit(_compatible_cap)
 else:  # pragma: no cover
     _list_runs_compiled = _list_runs
     _best_pair_compiled = _best_pair
+    _compatible_cap_compiled = _compatible_cap
+
+
+class CapTable:
+    """One sorted run list grouped by key, as arrays, for
+    :meth:`upper_bound` (the router's ``_compatible_cap``, compiled): the same figure for the
+    same arguments."""
+
+    def __init__(self, keys: list[int], groups: list[list[int]], masks: list[int],
+                 figures: list[int]) -> None:
+        self.width = width_of(masks)
+        self.shifts = [WORD_BITS * w for w in range(self.width)]
+        self.keys = words(keys, self.width)
+        starts = [0]
+        for group in groups:
+            starts.append(starts[-1] + len(group))
+        self.starts = np.array(starts, dtype=np.int64)
+        self.positions = np.fromiter((p for group in groups for p in group), dtype=np.int64,
+                                     count=starts[-1])
+        self.masks = words(masks, self.width)
+        self.figures = np.array(figures, dtype=np.int64)
+
+    def upper_bound(self, used: int, floor: int, cap_steps: int) -> int:
+        """Per group whose key ``used`` leaves free, the first compatible run's figure or
+        the figure where the scan gave up after ``cap_steps`` conflicts; ``floor`` if none
+        is above it.  (Bits of ``used`` above the masks' width meet none of them.)"""
+        used_words = np.array([(used >> s) & WORD for s in self.shifts], dtype=np.uint64)
+        return int(_compatible_cap_compiled(self.keys, self.starts, self.positions,
+                                            self.masks, self.figures, used_words, floor,
+                                            cap_steps))
 
 
 @dataclass(frozen=True)
@@ -247,6 +351,7 @@ class RunTable:
     value: Ints
     mail: Ints
     large: Ints
+    duty: Ints
     base: Ints
     one: Ints
     two: Ints
@@ -266,6 +371,7 @@ class ArmArrays:
     larges: Ints
     values: Ints
     ends: Ints
+    duties: Ints
     skip: Ints
 
 
@@ -275,14 +381,14 @@ def list_runs(arms: ArmArrays) -> RunTable:
     width = arms.masks.shape[1]
     empty = np.zeros(0, dtype=np.int64)
     args = (arms.base_off, arms.base_value, arms.base_large, arms.base_room, arms.masks,
-            arms.cities, arms.larges, arms.values, arms.ends, arms.skip)
-    n = int(_list_runs_compiled(*args, False, empty, empty, empty, empty, empty, empty,
+            arms.cities, arms.larges, arms.values, arms.ends, arms.duties, arms.skip)
+    n = int(_list_runs_compiled(*args, False, empty, empty, empty, empty, empty, empty, empty,
                                 np.zeros((0, width), dtype=np.uint64)))
-    column = [np.zeros(n, dtype=np.int64) for _ in range(6)]
+    column = [np.zeros(n, dtype=np.int64) for _ in range(7)]
     table = RunTable(column[0], column[1], column[2], column[3], column[4], column[5],
-                     np.zeros((n, width), dtype=np.uint64))
-    _list_runs_compiled(*args, True, table.value, table.mail, table.large, table.base,
-                        table.one, table.two, table.masks)
+                     column[6], np.zeros((n, width), dtype=np.uint64))
+    _list_runs_compiled(*args, True, table.value, table.mail, table.large, table.duty,
+                        table.base, table.one, table.two, table.masks)
     return table
 
 
@@ -302,27 +408,36 @@ class Pair:
     finished: bool
 
 
-def best_pair(table: RunTable, orders: list[tuple[int, int]], max_steps: int) -> Pair:
+# The most run duties the kernel takes (bits of an int64).
+MAX_DUTIES = 62
+
+
+def best_pair(table: RunTable, orders: list[tuple[int, int]], duties: int,
+              max_steps: int) -> Pair:
     """The best run of a train with the mail, alone or with a run of the other train sharing
-    no resource; ``orders``: (carrier's Large limit, other's Large limit) for each way of
-    giving the mail (one for identical trains, two otherwise)."""
+    no resource, together covering the duty bits ``duties``; ``orders``: (carrier's Large
+    limit, other's Large limit) for each way of giving the mail (one for identical trains,
+    two otherwise).  ``carrier`` -1: no legal run set covers the duties."""
     totals = table.value + table.mail
-    # Stable sorts: ties keep the listing's order, so the answer is deterministic.
-    by_value = np.argsort(-table.value, kind="stable").astype(np.int64)
-    by_total = np.argsort(-totals, kind="stable").astype(np.int64)
+    # Stable sorts: ties keep the listing's order, so the answer is deterministic (16-bit
+    # keys, which numpy sorts by radix, when the figures fit).
+    small = np.int16 if int(totals.max(initial=0)) < np.iinfo(np.int16).max else np.int64
+    by_value = np.argsort((-table.value).astype(small), kind="stable").astype(np.int64)
+    by_total = np.argsort((-totals).astype(small), kind="stable").astype(np.int64)
     carriers = np.array([c for c, _ in orders], dtype=np.int64)
     others = np.array([o for _, o in orders], dtype=np.int64)
     # A start: the best carrier alone (a legal run set of one run).
     best, carrier = -1, -1
     for limit in carriers:
-        eligible = np.nonzero(table.large[by_total] <= limit)[0]
+        eligible = np.nonzero((table.large[by_total] <= limit)
+                              & (table.duty[by_total] & duties == duties))[0]
         if eligible.size and totals[by_total[eligible[0]]] > best:
             carrier = int(by_total[eligible[0]])
             best = int(totals[carrier])
     found = np.array([best, carrier, -1, 0, -1, -1], dtype=np.int64)
-    finished = bool(_best_pair_compiled(table.value, totals, table.large, table.masks,
-                                        by_value, by_total, carriers, others, best,
-                                        max_steps, found))
+    finished = bool(_best_pair_compiled(table.value, totals, table.large, table.duty,
+                                        duties, table.masks, by_value, by_total, carriers,
+                                        others, best, max_steps, found))
     top_value = int(table.value.max(initial=0))
     root = int(totals.max(initial=0)) + top_value
     return Pair(int(found[0]), int(found[1]), int(found[2]), int(found[5]), int(found[3]),
