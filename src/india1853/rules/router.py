@@ -40,12 +40,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import chain, groupby
 from operator import add, itemgetter
-from typing import Final
-
-import numpy as np
+from typing import TYPE_CHECKING, Final
 
 from india1853.errors import InputError, RuleError
-from india1853.rules import router_kernel
 from india1853.rules.routes import (
     Node,
     Route,
@@ -57,6 +54,11 @@ from india1853.rules.routes import (
     check_routes,
     junction_hexes,
 )
+
+if TYPE_CHECKING:
+    # The compiled kernel (numpy, numba) is imported where it is used, so that importing the
+    # router stays quick.
+    from india1853.rules import router_kernel
 
 # ---------------------------------------------------------------------------------------------
 # Stage 1: the reduced graph.
@@ -821,6 +823,8 @@ class _TrainSlot:
     def cap_tables(self) -> tuple[router_kernel.CapTable, router_kernel.CapTable]:
         """The groups by value and by value + mail as the kernel's arrays (built on first
         use, shared like the groups)."""
+        from india1853.rules import router_kernel
+
         groups = self.grouped()
         if not groups.tables:
             groups.tables.append(router_kernel.CapTable(groups.keys, groups.by_value,
@@ -1445,15 +1449,15 @@ KERNEL_STEPS = 300_000_000
 
 def _kernel_arms(gauge_arms: GaugeArms) -> router_kernel.ArmArrays:
     """The arms of every base of the gauge as the kernel's concatenated arrays."""
+    from india1853.rules import router_kernel
+
+    ints = router_kernel.ints
     info, bases = gauge_arms.info, gauge_arms.arms
     offsets = [0]
     for a in bases:
         offsets.append(offsets[-1] + len(a.values))
     masks = [m for a in bases for m in a.masks]
     cities = [c for a in bases for c in a.cities]
-
-    def ints(values: Iterable[int]) -> router_kernel.Ints:
-        return np.fromiter(values, dtype=np.int64)
 
     return router_kernel.ArmArrays(
         base_off=ints(offsets),
@@ -1479,6 +1483,7 @@ def _pair_by_kernel(graph: RouteGraph, company: str, trains: Sequence[Train],
     certified as the search is (every pair not tried is bounded by the answer).  None when
     the case is not one it takes, when no run set covers the duties (the pure-Python search
     then answers, or raises), or it ran past :data:`KERNEL_STEPS`."""
+    from india1853.rules import router_kernel
     if (not router_kernel.AVAILABLE or len(trains) != 2 or len(arms) != 1
             or len(duty_list) > router_kernel.MAX_DUTIES
             or any(t.one_m or _counts_matter(t) for t in trains)):
@@ -1745,7 +1750,7 @@ def _run_search(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]]
     with :data:`KERNEL_CAP_SLOTS` trains or more, the bounds by the compiled kernel."""
     slots = _slots(trains, runs, caps, {g: _unseen(listing[g], a) for g, a in arms.items()},
                    start[2])
-    if kernel and router_kernel.AVAILABLE and len(slots) >= KERNEL_CAP_SLOTS:
+    if kernel and len(slots) >= KERNEL_CAP_SLOTS and _kernel_available():
         slots = [replace(slot, compiled=True) for slot in slots]
     hot = {g: _first_hops(a) for g, a in arms.items()}
     for slot in slots:
@@ -1781,6 +1786,12 @@ def _run_search(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]]
 # are found by the compiled kernel: the same figures, and with thousands of search nodes its
 # arrays pay for themselves (measured: docs/performance.md, "Router tail, kernel").
 KERNEL_CAP_SLOTS = 3
+
+def _kernel_available() -> bool:
+    from india1853.rules import router_kernel
+
+    return router_kernel.AVAILABLE
+
 
 # Tail bounds with first hops taken are worth their searches from this many trains on.
 TAIL_SLOTS = 3

@@ -16,27 +16,26 @@ Two loops, compiled by numba (``@njit(cache=True)``) over numpy arrays:
    even the best partner could not.  Every pair not tried has a bound no higher than the
    answer: that is its certificate.
 
-numba has no type stubs: it stays behind this module, whose functions are typed.  Without
-numba (an import error) :data:`AVAILABLE` is False and the router keeps its pure-Python path,
-which is also the reference the tests compare this kernel with.
+numba has no type stubs: it stays behind this module, whose functions are typed; it is
+imported on first use.  Without numba :data:`AVAILABLE` is False and the router keeps its
+pure-Python path, which is also the reference the tests compare this kernel with.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
+import importlib.util
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-numba: Any
-try:
-    numba = importlib.import_module("numba")
-except ImportError:  # pragma: no cover - numba is a dependency; the router falls back
-    numba = None
-
-AVAILABLE: bool = numba is not None
+# numba is imported (and the loops compiled, or loaded from its cache) on first use only, so
+# that importing the router stays quick for the commands that never run it.
+AVAILABLE: bool = importlib.util.find_spec("numba") is not None
 
 Ints = npt.NDArray[np.int64]
 Words = npt.NDArray[np.uint64]
@@ -61,12 +60,9 @@ def width_of(values: list[int]) -> int:
     return max(1, -(-bits // WORD_BITS))
 
 
-def _disjoint(a: Words, i: int, b: Words, j: int) -> bool:
-    # (A loop, not all() over a generator: this is compiled by numba.)
-    for w in range(a.shape[1]):  # noqa: SIM110
-        if a[i, w] & b[j, w]:
-            return False
-    return True
+def ints(values: Iterable[int]) -> Ints:
+    """Python ints as a numpy column."""
+    return np.fromiter(values, dtype=np.int64)
 
 
 def _list_runs(base_off: Ints, base_value: Ints, base_large: Ints, base_room: Ints,
@@ -100,8 +96,15 @@ def _list_runs(base_off: Ints, base_value: Ints, base_large: Ints, base_room: In
                 left = room - larges[one]
                 two = later
                 while two < hi:
-                    if (larges[two] > left or not _disjoint(masks, two, masks, one)
-                            or not _disjoint(cities, two, cities, one)):
+                    # (Loops, not helper functions: each compiled function stands alone.)
+                    meets = larges[two] > left
+                    for w in range(width):
+                        if masks[two, w] & masks[one, w]:
+                            meets = True
+                    for w in range(cities.shape[1]):
+                        if cities[two, w] & cities[one, w]:
+                            meets = True
+                    if meets:
                         two = skip[two]
                         continue
                     if fill:
@@ -118,37 +121,6 @@ def _list_runs(base_off: Ints, base_value: Ints, base_large: Ints, base_room: In
                     two += 1
             root = later
     return n_runs
-
-
-def _usage(masks: Words, by_value: Ints, larges: Ints, other_large: Ints, duty: Ints,
-           usage: Words, eligible: Words, covers: Words) -> None:
-    """Per resource bit, the runs using it as a bitset over positions in value order
-    (``usage[block, bit]``: a block's words together, as a carrier reads them); per train
-    order, the runs the other train may make (``eligible[order, block]``, 4.5.4 its Large
-    Station limit); per duty bit, the runs covering it (``covers[bit, block]``, 4.2.3)."""
-    one = np.uint64(1)
-    for q in range(by_value.shape[0]):
-        o = by_value[q]
-        block = q >> 6
-        bit = one << np.uint64(q & 63)
-        d = duty[o]
-        k = 0
-        while d:
-            if d & 1:
-                covers[k, block] |= bit
-            d >>= 1
-            k += 1
-        for w in range(masks.shape[1]):
-            word = masks[o, w]
-            k = 0
-            while word:
-                if word & one:
-                    usage[block, w * 64 + k] |= bit
-                word >>= one
-                k += 1
-        for x in range(other_large.shape[0]):
-            if larges[o] <= other_large[x]:
-                eligible[x, block] |= bit
 
 
 def _best_pair(values: Ints, totals: Ints, larges: Ints, duty: Ints, duties: int,
@@ -171,10 +143,35 @@ def _best_pair(values: Ints, totals: Ints, larges: Ints, duty: Ints, duties: int
     usage = np.zeros((blocks, width * 64), dtype=np.uint64)
     eligible = np.zeros((other_large.shape[0], blocks), dtype=np.uint64)
     covers = np.zeros((64, blocks), dtype=np.uint64)
-    _usage(masks, by_value, larges, other_large, duty, usage, eligible, covers)
-    bits = np.zeros(width * 64, dtype=np.int64)
     one = np.uint64(1)
     zero = np.uint64(0)
+    # Per resource bit, the runs using it as a bitset over positions in value order
+    # (``usage[block, bit]``: a block's words together, as a carrier reads them); per train
+    # order, the runs the other train may make (``eligible[order, block]``, 4.5.4 its Large
+    # Station limit); per duty bit, the runs covering it (``covers[bit, block]``, 4.2.3).
+    for q in range(n):
+        o = by_value[q]
+        block = q >> 6
+        bit = one << np.uint64(q & 63)
+        d = duty[o]
+        k = 0
+        while d:
+            if d & 1:
+                covers[k, block] |= bit
+            d >>= 1
+            k += 1
+        for w in range(width):
+            word = masks[o, w]
+            k = 0
+            while word:
+                if word & one:
+                    usage[block, w * 64 + k] |= bit
+                word >>= one
+                k += 1
+        for y in range(other_large.shape[0]):
+            if larges[o] <= other_large[y]:
+                eligible[y, block] |= bit
+    bits = np.zeros(width * 64, dtype=np.int64)
     steps = 0
     pruned = -1
     for x in range(carrier_large.shape[0]):
@@ -300,17 +297,20 @@ def _compatible_cap(keys: Words, starts: Ints, positions: Ints, masks: Words, fi
     return best
 
 
-if numba is not None:
-    _njit: Any = numba.njit(cache=True, nogil=True)
-    _disjoint = _njit(_disjoint)
-    _usage = _njit(_usage)
-    _list_runs_compiled: Any = _njit(_list_runs)
-    _best_pair_compiled: Any = _njit(_best_pair)
-    _compatible_cap_compiled: Any = _njit(_compatible_cap)
-else:  # pragma: no cover
-    _list_runs_compiled = _list_runs
-    _best_pair_compiled = _best_pair
-    _compatible_cap_compiled = _compatible_cap
+@dataclass(frozen=True)
+class _Compiled:
+    list_runs: Any
+    best_pair: Any
+    compatible_cap: Any
+
+
+@functools.cache
+def _compiled() -> _Compiled:
+    """The loops compiled by numba (``cache=True``: compiled once per machine, then loaded
+    from the cache next to this module), on first use."""
+    numba = importlib.import_module("numba")
+    njit = numba.njit(cache=True, nogil=True)
+    return _Compiled(njit(_list_runs), njit(_best_pair), njit(_compatible_cap))
 
 
 class CapTable:
@@ -337,7 +337,7 @@ class CapTable:
         the figure where the scan gave up after ``cap_steps`` conflicts; ``floor`` if none
         is above it.  (Bits of ``used`` above the masks' width meet none of them.)"""
         used_words = np.array([(used >> s) & WORD for s in self.shifts], dtype=np.uint64)
-        return int(_compatible_cap_compiled(self.keys, self.starts, self.positions,
+        return int(_compiled().compatible_cap(self.keys, self.starts, self.positions,
                                             self.masks, self.figures, used_words, floor,
                                             cap_steps))
 
@@ -382,12 +382,12 @@ def list_runs(arms: ArmArrays) -> RunTable:
     empty = np.zeros(0, dtype=np.int64)
     args = (arms.base_off, arms.base_value, arms.base_large, arms.base_room, arms.masks,
             arms.cities, arms.larges, arms.values, arms.ends, arms.duties, arms.skip)
-    n = int(_list_runs_compiled(*args, False, empty, empty, empty, empty, empty, empty, empty,
+    n = int(_compiled().list_runs(*args, False, empty, empty, empty, empty, empty, empty, empty,
                                 np.zeros((0, width), dtype=np.uint64)))
     column = [np.zeros(n, dtype=np.int64) for _ in range(7)]
     table = RunTable(column[0], column[1], column[2], column[3], column[4], column[5],
                      column[6], np.zeros((n, width), dtype=np.uint64))
-    _list_runs_compiled(*args, True, table.value, table.mail, table.large, table.duty,
+    _compiled().list_runs(*args, True, table.value, table.mail, table.large, table.duty,
                         table.base, table.one, table.two, table.masks)
     return table
 
@@ -435,7 +435,7 @@ def best_pair(table: RunTable, orders: list[tuple[int, int]], duties: int,
             carrier = int(by_total[eligible[0]])
             best = int(totals[carrier])
     found = np.array([best, carrier, -1, 0, -1, -1], dtype=np.int64)
-    finished = bool(_best_pair_compiled(table.value, totals, table.large, table.duty,
+    finished = bool(_compiled().best_pair(table.value, totals, table.large, table.duty,
                                         duties, table.masks, by_value, by_total, carriers,
                                         others, best, max_steps, found))
     top_value = int(table.value.max(initial=0))
