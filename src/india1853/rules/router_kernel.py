@@ -442,3 +442,23 @@ def best_pair(table: RunTable, orders: list[tuple[int, int]], duties: int,
     root = int(totals.max(initial=0)) + top_value
     return Pair(int(found[0]), int(found[1]), int(found[2]), int(found[5]), int(found[3]),
                 int(found[4]), root, finished)
+
+
+def warm() -> None:
+    """Compile the kernel now (or load it from numba's cache) on a tiny run table, so that
+    the first real call does not pay for it: ``make`` runs this after installing."""
+    if not AVAILABLE:
+        return
+    one = np.array([1], dtype=np.int64)
+    arms = ArmArrays(base_off=np.array([0, 2], dtype=np.int64), base_value=one,
+                     base_large=np.zeros(1, dtype=np.int64), base_room=one,
+                     masks=words([1, 2], 1), cities=words([1, 2], 1),
+                     larges=np.zeros(2, dtype=np.int64), values=ints([1, 1]),
+                     ends=ints([1, 1]), duties=ints([0, 0]), skip=ints([1, 2]))
+    table = list_runs(arms)
+    best_pair(table, [(1, 1)], 0, 1000)
+    CapTable([0], [[0, 1]], [1, 2], [2, 1]).upper_bound(1, 0, 48)
+
+
+if __name__ == "__main__":
+    warm()
