@@ -1,6 +1,7 @@
-"""A compiled kernel for the router's hardest legal case: two trains of one gauge, no run duty.
+"""A compiled kernel for the router's hardest cases (issue 15): two trains of one gauge, and
+the bounds of the search over more trains.
 
-Two loops, compiled by numba (``@njit(cache=True)``) over numpy arrays:
+Three loops, compiled by numba (``@njit(cache=True)``) over numpy arrays:
 
 1. :func:`list_runs`: every run of the gauge from the arms of :mod:`india1853.rules.router`
    (an arm alone, or two arms of one base from different children of the base that share
@@ -10,11 +11,14 @@ Two loops, compiled by numba (``@njit(cache=True)``) over numpy arrays:
    rows of 64-bit words.
 2. :func:`best_pair`: the most valuable pair of runs sharing no resource (4.5.10), one of
    them carrying the mail (4.6.6), each eligible for its train (4.5.4: its Large Station
-   limit), or one run alone: the carrier's runs by value + mail, best first, each paired
-   with the first run (by value, best first) that it leaves free; a carrier stops the
-   scan once it plus the partner could not beat the best pair, and the carriers stop when
-   even the best partner could not.  Every pair not tried has a bound no higher than the
-   answer: that is its certificate.
+   limit), together covering the run duties (4.2.3 / 4.4.2), or one run alone: the
+   carrier's runs by value + mail, best first, each paired with the first run (by value,
+   best first) that it leaves free; a carrier stops the scan once it plus the partner
+   could not beat the best pair, and the carriers stop when even the best partner could
+   not.  Every pair not tried has a bound no higher than the answer: that is its
+   certificate.
+3. :class:`CapTable`: the search's bound on a train's best run compatible with the used
+   resources (the router's ``_compatible_cap``), the same figure from arrays.
 
 numba has no type stubs: it stays behind this module, whose functions are typed; it is
 imported on first use.  Without numba :data:`AVAILABLE` is False and the router keeps its
