@@ -17,9 +17,11 @@ entry as the generated files have it.
 
 ``python -m bench.router_stress --generate`` rewrites the files from :data:`STRESS` (each
 seeded, so the same files come back); ``run()`` (``make bench``) times ``best_run`` on every
-file, warm, in process CPU time (median and worst of :data:`REPEATS`), checks the
-certificate and that every repeat gives the same route set, and prints the worst of each
-column against :data:`TARGET_MS`.  ``--oracle`` also compares the brute-force oracle where
+file, warm, in process CPU time (median and worst of :data:`REPEATS`; the first call's time
+too), checks the certificate and that every repeat gives the same route set, and prints the
+worst of each column against :data:`TARGET_MS`.  A legal set's first call has
+:data:`LIMIT_SECONDS` of wall-clock time, one over the limit :data:`OVER_LIMIT_SECONDS` (so
+that it finishes and its time is reported).  ``--oracle`` also compares the brute-force oracle where
 it finishes within its budget.
 """
 
@@ -50,6 +52,10 @@ REPEATS = 5
 # (with its best run so far) rather than holding up the benchmark.
 SLOW_SECONDS = 2.0
 LIMIT_SECONDS = 30.0
+# Over the train limit the router must still finish with the certified optimum (issue 15):
+# those positions get this much wall-clock time, enough for every one to finish (the worst
+# took about 20 s of CPU time under load), so that the bench reports their real times.
+OVER_LIMIT_SECONDS = 600.0
 TARGET_MS = 50.0
 
 
@@ -145,9 +151,10 @@ def measure(path: Path, with_oracle: bool = False) -> dict[str, object]:
     row: dict[str, object] = {"position": path.stem, "column": column,
                               "trains": " ".join(t.name for t in trains),
                               "tiles": len(doc["tiles"]), "duty": ",".join(duties)}
+    seconds = LIMIT_SECONDS if column == "legal set" else OVER_LIMIT_SECONDS
     try:
         c0 = time.process_time()
-        first = best_run(graph, company, trains, duties, budget=Budget(LIMIT_SECONDS))
+        first = best_run(graph, company, trains, duties, budget=Budget(seconds))
         cold = time.process_time() - c0
     except RuleError as exc:
         row["error"] = str(exc)
@@ -156,7 +163,7 @@ def measure(path: Path, with_oracle: bool = False) -> dict[str, object]:
         row.update({"cpu_med": cold * 1000, "cpu_max": cold * 1000,
                     "total": first.run.total, "upper_bound": first.upper_bound,
                     "optimal": first.optimal,
-                    "note": f"not proven within {LIMIT_SECONDS:.0f} s (best so far)"})
+                    "note": f"not proven within {seconds:.0f} s (best so far)"})
         return row
     routes = _route_set(first, graph)
     cpu: list[float] = []
@@ -167,6 +174,7 @@ def measure(path: Path, with_oracle: bool = False) -> dict[str, object]:
         if _route_set(again, graph) != routes:
             raise AssertionError(f"{path.stem}: the router is not deterministic")
     row.update({"cpu_med": statistics.median(cpu), "cpu_max": max(cpu),
+                "cpu_first": cold * 1000,
                 "runs listed": sum(first.stats.candidates.values()),
                 "bnb nodes": first.stats.search_nodes, "passes": first.stats.passes,
                 "total": first.run.total, "upper_bound": first.upper_bound,
@@ -192,6 +200,11 @@ def run(with_oracle: bool = False) -> list[dict[str, object]]:
               f"{float(str(worst['cpu_max'])):.1f} ms ({worst['position']}), "
               f"{len(over)} at {TARGET_MS:.0f} ms or more, all certified: "
               f"{all(r['optimal'] for r in timed)}", flush=True)
+        unfinished = [str(r["position"]) for r in rows
+                      if r["column"] == column and "note" in r]
+        if unfinished:
+            print(f"router stress ({column}): not proven within the budget: "
+                  f"{', '.join(unfinished)}", flush=True)
     print(f"router stress: load average {load:.2f} before, {os.getloadavg()[0]:.2f} after")
     return rows
 

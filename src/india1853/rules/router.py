@@ -40,7 +40,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import chain, groupby
 from operator import add, itemgetter
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from india1853.errors import InputError, RuleError
 from india1853.rules.routes import (
@@ -54,6 +54,11 @@ from india1853.rules.routes import (
     check_routes,
     junction_hexes,
 )
+
+if TYPE_CHECKING:
+    # The compiled kernel (numpy, numba) is imported where it is used, so that importing the
+    # router stays quick.
+    from india1853.rules import router_kernel
 
 # ---------------------------------------------------------------------------------------------
 # Stage 1: the reduced graph.
@@ -806,11 +811,28 @@ class _TrainSlot:
     # (A list holding it once built, shared by the slots of identical trains, which are
     # copies of one slot.)
     groups: list[_Groups] = field(default_factory=list)
+    # The bounds of :meth:`_Search.limits` by the compiled kernel (the same figures): set for
+    # searches of :data:`KERNEL_CAP_SLOTS` trains or more.
+    compiled: bool = False
 
     def grouped(self) -> _Groups:
         if not self.groups:
             self.groups.append(_Groups.of(self.masks, self.masks_by_total, self.hot))
         return self.groups[0]
+
+    def cap_tables(self) -> tuple[router_kernel.CapTable, router_kernel.CapTable]:
+        """The groups by value and by value + mail as the kernel's arrays (built on first
+        use, shared like the groups)."""
+        from india1853.rules import router_kernel
+
+        groups = self.grouped()
+        if not groups.tables:
+            groups.tables.append(router_kernel.CapTable(groups.keys, groups.by_value,
+                                                        self.masks, self.values))
+            groups.tables.append(router_kernel.CapTable(groups.keys, groups.by_total,
+                                                        self.masks_by_total,
+                                                        self.totals_by_total))
+        return groups.tables[0], groups.tables[1]
 
     def candidates(self, used: int, start: int) -> Sequence[int]:
         """The positions from ``start`` on, ascending, of the runs whose group key ``used``
@@ -863,6 +885,8 @@ class _Groups:
     # and the positions of their runs, ascending (at most MERGED_KEYS lists kept).
     free: dict[int, tuple[int, int]] = field(default_factory=dict)
     free_positions: dict[int, list[int]] = field(default_factory=dict)
+    # The compiled form of the groups by value and by value + mail (built on first use).
+    tables: list[router_kernel.CapTable] = field(default_factory=list)
 
 
     @staticmethod
@@ -986,6 +1010,12 @@ class _Search:
         them (or an unlisted one), and its best value + mail bonus (equal if the mail is
         taken).  Listed runs are sorted best first, so the first compatible one is the best."""
         slot = self.slots[j]
+        if slot.compiled:
+            by_value, by_total = slot.cap_tables()
+            best = by_value.upper_bound(used, max(slot.unseen, 0), CAP_STEPS)
+            if not mail:
+                return best, best
+            return best, by_total.upper_bound(used, max(best, slot.unseen_total), CAP_STEPS)
         groups = slot.grouped()
         best = _compatible_cap(groups.keys, groups.by_value, slot.masks, slot.values, used,
                                max(slot.unseen, 0))
@@ -1328,7 +1358,8 @@ def _caps(trains: Sequence[Train]) -> dict[TrainGauge, int]:
 
 def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
              duties: Iterable[str] = (), first_threshold: int | None = None,
-             greedy_start: bool | None = None, budget: Budget | None = None) -> BestRun:
+             greedy_start: bool | None = None, budget: Budget | None = None,
+             kernel: bool = True) -> BestRun:
     """The company's run of greatest total value (train revenue plus mail, 4.6.2, 4.6.6).
 
     ``trains`` are those able to run this turn (4.5.1); ``duties`` hexes that must be on a run
@@ -1359,13 +1390,20 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
     caps = _caps(trains)
     arms = {g: all_arms(reduced[g], graph, company, caps[g]) for g in gauges}
     t2 = time.perf_counter()
+    if (kernel and first_threshold is None and greedy_start is None
+            and (budget is None or budget.nodes is None)):
+        paired = _pair_by_kernel(graph, company, trains, duty_list, reduced, arms,
+                                 (t0, t1, t2))
+        if paired is not None:
+            return paired
     start, listing = _plan(trains, arms, (1 << len(duty_list)) - 1, first_threshold,
                            greedy_start)
     passes = 0
     while True:
         passes += 1
         runs = {g: runs_at_least(arms[g], *listing[g]) for g in gauges}
-        search = _run_search(trains, runs, caps, len(duty_list), listing, arms, start, budget)
+        search = _run_search(trains, runs, caps, len(duty_list), listing, arms, start, budget,
+                             kernel)
         if (search.exhausted or all(v <= 0 for v, _ in listing.values())
                 or search.pruned_bound <= search.best_value):
             break
@@ -1402,6 +1440,104 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
     )
     bound = search.root_bound if search.exhausted else search.pruned_bound
     return BestRun(run, max(run.total, bound), stats)
+
+
+# The most pairs the kernel tries before it hands the position to the pure-Python search
+# (which honours a budget): at most about a second (a block of 64 runs is one step).
+KERNEL_STEPS = 20_000_000
+
+
+def _kernel_arms(gauge_arms: GaugeArms) -> router_kernel.ArmArrays:
+    """The arms of every base of the gauge as the kernel's concatenated arrays."""
+    from india1853.rules import router_kernel
+
+    ints = router_kernel.ints
+    info, bases = gauge_arms.info, gauge_arms.arms
+    offsets = [0]
+    for a in bases:
+        offsets.append(offsets[-1] + len(a.values))
+    masks = [m for a in bases for m in a.masks]
+    cities = [c for a in bases for c in a.cities]
+
+    return router_kernel.ArmArrays(
+        base_off=ints(offsets),
+        base_value=ints(info.value[a.base] for a in bases),
+        base_large=ints(info.large[a.base] for a in bases),
+        base_room=ints(gauge_arms.cap - info.large[a.base] for a in bases),
+        masks=router_kernel.words(masks, router_kernel.width_of(masks)),
+        cities=router_kernel.words(cities, router_kernel.width_of(cities)),
+        larges=ints(lg for a in bases for lg in a.larges),
+        values=ints(v for a in bases for v in a.values),
+        ends=ints(e for a in bases for e in a.end_values),
+        duties=ints(d for a in bases for d in a.duties),
+        skip=ints(s + off for a, off in zip(bases, offsets, strict=False) for s in a.skip))
+
+
+def _pair_by_kernel(graph: RouteGraph, company: str, trains: Sequence[Train],
+                    duty_list: Sequence[str], reduced: dict[TrainGauge, ReducedGraph],
+                    arms: dict[TrainGauge, GaugeArms], clock: tuple[float, float, float]
+                    ) -> BestRun | None:
+    """Two trains of one gauge: every run listed and the best pair found by the compiled
+    kernel (:mod:`india1853.rules.router_kernel`; 4.5.10 no shared resource, 4.6.6 one
+    mail, 4.5.4 each train's Large Station limit, 4.2.3 / 4.4.2 the duty hexes covered),
+    certified as the search is (every pair not tried is bounded by the answer).  None when
+    the case is not one it takes, when no run set covers the duties (the pure-Python search
+    then answers, or raises), or it ran past :data:`KERNEL_STEPS`."""
+    from india1853.rules import router_kernel
+    if (not router_kernel.AVAILABLE or len(trains) != 2 or len(arms) != 1
+            or len(duty_list) > router_kernel.MAX_DUTIES
+            or any(t.one_m or _counts_matter(t) for t in trains)):
+        return None
+    gauge, gauge_arms = next(iter(arms.items()))
+    if not gauge_arms.arms or not any(a.values for a in gauge_arms.arms):
+        return None
+    kernel_arms = _kernel_arms(gauge_arms)
+    table = router_kernel.list_runs(kernel_arms)
+    one, two = trains
+    orders = ([(one.large, two.large)] if one == two
+              else [(one.large, two.large), (two.large, one.large)])
+    pair = router_kernel.best_pair(table, orders, (1 << len(duty_list)) - 1, KERNEL_STEPS)
+    if not pair.finished or pair.carrier < 0:
+        return None
+    offsets = kernel_arms.base_off
+
+    def candidate(row: int) -> Candidate:
+        b = int(table.base[row])
+        base_arms = gauge_arms.arms[b]
+        first, last = int(table.one[row]), int(table.two[row]) - int(offsets[b])
+        first = first - int(offsets[b]) if first >= 0 else -1
+        start = base_arms.hops[first][2] if first >= 0 else base_arms.base
+        return (int(table.value[row]), int(table.mail[row]), int(table.large[row]), 0, 0, 0,
+                start, (base_arms, first, last))
+
+    if pair.other >= 0:
+        carrier_train, other_train = (one, two) if pair.order <= 0 else (two, one)
+        chosen = [(carrier_train, pair.carrier, True), (other_train, pair.other, False)]
+    else:
+        carrier_train = one if table.large[pair.carrier] <= one.large else two
+        chosen = [(carrier_train, pair.carrier, True)]
+    routes = [_expand(candidate(row), reduced[gauge], train, mail)
+              for train, row, mail in chosen]
+    run = check_routes(graph, company, trains, routes, duty_list)
+    if run.total != pair.total:
+        return None  # never expected: the pure-Python search decides
+    t0, t1, t2 = clock
+    t3 = time.perf_counter()
+    stats = SearchStats(
+        key_nodes={gauge: len(reduced[gauge].nodes)},
+        links={gauge: len(reduced[gauge].links)},
+        candidates={f"{i + 1}:{t.name}": len(table.value) for i, t in enumerate(trains)},
+        search_nodes=pair.steps,
+        root_bound=pair.root_bound,
+        pruned_bound=pair.pruned_bound,
+        reduce_ms=(t1 - t0) * 1000,
+        enumerate_ms=(t2 - t1) * 1000,
+        search_ms=(t3 - t2) * 1000,
+        thresholds={str(gauge): 0},
+        total_thresholds={str(gauge): 0},
+        passes=1,
+    )
+    return BestRun(run, max(run.total, pair.pruned_bound), stats)
 
 
 def _plan(trains: Sequence[Train], arms: dict[TrainGauge, GaugeArms], duties: int,
@@ -1608,11 +1744,14 @@ def _next_listing(listing: Listing, search: _Search, arms: dict[TrainGauge, Gaug
 def _run_search(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]],
                 caps: dict[TrainGauge, int], duty_count: int, listing: Listing,
                 arms: dict[TrainGauge, GaugeArms], start: _Start,
-                budget: Budget | None = None) -> _Search:
+                budget: Budget | None = None, kernel: bool = True) -> _Search:
     """One pass of the branch and bound over the runs of ``listing``, to beat the run set
-    ``start`` (if any); cut short (``exhausted``) when the budget runs out."""
+    ``start`` (if any); cut short (``exhausted``) when the budget runs out.  ``kernel``:
+    with :data:`KERNEL_CAP_SLOTS` trains or more, the bounds by the compiled kernel."""
     slots = _slots(trains, runs, caps, {g: _unseen(listing[g], a) for g, a in arms.items()},
                    start[2])
+    if kernel and len(slots) >= KERNEL_CAP_SLOTS and _kernel_available():
+        slots = [replace(slot, compiled=True) for slot in slots]
     hot = {g: _first_hops(a) for g, a in arms.items()}
     for slot in slots:
         slot.hot = hot[slot.train.gauge]
@@ -1641,6 +1780,17 @@ def _run_search(trains: Sequence[Train], runs: dict[TrainGauge, list[Candidate]]
 
 
 
+
+
+# From this many trains on, the bounds of a search node (each train's best compatible run)
+# are found by the compiled kernel: the same figures, and with thousands of search nodes its
+# arrays pay for themselves (measured: docs/performance.md, "Router tail, kernel").
+KERNEL_CAP_SLOTS = 3
+
+def _kernel_available() -> bool:
+    from india1853.rules import router_kernel
+
+    return router_kernel.AVAILABLE
 
 
 # Tail bounds with first hops taken are worth their searches from this many trains on.
