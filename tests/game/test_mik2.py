@@ -1,0 +1,241 @@
+"""The MIK 2 extension kit (variant ``mik2``, first edition) through the engine's API: the
+deck, the draws at the start of railway rounds, secret hands, actioning before dealing rounds,
+Director's Shares, the revised holding limits."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+
+import pytest
+from helpers import check_invariants
+
+from india1853.errors import India1853Error, InputError, RuleError
+from india1853.rules.game import Game, Settings
+from india1853.rules.game.random_play import random_action
+from india1853.rules.game.variants import catalogue
+
+FOUR = ("Ann", "Bob", "Cat", "Dan")
+
+
+def kit_game(seed: int = 2, players: tuple[str, ...] = FOUR) -> Game:
+    return Game(Settings(players, seed=seed, edition="first", variants=("mik2",)))
+
+
+def play_until(game: Game, done: Callable[[Game], bool], *, limit: int = 12000,
+               seed: int = 0) -> Game:
+    rng = random.Random(f"mik2-test:{seed}")
+    while not done(game):
+        assert not game.finished and len(game.log) < limit, "never reached"
+        game.process(random_action(game, rng))
+    return game
+
+
+def pending_kind(game: Game) -> str | None:
+    return game.state.pending[0].kind if game.state.pending else None
+
+
+def refused(game: Game, action: dict[str, object], rule: str) -> None:
+    before = json.dumps(game.moderator_view(), sort_keys=True)
+    with pytest.raises(RuleError) as err:
+        game.process(action)
+    assert err.value.rule == rule
+    assert json.dumps(game.moderator_view(), sort_keys=True) == before
+
+
+def test_the_kit_is_21_cards_shuffled_from_the_seed_and_in_no_players_view() -> None:
+    game = kit_game()
+    kit = game.state.kit
+    assert kit is not None and len(kit.deck) == 21
+    assert kit.deck == kit_game().state.kit.deck  # type: ignore[union-attr]
+    assert kit.deck != kit_game(seed=3).state.kit.deck  # type: ignore[union-attr]
+    kinds = sorted(c.split(":")[0] for c in kit.deck)
+    assert kinds.count("DS") == 16 and kinds.count("COMMODITY") == 4
+    assert kinds.count("DISTURBANCES") == 1
+    for viewer in (None, *FOUR):
+        shown = game.view(viewer)["kit"]
+        assert shown["deck"] == 21 and shown["deck_cards"] is None
+    # The moderator sees the cards, never the order.
+    assert game.moderator_view()["kit"]["deck_cards"] == sorted(kit.deck)
+
+
+def test_the_kit_revises_table_3() -> None:
+    # GENERAL: no per-company limit; 20 cards each with four players.
+    game = kit_game()
+    assert game.rules.table.share_limit is None
+    assert game.rules.table.certificate_limit == 20
+    assert kit_game(players=("A", "B", "C")).rules.table.certificate_limit == 27
+
+
+@pytest.mark.parametrize("other", ["simplified", "minimum_companies", "amended_share_limits"])
+def test_the_kit_is_not_combined_with_another_table_3(other: str) -> None:
+    with pytest.raises(InputError, match=r"mik2 and .* may not be combined"):
+        Game(Settings(FOUR, seed=1, edition="first", variants=("mik2", other)))
+    with pytest.raises(InputError, match="unknown variant 'mik2'"):
+        Game(Settings(FOUR, seed=1, edition="second", variants=("mik2",)))
+    assert "mik2" in {v["name"] for v in catalogue("first")}
+
+
+def test_cards_are_drawn_only_at_a_railway_round_that_does_not_follow_a_dealing_round() -> None:
+    game = play_until(kit_game(), lambda g: pending_kind(g) == "kit_draw")
+    st = game.state
+    assert st.round == "kit_draws" and st.or_in_set > 1
+    if st.phase == 1:
+        assert st.extra_or  # Phase 1: only the Elephant's additional round
+    # The Elephant's holder draws first (or the first after him who may).
+    names = st.player_names()
+    first = st.pending[0].entity
+    order = names[names.index(st.elephant or ""):] + names[:names.index(st.elephant or "")]
+    assert first in order
+    legal = {a["type"] for a in game.legal_actions(first)}
+    assert legal == {"draw_card", "pass"}
+    assert st.kit is not None and st.kit.deck
+    top, size = st.kit.deck[-1], len(st.kit.deck)
+    game.process(game.action("draw_card", first))
+    kit = game.state.kit
+    assert kit is not None and kit.hands[first][-1] == top and len(kit.deck) == size - 1
+    # The drawer sees the card; nobody else does; everyone sees how many he holds.
+    assert game.view(first)["kit"]["hands"][first] == kit.hands[first]
+    for other in (o for o in FOUR if o != first):
+        shown = game.view(other)
+        assert shown["kit"]["hands"][first] is None
+        assert shown["kit"]["hand_sizes"][first] == len(kit.hands[first])
+        assert top not in json.dumps(shown)
+    assert top not in json.dumps(game.view(None))
+    # A draw cannot be undone: the card has been seen.
+    with pytest.raises(RuleError) as err:
+        game.process(game.action("undo", first))
+    assert err.value.rule == "undo"
+
+
+def test_no_draw_action_outside_a_draw() -> None:
+    game = play_until(kit_game(), lambda g: g.state.round == "stock")
+    who = game.active_entities()[0][0]
+    with pytest.raises(RuleError):
+        game.process(game.action("draw_card", who))
+
+
+def _action_stage(game: Game) -> Game:
+    return play_until(game, lambda g: pending_kind(g) == "kit_action")
+
+
+def test_cards_are_actioned_before_a_dealing_round_in_turn_from_the_elephant() -> None:
+    game = _action_stage(kit_game())
+    st = game.state
+    assert st.round == "kit_actions"
+    who = st.pending[0].entity
+    hand = list(st.kit.hands[who])  # type: ignore[union-attr]
+    assert hand
+    legal = game.legal_actions(who)
+    assert {"reject_cards", "pass"} <= {a["type"] for a in legal}
+    # Not a card of the hand.
+    refused(game, game.action("play_card", who, card="DS:NOPE:9"), "MIK 2, ACTIONING CARDS")
+    refused(game, game.action("reject_cards", who, cards=[hand[0], hand[0]]),
+            "MIK 2, ACTIONING CARDS")
+    with pytest.raises(InputError, match=r"reject_cards\.cards"):
+        game.process(game.action("reject_cards", who, cards=[]))
+    game.process(game.action("reject_cards", who, cards=[hand[0]]))
+    kit = game.state.kit
+    assert kit is not None and hand[0] in kit.discard and hand[0] not in kit.hands[who]
+    check_invariants(game)
+    # Until every holder has passed in a row; then the dealing round.
+    play_until(game, lambda g: g.state.round == "stock")
+    assert game.state.kit is not None and game.state.kit.action_for == game.state.stock_round
+
+
+def _find(game: Game, test: Callable[[Game], bool], seed: int) -> Game:
+    rng = random.Random(f"mik2-find:{seed}")
+    while not test(game):
+        assert not game.finished, "not found"
+        game.process(random_action(game, rng))
+    return game
+
+
+def _director_card_playable(game: Game) -> bool:
+    if pending_kind(game) != "kit_action":
+        return False
+    who = game.state.pending[0].entity
+    return any(a["type"] == "play_card" for a in game.legal_actions(who))
+
+
+def test_a_directors_share_is_bought_for_one_share_with_an_ordinary_share_to_the_pool() -> None:
+    for seed in range(1, 30):
+        game = kit_game(seed)
+        try:
+            _find(game, _director_card_playable, seed)
+        except AssertionError:
+            continue
+        break
+    else:
+        pytest.fail("no Director's Share played in 29 games")
+    st = game.state
+    who = st.pending[0].entity
+    play = next(a for a in game.legal_actions(who) if a["type"] == "play_card")
+    initials = play["card"].split(":")[1]
+    co = st.companies[initials]
+    player = st.player(who)
+    before = (player.cash, player.shares[initials], co.pool, co.kit_shares, st.bank)
+    par = game.rules.company(initials).par
+    game.process(play)
+    st = game.state
+    co, player = st.companies[initials], st.player(who)
+    assert (player.cash, player.shares[initials], co.pool, co.kit_shares, st.bank) == (
+        before[0] - par, before[1] + 1, before[2] + 1, before[3] + 2, before[4] + par)
+    assert play["card"] in st.kit.directors[who]  # type: ignore[union-attr]
+    # Public: the card is actioned, revealed to everyone.
+    assert play["card"] in json.dumps(game.view(None)["kit"]["directors_shares"])
+    # Control: the majority of Director's Shares.
+    if co.formed:
+        kit = st.kit
+        assert kit is not None
+        counts = {p.name: sum(1 for c in kit.directors.get(p.name, [])
+                              if c.split(":")[1] == initials) for p in st.players}
+        assert co.director is not None and counts[co.director] == max(counts.values())
+    check_invariants(game)
+
+
+def test_a_directors_share_needs_an_ordinary_share() -> None:
+    for seed in range(1, 40):
+        game = kit_game(seed)
+
+        def barred(g: Game) -> bool:
+            if pending_kind(g) != "kit_action":
+                return False
+            who = g.state.pending[0].entity
+            p = g.state.player(who)
+            return any(c.startswith("DS:") and p.shares.get(c.split(":")[1], 0) == 0
+                       for c in g.state.kit.hands[who])  # type: ignore[union-attr]
+        try:
+            _find(game, barred, seed)
+        except AssertionError:
+            continue
+        break
+    else:
+        pytest.fail("no Director's Share without a share in 39 games")
+    who = game.state.pending[0].entity
+    p = game.state.player(who)
+    card = next(c for c in game.state.kit.hands[who]  # type: ignore[union-attr]
+                if c.startswith("DS:") and p.shares.get(c.split(":")[1], 0) == 0)
+    refused(game, game.action("play_card", who, card=card), "MIK 2, DIRECTOR'S SHARES")
+    assert not any(a.get("card") == card for a in game.legal_actions(who)
+                   if a["type"] == "play_card")
+
+
+def test_a_kit_game_replays_to_the_same_state_checked_and_unchecked() -> None:
+    game = play_until(kit_game(5), lambda g: g.state.kit is not None
+                      and g.state.kit.draws >= 8 and g.state.round == "stock", seed=5)
+    data = json.loads(json.dumps(game.to_log()))
+    again = Game.from_log(data)
+    fast = Game.from_log(data, check=False)
+    assert again.state == game.state and fast.state == game.state
+    assert fast.moderator_view() == game.moderator_view()
+
+
+def test_errors_name_the_field_or_the_rule() -> None:
+    game = _action_stage(kit_game())
+    who = game.state.pending[0].entity
+    with pytest.raises(InputError, match=r"play_card\.card"):
+        game.process(game.action("play_card", who))
+    with pytest.raises(India1853Error):
+        game.process(game.action("draw_card", who))
