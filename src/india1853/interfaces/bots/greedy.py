@@ -290,10 +290,31 @@ class GreedyBot:
             return 0.0
         return 2.0 + 2.0 * (price - par) / par + (0.5 if initials in me["claims"] else 0.0)
 
+    # --- the MIK 2 kit (first edition) ----------------------------------------------------------
+
+    def _kit(self, view: View, options: list[Action]) -> Action | None:
+        """MIK 2: take a card whenever one may be taken; action a Director's Share (the cheapest
+        control and two shares' dividends for one share's price), the one of the company in
+        which the bot holds most first; reject the cards this engine does not action (from its
+        own hand, the only one its view shows); otherwise keep the cards."""
+        draw = next((a for a in options if a["type"] == "draw_card"), None)
+        if draw is not None:
+            return draw
+        me = self._me(view)
+        plays = [a for a in options if a["type"] == "play_card"]
+        if plays:
+            return max(plays, key=lambda a: me["shares"].get(a["card"].split(":")[1], 0))
+        hand = (view.get("kit") or {}).get("hands", {}).get(self._player) or []
+        useless = [c for c in hand if not c.startswith("DS:")]
+        return next((a for a in options if a["type"] == "reject_cards"
+                     and a["cards"] == useless[:1]), None)
+
     # --- interruptions -------------------------------------------------------------------------
 
     def _pending(self, k: Knowledge, view: View, options: list[Action]) -> Action | None:
         types = {a["type"] for a in options}
+        if types & {"draw_card", "play_card", "reject_cards"}:
+            return self._kit(view, options)
         if "call_extra_or" in types:
             # 4.9: another operating round pays if a company it runs has trains to run.
             mine = [c for c in view["companies"].values()
