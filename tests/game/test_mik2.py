@@ -156,7 +156,8 @@ def _director_card_playable(game: Game) -> bool:
     if pending_kind(game) != "kit_action":
         return False
     who = game.state.pending[0].entity
-    return any(a["type"] == "play_card" for a in game.legal_actions(who))
+    return any(a["type"] == "play_card" and a["card"].startswith("DS:")
+               for a in game.legal_actions(who))
 
 
 def test_a_directors_share_is_bought_for_one_share_with_an_ordinary_share_to_the_pool() -> None:
@@ -171,7 +172,8 @@ def test_a_directors_share_is_bought_for_one_share_with_an_ordinary_share_to_the
         pytest.fail("no Director's Share played in 29 games")
     st = game.state
     who = st.pending[0].entity
-    play = next(a for a in game.legal_actions(who) if a["type"] == "play_card")
+    play = next(a for a in game.legal_actions(who)
+                if a["type"] == "play_card" and a["card"].startswith("DS:"))
     initials = play["card"].split(":")[1]
     co = st.companies[initials]
     player = st.player(who)
@@ -239,3 +241,109 @@ def test_errors_name_the_field_or_the_rule() -> None:
         game.process(game.action("play_card", who))
     with pytest.raises(India1853Error):
         game.process(game.action("draw_card", who))
+
+
+def _holding(prefix: str, *, needs_history: bool = False) -> Callable[[Game], bool]:
+    def test(game: Game) -> bool:
+        if pending_kind(game) != "kit_action":
+            return False
+        kit = game.state.kit
+        assert kit is not None
+        who = game.state.pending[0].entity
+        if needs_history and not kit.disturbed:
+            return False
+        return any(c.startswith(prefix) for c in kit.hands[who])
+    return test
+
+
+def _game_where(test: Callable[[Game], bool], variants: tuple[str, ...] = ("mik2",)) -> Game:
+    for seed in range(2, 40):
+        game = Game(Settings(FOUR, seed=seed, edition="first", variants=variants))
+        try:
+            return _find(game, test, seed)
+        except AssertionError:
+            continue
+    pytest.fail("no such position in 38 games")
+
+
+def test_a_commodity_card_puts_a_station_on_a_plain_yellow_tile() -> None:
+    game = _game_where(_holding("COMMODITY:"))
+    who = game.state.pending[0].entity
+    card = next(c for c in game.state.kit.hands[who]  # type: ignore[union-attr]
+                if c.startswith("COMMODITY:"))
+    plays = [a for a in game.legal_actions(who) if a["type"] == "play_card"
+             and a["card"] == card]
+    similar = game.rules.kit.similar_tiles  # type: ignore[union-attr]
+    plain = [h for h, t in game.state.board.tiles.items() if t.tile in similar]
+    assert {a["hex"] for a in plays} <= set(plain)
+    # A hex without a plain yellow track tile is refused; the card needs its hex.
+    city_hex = game.rules.city("Delhi").hex
+    refused(game, game.action("play_card", who, card=card, hex=city_hex),
+            "MIK 2, COMMODITY CARDS")
+    with pytest.raises(InputError, match=r"play_card\.hex"):
+        game.process(game.action("play_card", who, card=card))
+    with pytest.raises(InputError, match=r"play_card\.city"):
+        game.process(game.action("play_card", who, card=card, hex=plain[0] if plain else "A1",
+                                 city="Delhi"))
+    if not plays:
+        return
+    target = plays[0]["hex"]
+    old = game.state.board.tiles[target].tile
+    game.process(plays[0])
+    placed = game.state.board.tiles[target]
+    assert placed.tile == similar[old]
+    spec = game.rules.ed.tiles[placed.tile]
+    assert [s.value for s in spec.stations] == [game.rules.kit.commodity_station_value]  # type: ignore[union-attr]
+    assert card in game.state.kit.discard  # type: ignore[union-attr]
+    check_invariants(game)
+
+
+def test_the_regions_restrict_commodity_stations() -> None:
+    game = _game_where(_holding("COMMODITY:"), ("mik2", "mik2_regions"))
+    who = game.state.pending[0].entity
+    kit = game.rules.kit
+    assert kit is not None
+    for a in game.legal_actions(who):
+        if a["type"] == "play_card" and a["card"].startswith("COMMODITY:"):
+            region = kit.regions[a["card"].split(":")[1]]
+            assert region.contains(a["hex"], game.rules.ed.board.hexes[a["hex"]].ganges_valley)
+    with pytest.raises(InputError, match="mik2_regions needs mik2"):
+        Game(Settings(FOUR, seed=1, edition="first", variants=("mik2_regions",)))
+
+
+def test_disturbances_close_a_city_for_the_next_railway_round_once_a_game() -> None:
+    game = _game_where(_holding("DISTURBANCES:"))
+    who = game.state.pending[0].entity
+    card = "DISTURBANCES:1"
+    with pytest.raises(InputError, match=r"play_card\.city"):
+        game.process(game.action("play_card", who, card=card, city="Atlantis"))
+    city = "Delhi"
+    game.process(game.action("play_card", who, card=card, city=city))
+    kit = game.state.kit
+    assert kit is not None and kit.disturbed == [city] and kit.closed == city
+    closed_round = kit.closed_round
+    assert closed_round == game.state.operating_round + 1
+    hex_ = game.rules.city(city).hex
+    # During that railway round: no lay, promotion or base on it, no run through it.
+    play_until(game, lambda g: g.state.round == "operating"
+               and g.state.operating_round == closed_round)
+    while game.state.round == "operating" and game.state.operating_round == closed_round:
+        entity = game.active_entities()[0][0]
+        for a in game.legal_actions(entity):
+            assert a.get("hex") != hex_
+            for route in a.get("routes", []):
+                assert hex_ not in json.dumps(route)
+        game.process(random_action(game, random.Random(len(game.log))))
+    check_invariants(game)
+
+
+def test_a_city_is_disturbed_only_once_a_game() -> None:
+    game = _game_where(_holding("DISTURBANCES:", needs_history=True))
+    who = game.state.pending[0].entity
+    kit = game.state.kit
+    assert kit is not None
+    done = kit.disturbed[0]
+    offered = {a.get("city") for a in game.legal_actions(who) if a["type"] == "play_card"}
+    assert done not in offered
+    refused(game, game.action("play_card", who, card="DISTURBANCES:1", city=done),
+            "MIK 2, DISTURBANCES")

@@ -344,6 +344,7 @@ OTHER_GAMES: list[tuple[str, tuple[str, ...], int]] = [
     ("first", ("alt_market", "alt_bbci", "alt_train_sales"), 3),
     ("first", ("mik2",), 4),
     ("first", ("mik2", "shortened_game", "alt_market"), 5),
+    ("first", ("mik2", "mik2_regions"), 3),
 ]
 
 
@@ -399,7 +400,7 @@ FIRST_EDITION_SOAK_VARIANTS: tuple[tuple[str, ...], ...] = (
     ("alt_market", "alt_bbci", "alt_train_sales"), ("simplified", "alt_market", "alt_bbci"),
     ("minimum_companies", "alt_train_sales"),
     ("mik2",), ("mik2", "shortened_game"), ("mik2", "alt_market", "alt_bbci", "alt_train_sales"),
-    ("mik2", "long_game"),
+    ("mik2", "long_game"), ("mik2", "mik2_regions"), ("mik2", "mik2_regions", "alt_bbci"),
 )
 
 

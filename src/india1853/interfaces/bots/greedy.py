@@ -295,19 +295,18 @@ class GreedyBot:
     def _kit(self, view: View, options: list[Action]) -> Action | None:
         """MIK 2: take a card whenever one may be taken; action a Director's Share (the cheapest
         control and two shares' dividends for one share's price), the one of the company in
-        which the bot holds most first; reject the cards this engine does not action (from its
-        own hand, the only one its view shows); otherwise keep the cards."""
+        which the bot holds most first; else a Commodity station on the first hex offered (a
+        station is revenue for whoever runs there); keep the Disturbances card (closing a
+        city hurts every company).  Decided from its own hand, the only one its view shows."""
         draw = next((a for a in options if a["type"] == "draw_card"), None)
         if draw is not None:
             return draw
         me = self._me(view)
-        plays = [a for a in options if a["type"] == "play_card"]
-        if plays:
-            return max(plays, key=lambda a: me["shares"].get(a["card"].split(":")[1], 0))
-        hand = (view.get("kit") or {}).get("hands", {}).get(self._player) or []
-        useless = [c for c in hand if not c.startswith("DS:")]
-        return next((a for a in options if a["type"] == "reject_cards"
-                     and a["cards"] == useless[:1]), None)
+        plays = [a for a in options if a["type"] == "play_card" and "city" not in a]
+        shares = [a for a in plays if "hex" not in a]
+        if shares:
+            return max(shares, key=lambda a: me["shares"].get(a["card"].split(":")[1], 0))
+        return plays[0] if plays else None
 
     # --- interruptions -------------------------------------------------------------------------
 

@@ -175,9 +175,16 @@ ACTION_TYPES: dict[str, ActionType] = {
         _P,
         {
             "card": FieldSpec("str", description="the id of a card in the player's hand"),
+            "hex": FieldSpec("str", required=False,
+                             description="a Commodity card's target: the hex of a plain "
+                                         "yellow track tile"),
+            "city": FieldSpec("str", required=False,
+                              description="a Disturbances card's target: the city closed"),
         },
         "First edition, MIK 2 kit: action one card before a dealing round (a Director's "
-        "Share: pay one share's par and put one ordinary share in the bank pool).",
+        "Share: pay one share's par and put one ordinary share in the bank pool; a Commodity "
+        "card: a station on a plain yellow tile; Disturbances: close a city for the next "
+        "railway round).",
     ),
     "reject_cards": ActionType(
         _P,

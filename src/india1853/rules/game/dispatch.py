@@ -173,7 +173,8 @@ def _apply_pending(rules: GameRules, st: GameState, p: Pending, action: dict[str
     elif p.kind == "kit_action":
         player = _player(st, p.entity)
         if kind == "play_card":
-            kit.play_card(rules, st, player, action["card"])
+            kit.play_card(rules, st, player, action["card"], hex=action.get("hex"),
+                          city=action.get("city"))
         elif kind == "reject_cards":
             kit.reject_cards(rules, st, player, list(action["cards"]))
         else:

@@ -22,7 +22,11 @@ from __future__ import annotations
 
 import random
 
-from india1853.errors import RuleError
+from india1853.board.state import BoardState, PlacedTile
+from india1853.board.tiles import map_paths
+from india1853.data.model import TileSpec
+from india1853.errors import India1853Error, InputError, RuleError
+from india1853.rules.construction.common import hex_spec
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.shares import (
     add_shares,
@@ -38,6 +42,8 @@ METHOD = "MIK 2, METHOD"
 ACTIONING = "MIK 2, ACTIONING CARDS"
 DIRECTORS = "MIK 2, DIRECTOR'S SHARES"
 GENERAL = "MIK 2, GENERAL"
+COMMODITY = "MIK 2, COMMODITY CARDS"
+DISTURBANCES = "MIK 2, DISTURBANCES"
 
 
 def new_kit(rules: GameRules, seed: int) -> KitState | None:
@@ -199,21 +205,33 @@ def reject_cards(rules: GameRules, st: GameState, player: PlayerState, cards: li
     _next_action_turn(rules, st, player.name)
 
 
-def play_card(rules: GameRules, st: GameState, player: PlayerState, card_id: str) -> None:
-    """ACTIONING CARDS: action ONE card."""
+def play_card(rules: GameRules, st: GameState, player: PlayerState, card_id: str, *,
+              hex: str | None = None, city: str | None = None) -> None:
+    """ACTIONING CARDS: action ONE card (its target: a Commodity card's ``hex``, a
+    Disturbances card's ``city``)."""
     kit = _kit(st)
     assert rules.kit is not None
     _hand_card(st, player, card_id)
     card = rules.kit.card(card_id)
-    if card.kind != "director":
-        # Not yet in this engine: the Commodity stations and Disturbances (docs/rulings.md,
-        # MIK 2): such a card is retained or rejected.
-        raise RuleError(ACTIONING, f"{card_id}: only Director's Shares are actioned by this "
-                        "engine; a Commodity or Disturbances card may be retained or rejected")
-    assert card.company is not None
-    play_directors_share(rules, st, player, card.company)
+    needs = {"director": None, "commodity": "hex", "disturbances": "city"}[card.kind]
+    for name, value in (("hex", hex), ("city", city)):
+        if value is None and name == needs:
+            raise InputError(f"action play_card.{name}: missing (the target of {card_id})")
+        if value is not None and name != needs:
+            raise InputError(f"action play_card.{name}: {card_id} takes no {name}")
     kit.hands[player.name].remove(card_id)
-    kit.directors.setdefault(player.name, []).append(card_id)
+    if card.kind == "director":
+        assert card.company is not None
+        play_directors_share(rules, st, player, card.company)
+        kit.directors.setdefault(player.name, []).append(card_id)
+    elif card.kind == "commodity":
+        assert hex is not None and card.commodity is not None
+        play_commodity(rules, st, card.commodity, hex)
+        kit.discard.append(card_id)
+    else:
+        assert city is not None
+        play_disturbances(rules, st, city)
+        kit.discard.append(card_id)
     kit.shown += 1
     kit.passes = 0
     _next_action_turn(rules, st, player.name)
@@ -258,6 +276,92 @@ def play_directors_share(rules: GameRules, st: GameState, player: PlayerState,
     check_float(rules, st, co)
     if co.formed:
         update_control(rules, st, co)
+
+
+# --- Commodity cards and Disturbances ----------------------------------------------------
+
+
+def commodity_tile(rules: GameRules, st: GameState, commodity: str,
+                   hex: str) -> tuple[str, str, int]:
+    """COMMODITY CARDS: the hex (as the board spells it), the similar tile and its rotation
+    that a card may put there, or the rule that bars it."""
+    assert rules.kit is not None
+    try:
+        coord = hex_spec(st.board, hex).coord
+    except India1853Error:
+        raise InputError(f"action play_card.hex: {hex!r} is not a hex of the board") from None
+    placed = st.board.tile_at(coord)
+    if placed is None:
+        raise RuleError(COMMODITY, f"{coord} has no tile: a Commodity card replaces a track "
+                        "tile on the board")
+    old, rotation = placed
+    new = rules.kit.similar_tiles.get(old.id)
+    if new is None:
+        raise RuleError(COMMODITY, f"tile {old.id} on {coord} is not an ordinary yellow track "
+                        "tile with a similar station tile (docs/rulings.md)")
+    if st.board.supply().get(new, 0) <= 0:
+        raise RuleError(COMMODITY, f"no tile {new} is left to replace tile {old.id} with")
+    if rules.kit_regions:
+        region = rules.kit.regions[commodity]
+        if not region.contains(coord, rules.ed.board.hexes[coord].ganges_valley):
+            raise RuleError(COMMODITY, f"{commodity}: {region.rule}; {coord} is outside")
+    if closed_hex(rules, st) == coord:
+        raise RuleError(DISTURBANCES, f"{coord} is closed this railway round")
+    track = _track(old, rotation)
+    spec = rules.ed.tiles[new]
+    for turn in range(6):
+        if _track(spec, turn) == track:
+            return coord, new, turn
+    raise RuleError(COMMODITY, f"tile {new} does not keep the track of tile {old.id}")
+
+
+def _track(tile: TileSpec, rotation: int) -> frozenset[tuple[int, str]]:
+    """The map sides a tile's track reaches, with their gauges."""
+    return frozenset((end, p.gauge) for p in map_paths(tile, rotation)
+                     for end in (p.a, p.b) if isinstance(end, int))
+
+
+def play_commodity(rules: GameRules, st: GameState, commodity: str, hex: str) -> None:
+    """COMMODITY CARDS: "played without payment ... replace one ordinary yellow track tile on
+    the board with a similar tile with a single value '10' station" (up-graded later in the
+    normal way); the plain tile goes back to the supply."""
+    coord, tile, rotation = commodity_tile(rules, st, commodity, hex)
+    tiles = dict(st.board.tiles)
+    tiles[coord] = PlacedTile(tile, rotation)
+    st.board = BoardState(st.board.edition, tiles, st.board.bases)
+
+
+def check_disturbance(rules: GameRules, st: GameState, city: str) -> str:
+    """DISTURBANCES: the city's name, or the rule that bars it ("The same city may not be
+    affected more than once in a game")."""
+    try:
+        name = rules.city(city).name
+    except India1853Error:
+        raise InputError(f"action play_card.city: {city!r} is not a named city") from None
+    if name in _kit(st).disturbed:
+        raise RuleError(DISTURBANCES, f"{name} has been closed once this game already")
+    return name
+
+
+def play_disturbances(rules: GameRules, st: GameState, city: str) -> None:
+    """DISTURBANCES: "closes a city specified by the player for the next Railway Round" - the
+    first operating round after the dealing round these cards precede."""
+    kit = _kit(st)
+    name = check_disturbance(rules, st, city)
+    kit.disturbed.append(name)
+    kit.closed = name
+    kit.closed_round = st.operating_round + 1
+
+
+def closed_hex(rules: GameRules, st: GameState) -> str | None:
+    """DISTURBANCES: the hex of the city closed now, if a railway round is on and a city is
+    closed for it."""
+    kit = st.kit
+    if kit is None or kit.closed is None or st.operating_round != kit.closed_round:
+        return None
+    if st.round not in ("operating", "operating_end"):
+        return None
+    return rules.city(kit.closed).hex
 
 
 # --- selling (GENERAL) -------------------------------------------------------------------

@@ -131,11 +131,20 @@ def _kit_actions(rules: GameRules, st: GameState, p: PlayerState) -> list[dict[s
     each card and of the whole hand, or a pass (the cards retained)."""
     assert rules.kit is not None
     cards = kit.hand(st, p.name)
-    out = []
+    out: list[dict[str, Any]] = []
     for card in cards:
         spec = rules.kit.card(card)
-        if spec.kind != "director" or spec.company is None:
+        if spec.kind == "commodity":
+            assert spec.commodity is not None
+            out.extend(_act("play_card", p.name, "player", card=card, hex=h)
+                       for h in _commodity_hexes(rules, st, spec.commodity))
             continue
+        if spec.kind == "disturbances":
+            disturbed = st.kit.disturbed if st.kit is not None else []
+            out.extend(_act("play_card", p.name, "player", card=card, city=c.name)
+                       for c in rules.cities if c.name not in disturbed)
+            continue
+        assert spec.company is not None
         try:
             kit.check_directors_share(rules, st, p, spec.company)
         except India1853Error:
@@ -145,6 +154,18 @@ def _kit_actions(rules: GameRules, st: GameState, p: PlayerState) -> list[dict[s
     if len(cards) > 1:
         out.append(_act("reject_cards", p.name, "player", cards=cards))
     return [*out, _act("pass", p.name, "player")]
+
+
+def _commodity_hexes(rules: GameRules, st: GameState, commodity: str) -> list[str]:
+    """MIK 2, COMMODITY CARDS: the hexes whose tile the card may replace now."""
+    out = []
+    for coord, _, _ in st.board.tiles_on_board():
+        try:
+            kit.commodity_tile(rules, st, commodity, coord)
+        except India1853Error:
+            continue
+        out.append(coord)
+    return out
 
 
 def _credit_payment(rules: GameRules, st: GameState, co: CompanyState) -> dict[str, Any] | None:

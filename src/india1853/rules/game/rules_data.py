@@ -71,6 +71,11 @@ class GameRules:
         return load_kit(self.ed.name)
 
     @property
+    def kit_regions(self) -> bool:
+        """MIK 2, COMMODITY CARDS: the suggested regions restrict the replacements."""
+        return any(v.kit_regions for v in self.variants)
+
+    @property
     def dealt_start(self) -> bool:
         """The Simplified Game: directors' certificates dealt, no contract bids."""
         return any(v.dealt_start for v in self.variants)

@@ -156,6 +156,8 @@ class KitState:
     directors: dict[str, list[str]] = field(default_factory=dict)
     disturbed: list[str] = field(default_factory=list)
     closed: str | None = None
+    # The operating round (``GameState.operating_round``) the closure applies to.
+    closed_round: int = 0
     shuffles: int = 0
     action_for: int = 0
     passes: int = 0

@@ -497,7 +497,18 @@ def _play_card(ctx: _Context, a: Action) -> Json:
     assert kit is not None
     card = kit.card(str(a["card"]))
     name = _card_name(ctx, card.id)
-    cost = ctx.rules.company(card.company).par if card.company else None
+    if card.kind == "commodity":
+        return _option(a, f"Action {name} on {_place(ctx, str(a['hex']))}", None,
+                       f"Replace the yellow track tile on {a['hex']} with the similar tile "
+                       f"with a £{kit.commodity_station_value} station", "MIK 2, COMMODITY CARDS",
+                       ui={"card": card.id, "hex": a["hex"]})
+    if card.kind == "disturbances":
+        return _option(a, f"Close {a['city']}", None,
+                       f"Close {a['city']} for the next railway round: no runs to or through "
+                       "it, no track connected to it, no railhead there", "MIK 2, DISTURBANCES",
+                       ui={"card": card.id, "city": a["city"]})
+    assert card.company is not None
+    cost = ctx.rules.company(card.company).par
     return _option(a, f"Action {name}", cost,
                    f"Action {name}: pay £{cost} and put one of your ordinary "
                    f"{card.company} shares in the bank pool", "MIK 2, DIRECTOR'S SHARES",

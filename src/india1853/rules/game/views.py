@@ -105,6 +105,7 @@ def _kit(st: GameState, viewer: str | None, moderator: bool) -> dict[str, Any]:
         "directors_shares": {p.name: list(kit.directors.get(p.name, [])) for p in st.players},
         "disturbed": list(kit.disturbed),
         "closed": kit.closed,
+        "closed_round": kit.closed_round,
     }
 
 
