@@ -14,6 +14,7 @@ from helpers import check_invariants
 from india1853.errors import India1853Error, InputError, RuleError
 from india1853.rules.game import Game, Settings
 from india1853.rules.game.random_play import random_action
+from india1853.rules.game.shares import ordinary_shares
 from india1853.rules.game.variants import catalogue
 
 FOUR = ("Ann", "Bob", "Cat", "Dan")
@@ -347,3 +348,44 @@ def test_a_city_is_disturbed_only_once_a_game() -> None:
     assert done not in offered
     refused(game, game.action("play_card", who, card="DISTURBANCES:1", city=done),
             "MIK 2, DISTURBANCES")
+
+
+def _sells_directors_share(game: Game) -> dict[str, object] | None:
+    st = game.state
+    if st.round != "stock" or st.pending:
+        return None
+    who = game.active_entities()[0][0]
+    p = st.player(who)
+    for a in game.legal_actions(who):
+        if a["type"] == "sell_shares" and a["count"] > ordinary_shares(
+                game.rules, st, p, a["company"]):
+            return a
+    return None
+
+
+def test_a_directors_share_sold_goes_to_the_discard_stack() -> None:
+    game = _game_where(lambda g: _sells_directors_share(g) is not None)
+    sale = _sells_directors_share(game)
+    assert sale is not None
+    st = game.state
+    who, initials, count = str(sale["entity"]), str(sale["company"]), int(str(sale["count"]))
+    single = ordinary_shares(game.rules, st, st.player(who), initials)
+    co = st.companies[initials]
+    pool, kit_shares = co.pool, co.kit_shares
+    kit = st.kit
+    assert kit is not None
+    held = [c for c in kit.directors[who] if c.split(":")[1] == initials]
+    discard = len(kit.discard)
+    # A Director's Share is sold whole.
+    if (count - single) % 2 == 0 and count - single >= 2 and single + 1 < count:
+        refused(game, game.action("sell_shares", who, company=initials, count=single + 1),
+                "MIK 2, GENERAL")
+    game.process(sale)
+    st = game.state
+    co = st.companies[initials]
+    ds = (count - single) // 2
+    assert co.pool == pool + single
+    assert co.kit_shares == kit_shares - 2 * ds
+    assert st.kit is not None and len(st.kit.discard) == discard + ds
+    assert held[-1] in st.kit.discard
+    check_invariants(game)

@@ -3,7 +3,10 @@ hand only, never the stack or another player's hand; the CLI offers the variant.
 
 from __future__ import annotations
 
+import io
 import json
+import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -56,3 +59,30 @@ def test_the_cli_simulates_the_kit(capsys: pytest.CaptureFixture[str]) -> None:
 def test_a_kit_game_is_hidden_in_the_public_view() -> None:
     game = Game(Settings(("A", "B", "C"), seed=1, edition="first", variants=("mik2",)))
     assert all(v is None for v in game.view(None)["kit"]["hands"].values())
+
+
+def test_the_terminal_shows_the_players_own_hand_at_his_card_step(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from india1853.interfaces.cli import main
+    from india1853.rules.game.random_play import random_action
+
+    game = Game(Settings(("Ann", "Bob", "Cat"), seed=2, edition="first", variants=("mik2",)))
+    rng = random.Random("terminal")
+    while not (game.state.pending and game.state.pending[0].kind == "kit_action"):
+        game.process(random_action(game, rng))
+    who = game.state.pending[0].entity
+    kit = game.state.kit
+    assert kit is not None
+    mine = kit.hands[who]
+    others = [c for n, h in kit.hands.items() if n != who for c in h]
+    data = game.to_log()
+    data["table"] = {"bots": {p: "greedy" for p in ("Ann", "Bob", "Cat") if p != who}}
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "--load", str(path), "--overwrite"]) == 0
+    out = capsys.readouterr().out
+    assert "MIK 2 cards (secret)" in out
+    assert all(c in out for c in mine)
+    assert not any(c in out for c in others if c not in mine)
