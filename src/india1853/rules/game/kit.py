@@ -222,8 +222,7 @@ def play_card(rules: GameRules, st: GameState, player: PlayerState, card_id: str
     kit.hands[player.name].remove(card_id)
     if card.kind == "director":
         assert card.company is not None
-        play_directors_share(rules, st, player, card.company)
-        kit.directors.setdefault(player.name, []).append(card_id)
+        play_directors_share(rules, st, player, card.company, card_id)
     elif card.kind == "commodity":
         assert hex is not None and card.commodity is not None
         play_commodity(rules, st, card.commodity, hex)
@@ -253,7 +252,7 @@ def check_directors_share(rules: GameRules, st: GameState, player: PlayerState,
 
 
 def play_directors_share(rules: GameRules, st: GameState, player: PlayerState,
-                         initials: str) -> None:
+                         initials: str, card_id: str) -> None:
     """DIRECTOR'S SHARES: "bought for the face value of ONE ordinary share ... together with an
     ordinary share in the same Company which is placed in the Bank Pool"; "not ... the 'sale'
     of a share"; control changes at once; "A Company may be formed by Director's Shares being
@@ -272,7 +271,8 @@ def play_directors_share(rules: GameRules, st: GameState, player: PlayerState,
                                       ordinary_shares(rules, st, player, initials))
     co.pool += 1
     co.kit_shares += rules.director_shares
-    _kit(st).directors.setdefault(player.name, [])
+    # Held before control is settled: the card is two of his shares, not single ones.
+    _kit(st).directors.setdefault(player.name, []).append(card_id)
     check_float(rules, st, co)
     if co.formed:
         update_control(rules, st, co)

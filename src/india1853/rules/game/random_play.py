@@ -27,8 +27,11 @@ WORSE_RUN = 0.05  # of runs: a legal run worse than the optimum
 SELL_TRAIN = 0.05  # of track steps, where trains may be sold to the bank: try to sell one
 FOREIGN_OFFER = 0.1  # of trains steps: an offer for another controller's train
 # MIK 2: of the sales that include a Director's Share (which goes to the discard stack and may
-# leave the company without a director for long), the share kept.
-KEEP_DIRECTORS_SHARE = 0.95
+# leave the company without a director for long), the share kept; of the card steps where a
+# Director's Share may be actioned, the share where one is (companies without a director are
+# run by managers who withhold, and then the bank never breaks).
+KEEP_DIRECTORS_SHARE = 0.99
+PLAY_DIRECTORS_SHARE = 0.8
 
 
 def random_action(game: Game, rng: random.Random) -> dict[str, Any]:
@@ -44,6 +47,9 @@ def random_action(game: Game, rng: random.Random) -> dict[str, Any]:
     actions = legal_actions(game.rules, st, entity, track=(kind,) if kind else TRACK_MOVES)
     if st.kit is not None and rng.random() < KEEP_DIRECTORS_SHARE:
         actions = [a for a in actions if not _sells_directors_share(game, a)]
+    plays = [a for a in actions if a["type"] == "play_card" and a["card"].startswith("DS:")]
+    if plays and rng.random() < PLAY_DIRECTORS_SHARE:
+        actions = plays
     if not actions:
         raise AssertionError(f"{entity} ({entity_type}) may act but has no legal action")
     chosen = _choose(game, rng, actions, kind)
