@@ -16,6 +16,10 @@ DIRECTOR'S SHARES: pay the par of ONE share and put one of one's ordinary shares
 pool; the card is two shares (``CompanyState.kit_shares``) and counts for control
 (``shares.update_control``); it may float the company.  GENERAL: a Director's Share sold goes
 to the discard stack, not the pool (``sell_directors_shares``).
+
+COMMODITY CARDS: a plain yellow track tile replaced by the similar tile with one £10 station
+(data ``similar_tiles``; the regions of variant ``mik2_regions``).  DISTURBANCES: a city closed
+for the next railway round (``closed_hex``; ``board_port.open_board`` and ``check_open``).
 """
 
 from __future__ import annotations
