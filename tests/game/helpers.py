@@ -31,16 +31,42 @@ def check_invariants(game: Game) -> None:
         assert st.bank > 0 or st.bank_broken, "the bank is negative outside the end"
     for initials, co in st.companies.items():
         held = sum(p.shares.get(initials, 0) for p in st.players)
-        assert co.ipo + co.pool + held == rules.shares_per_company, initials
+        # MIK 2: a Director's Share actioned adds two shares, one sold to the discard stack
+        # takes two away.
+        assert co.ipo + co.pool + held == rules.shares_per_company + co.kit_shares, initials
         assert co.ipo >= 0 and co.pool >= 0
         for p in st.players:
             assert 0 <= p.unredeemed.get(initials, 0) <= p.shares.get(initials, 0)
         if co.director is not None:
             assert st.player(co.director).shares[initials] >= rules.director_shares
+    check_kit(game)
     supply = st.board.supply()
     assert all(n >= 0 for n in supply.values()), "a tile count exceeds the manifest"
     check_trains(game)
     check_base_tokens(game)
+
+
+def check_kit(game: Game) -> None:
+    """MIK 2: each of the 21 cards is in exactly one place - the stack, the discard stack, a
+    hand or a player's Director's Shares - and so is each company's own certificate once
+    taken (``DS:<company>:0``); the Director's Shares held are the shares they stand for."""
+    st, rules = game.state, game.rules
+    kit = st.kit
+    if rules.kit is None:
+        assert kit is None
+        return
+    assert kit is not None
+    places = [*kit.deck, *kit.discard, *(c for h in kit.hands.values() for c in h),
+              *(c for d in kit.directors.values() for c in d)]
+    assert len(places) == len(set(places)), "a kit card is in two places"
+    assert sorted(c for c in places if not c.endswith(":0")) == sorted(
+        c.id for c in rules.kit.cards), "the kit's 21 cards are not all there"
+    for p in st.players:
+        for card in kit.directors.get(p.name, []):
+            initials = card.split(":")[1]
+            held = sum(1 for c in kit.directors[p.name] if c.split(":")[1] == initials)
+            assert p.shares.get(initials, 0) >= rules.director_shares * held, (p.name, card)
+        assert len(kit.hands.get(p.name, [])) <= rules.table.certificate_limit
 
 
 TRAIN_PLACES = frozenset({"bank", "company", "pool", "removed"})

@@ -185,3 +185,23 @@ def test_the_mik2_line_of_the_revised_table_is_read_through_the_variant_policy()
     assert table_of((*chosen, VariantPolicy("mik2", ("first",), "MIK 2"))) == (
         "alternative_table_3_mik2")
     assert table_of(variant_policies("first", ("alt_market",))) is None
+
+
+def test_with_the_mik2_kit_the_revised_table_3_s_kit_line_applies() -> None:
+    """The Alternative Rules "should be used with the MIK 2 Kit": with both, the revised TABLE
+    3's kit line (20 cards each with four players, no per-company limit: "not restricted when
+    using the MIK 2 Kit"), its starting capital, and the kit's cards in play."""
+    game = alt(variants=("mik2", "alt_start"))
+    t = game.rules.table
+    assert (t.starting_cash, t.share_limit, t.certificate_limit, t.qualifying_shares) == (
+        570, None, 20, 5)
+    assert game.state.kit is not None and len(game.state.kit.deck) == 21
+    # Shares one at a time from Player One, as without the kit; seven in one company (the
+    # standard line's limit is six).
+    first = turn(game)
+    while game.state.player(first).shares.get("BAR", 0) < 7:
+        if turn(game) == first:
+            buy(game, "BAR")
+        else:
+            decline(game)
+    assert game.state.player(first).shares["BAR"] == 7

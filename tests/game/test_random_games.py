@@ -240,6 +240,28 @@ def check_secrets(game: Game) -> None:
             if (not p["bond_returned"] and not game.state.player(p["name"]).declared
                     and not game.finished):
                 assert p["cities"] is None
+    check_kit_secrets(game)
+
+
+def check_kit_secrets(game: Game) -> None:
+    """MIK 2: no view but the moderator's shows the stack's cards, the discard stack's, or
+    another player's hand before the end; a player's own hand is in his view."""
+    kit = game.state.kit
+    if kit is None:
+        return
+    for viewer in [None, *game.settings.players]:
+        shown = game.view(viewer)["kit"]
+        assert shown["deck_cards"] is None and shown["discard_cards"] is None
+        assert shown["deck"] == len(kit.deck)
+        for name, cards in shown["hands"].items():
+            if name == viewer or game.finished:
+                assert cards == kit.hands.get(name, [])
+            else:
+                assert cards is None
+        text = json.dumps(game.view(viewer))
+        others = [c for n, h in kit.hands.items() if n != viewer for c in h]
+        if not game.finished:
+            assert not any(f'"{c}"' in text for c in [*others, *kit.deck]), viewer
 
 
 def check_replay(game: Game) -> None:
@@ -322,6 +344,10 @@ OTHER_GAMES: list[tuple[str, tuple[str, ...], int]] = [
     ("first", ("alt_market", "alt_bbci", "alt_train_sales"), 3),
     ("first", ("alt_start",), 6),
     ("first", ("alt_start", "alt_bbci"), 4),
+    ("first", ("mik2",), 4),
+    ("first", ("mik2", "shortened_game", "alt_market"), 5),
+    ("first", ("mik2", "mik2_regions"), 3),
+    ("first", ("mik2", "alt_start"), 4),
 ]
 
 
@@ -378,6 +404,11 @@ FIRST_EDITION_SOAK_VARIANTS: tuple[tuple[str, ...], ...] = (
     ("minimum_companies", "alt_train_sales"),
     ("alt_start",), ("alt_start", "alt_market", "alt_bbci", "alt_train_sales"),
     ("alt_start", "shortened_game"),
+    ("mik2",), ("mik2", "shortened_game"), ("mik2", "alt_market", "alt_bbci", "alt_train_sales"),
+    ("mik2", "long_game"), ("mik2", "mik2_regions"), ("mik2", "mik2_regions", "alt_bbci"),
+    # The Alternative Rules "should be used with the MIK 2 Kit": the start (1.0) with the kit.
+    ("mik2", "alt_start"), ("mik2", "alt_start", "alt_market", "alt_bbci", "alt_train_sales"),
+    ("mik2", "mik2_regions", "alt_start", "shortened_game"),
 )
 
 

@@ -348,7 +348,8 @@ def test_variants_lists_each_editions_catalogue(server_url: str) -> None:
     data = httpx.get(server_url + "/api/variants").json()["editions"]
     first = {v["name"]: v for v in data["first"]}
     assert {"simplified", "minimum_companies", "amended_share_limits", "shortened_game",
-            "long_game", "alt_start", "alt_market", "alt_bbci", "alt_train_sales"} == set(first)
+            "long_game", "alt_start", "alt_market", "alt_bbci", "alt_train_sales", "mik2",
+            "mik2_regions"} == set(first)
     assert "minimum_companies" in first["simplified"]["excludes"]
     assert [v["name"] for v in data["second"]] == ["shortened_game"]
     assert all(v["title"] and v["rule"] for vs in data.values() for v in vs)

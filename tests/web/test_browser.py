@@ -252,7 +252,7 @@ def test_the_lobby_offers_each_editions_variants_and_the_refusals(
     expect(page.locator("input[name=variant][value=simplified]")).to_have_count(0)
     page.select_option("#edition", "first")
     expect(page.locator("input[name=variant][value=simplified]")).to_be_visible()
-    expect(page.locator("input[name=variant]")).to_have_count(9)  # alt_start included
+    expect(page.locator("input[name=variant]")).to_have_count(11)  # alt_start, mik2, mik2_regions
     page.check("input[name=variant][value=simplified]")
     page.check("input[name=variant][value=minimum_companies]")
     page.click("button[type=submit]")

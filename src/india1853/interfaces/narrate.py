@@ -29,6 +29,8 @@ View = Mapping[str, Any]
 DECLINED: dict[str, str] = {
     "elephant_sale": "keeps the Elephant (no sale offered, 3.1.11)",
     "extra_or": "does not call an extra operating round (4.9)",
+    "kit_draw": "takes no card of the MIK 2 kit",
+    "kit_action": "keeps the MIK 2 cards",
 }
 
 
@@ -129,6 +131,15 @@ def _describe_player_action(a: Mapping[str, Any], before: View, after: View,
         return agree(who, "rejects the offer")
     if kind == "call_extra_or":
         return agree(who, "calls an extra operating round (4.9)")
+    if kind == "draw_card":
+        return agree(who, "takes a card of the MIK 2 kit")
+    if kind == "reject_cards":
+        # Face down on the discard stack: which cards is secret.
+        cards = ", ".join(a["cards"]) if moderator else f"{len(a['cards'])} card(s)"
+        return agree(who, f"rejects {cards}")
+    if kind == "play_card":
+        target = a.get("hex") or a.get("city")
+        return agree(who, f"actions {a['card']}" + (f" on {target}" if target else ""))
     if kind == "pass":
         if before["round"] == "claims":
             return agree(who, "completes the bid")

@@ -290,10 +290,30 @@ class GreedyBot:
             return 0.0
         return 2.0 + 2.0 * (price - par) / par + (0.5 if initials in me["claims"] else 0.0)
 
+    # --- the MIK 2 kit (first edition) ----------------------------------------------------------
+
+    def _kit(self, view: View, options: list[Action]) -> Action | None:
+        """MIK 2: take a card whenever one may be taken; action a Director's Share (the cheapest
+        control and two shares' dividends for one share's price), the one of the company in
+        which the bot holds most first; else a Commodity station on the first hex offered (a
+        station is revenue for whoever runs there); keep the Disturbances card (closing a
+        city hurts every company).  Decided from its own hand, the only one its view shows."""
+        draw = next((a for a in options if a["type"] == "draw_card"), None)
+        if draw is not None:
+            return draw
+        me = self._me(view)
+        plays = [a for a in options if a["type"] == "play_card" and "city" not in a]
+        shares = [a for a in plays if "hex" not in a]
+        if shares:
+            return max(shares, key=lambda a: me["shares"].get(a["card"].split(":")[1], 0))
+        return plays[0] if plays else None
+
     # --- interruptions -------------------------------------------------------------------------
 
     def _pending(self, k: Knowledge, view: View, options: list[Action]) -> Action | None:
         types = {a["type"] for a in options}
+        if types & {"draw_card", "play_card", "reject_cards"}:
+            return self._kit(view, options)
         if "call_extra_or" in types:
             # 4.9: another operating round pays if a company it runs has trains to run.
             mine = [c for c in view["companies"].values()

@@ -526,6 +526,24 @@ def _connections(contract: Mapping[str, Any]) -> str:
             f"{len(contract['groups'])} groups to join into one")
 
 
+def kit_hand_panel(model: Model, entity: str) -> RenderableType | None:
+    """MIK 2: the deciding player's own cards, as his view shows them (secret to the others;
+    ``None`` in any other player's view)."""
+    kit = model["view"].get("kit")
+    if kit is None:
+        return None
+    cards = kit["hands"].get(entity)
+    if cards is None:
+        return None
+    held = kit["directors_shares"].get(entity) or []
+    lines = [f"Cards in hand: {', '.join(cards) if cards else 'none'}"]
+    if held:
+        lines.append(f"Director's Shares held: {', '.join(held)}")
+    lines.append(f"Stack: {kit['deck']} cards; discard stack: {kit['discard']}")
+    return Panel(Text("\n".join(lines)), title=f"{possessive(entity)} MIK 2 cards (secret)",
+                 title_align="left")
+
+
 def prompt_header(model: Model, entity: str) -> Text:
     """The decision in one line, printed just above the prompt (a long screen may scroll the
     header off a 40-line terminal)."""
@@ -550,6 +568,9 @@ def turn_screen(model: Model, tables: Model, entity: str, recent: Sequence[str],
     ]
     if contract and model["tables"]["contract"] is not None:
         parts.append(contract_panel(model))
+    hand = kit_hand_panel(model, entity)
+    if hand is not None:
+        parts.append(hand)
     parts.append(header(model, entity))
     if local_board is not None:
         parts.append(local_board)

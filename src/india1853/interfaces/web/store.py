@@ -53,7 +53,9 @@ PAST_CACHE = 512  # history responses kept (views and boards after a given actio
 
 # Action fields that hold a secret while the game runs: a bond's amount (2.5.2) and a bid's
 # city (2.5.4).  The public log leaves them out; the narration tells them once revealed.
-SECRET_FIELDS: dict[str, tuple[str, ...]] = {"place_bond": ("amount",), "claim_city": ("city",)}
+SECRET_FIELDS: dict[str, tuple[str, ...]] = {"place_bond": ("amount",), "claim_city": ("city",),
+                                             # MIK 2: rejected cards go face down.
+                                             "reject_cards": ("cards",)}
 
 
 class ApiError(Exception):

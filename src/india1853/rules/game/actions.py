@@ -16,7 +16,8 @@ from typing import Any, Literal
 from india1853.errors import InputError
 
 EntityType = Literal["player", "company"]
-FieldKind = Literal["int", "str", "bool", "str_or_null", "routes", "int_or_null", "claims"]
+FieldKind = Literal["int", "str", "bool", "str_or_null", "routes", "int_or_null", "claims",
+                    "str_list"]
 
 
 @dataclass(frozen=True)
@@ -164,6 +165,33 @@ ACTION_TYPES: dict[str, ActionType] = {
         "First edition, Alternative Rules 4.0: in Phase 4, sell a train to the bank at full "
         "price at the beginning of an operating turn.",
     ),
+    "draw_card": ActionType(
+        _P,
+        {},
+        "First edition, MIK 2 kit: take the top card of the kit's stack at the start of a "
+        "railway round (secret; or pass).",
+    ),
+    "play_card": ActionType(
+        _P,
+        {
+            "card": FieldSpec("str", description="the id of a card in the player's hand"),
+            "hex": FieldSpec("str", required=False,
+                             description="a Commodity card's target: the hex of a plain "
+                                         "yellow track tile"),
+            "city": FieldSpec("str", required=False,
+                              description="a Disturbances card's target: the city closed"),
+        },
+        "First edition, MIK 2 kit: action one card before a dealing round (a Director's "
+        "Share: pay one share's par and put one ordinary share in the bank pool; a Commodity "
+        "card: a station on a plain yellow tile; Disturbances: close a city for the next "
+        "railway round).",
+    ),
+    "reject_cards": ActionType(
+        _P,
+        {"cards": FieldSpec("str_list", description="ids of cards in the player's hand")},
+        "First edition, MIK 2 kit: put any number of one's cards face down on the discard "
+        "stack before a dealing round (the turn's alternative to actioning one card).",
+    ),
     "discard_train": ActionType(
         _C,
         {"train": FieldSpec("str", description="train id")},
@@ -278,6 +306,10 @@ def _check_field(type_name: str, name: str, spec: FieldSpec, value: object) -> N
             raise InputError(f"{where}: must be true or false")
     elif kind == "claims":
         _check_claims(where, value)
+    elif kind == "str_list":
+        if not isinstance(value, list) or not value or not all(
+                isinstance(v, str) for v in value):
+            raise InputError(f"{where}: must be a non-empty list of strings")
     elif kind == "routes":
         if not isinstance(value, list):
             raise InputError(f"{where}: must be a list of route objects")
@@ -331,6 +363,8 @@ def _field_schema(spec: FieldSpec) -> dict[str, Any]:
         out = {"type": "boolean"}
     elif spec.kind == "claims":
         out = {"type": "array", "items": CLAIM_SCHEMA}
+    elif spec.kind == "str_list":
+        out = {"type": "array", "items": {"type": "string"}, "minItems": 1}
     else:
         out = {"type": "array", "items": ROUTE_SCHEMA}
     if spec.choices:

@@ -170,7 +170,7 @@ def check_claim(
     ordinary = rules.shares_per_company - rules.director_shares
     if claims_of(st, initials) >= ordinary:
         raise RuleError("2.5.10", f"no {initials} share is left to claim")
-    if player.shares.get(initials, 0) + 1 > t.share_limit:
+    if t.share_limit is not None and player.shares.get(initials, 0) + 1 > t.share_limit:
         raise RuleError("3.1.2", f"at most {t.share_limit} shares of one company")
     cities = [*player.cities, city]
     assert player.bond is not None

@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from india1853.board.graph import TrackGraph
-from india1853.board.state import Base
+from india1853.board.hexes import neighbour
+from india1853.board.state import Base, BoardState
+from india1853.board.tiles import exits
 from india1853.errors import RuleError
 from india1853.rules import construction as con
 from india1853.rules.construction.common import hex_spec, outside_area_duty
@@ -46,6 +48,38 @@ def context(rules: GameRules, st: GameState, co: CompanyState) -> con.CompanyCon
         frontier_paid=frozenset((h, c) for h, c in st.frontier_paid),
         bases_placed=co.extra_bases,
     )
+
+
+def open_board(rules: GameRules, st: GameState) -> BoardState:
+    """MIK 2, DISTURBANCES: the board as the railway round may use it - without the closed
+    city's hex (its track, and the bases on it as railheads), while a city is closed."""
+    from india1853.rules.game.kit import closed_hex
+
+    closed = closed_hex(rules, st)
+    if closed is None:
+        return st.board
+    tiles = {h: t for h, t in st.board.tiles.items() if h != closed}
+    return BoardState(st.board.edition, tiles, tuple(b for b in st.board.bases
+                                                     if b.hex != closed))
+
+
+def check_open(rules: GameRules, st: GameState, hex: str, tile: str | None,
+               rotation: int) -> None:
+    """MIK 2, DISTURBANCES: "nor may track be connected to it" - no tile laid or promoted,
+    and no base placed, on the closed city's hex; no tile whose track runs to its edge."""
+    from india1853.rules.game.kit import DISTURBANCES, closed_hex
+
+    closed = closed_hex(rules, st)
+    if closed is None:
+        return
+    coord = hex_spec(st.board, hex).coord
+    if coord == closed:
+        raise RuleError(DISTURBANCES, f"{coord} is closed this railway round")
+    if tile is not None and tile in rules.ed.tiles and rotation in range(6):
+        for side in exits(rules.ed.tiles[tile], rotation):
+            if neighbour(coord, side) == closed:
+                raise RuleError(DISTURBANCES, f"no track may be connected to {closed}, "
+                                "closed this railway round")
 
 
 def lay_option_offered(rules: GameRules) -> bool:
@@ -98,10 +132,13 @@ def lay_tile(rules: GameRules, st: GameState, co: CompanyState, hex: str, tile: 
     ``check=False`` (trusted logs): only price it (4.1.12-4.1.13)."""
     if lays_left(rules, st, co) <= 0:
         raise RuleError("4.1.2", f"{co.initials} may lay no more tiles this turn")
+    check_open(rules, st, hex, tile, rotation)
     _start_of_track(st)
     ctx = context(rules, st, co)
     if check:
         board, cost = con.apply_lay(st.board, ctx, con.Lay(hex, tile, rotation))
+        if open_board(rules, st) is not st.board:
+            con.apply_lay(open_board(rules, st), ctx, con.Lay(hex, tile, rotation))
     else:
         coord = hex_spec(st.board, hex).coord
         cost = con.lay_cost(st.board, ctx, con.ConstructionPolicy.of(rules.ed),
@@ -119,10 +156,13 @@ def promote_tile(rules: GameRules, st: GameState, co: CompanyState, hex: str, ti
     cost (4.2.11, 4.2.13) and the run duty outside the area (4.2.3)."""
     if st.turn.lays_done or st.turn.promoted:
         raise RuleError("4.2.1", "a promotion replaces the turn's tile lays")
+    check_open(rules, st, hex, tile, rotation)
     _start_of_track(st)
     ctx = context(rules, st, co)
     if check:
         board, outcome = con.apply_promotion(st.board, ctx, con.Promotion(hex, tile, rotation))
+        if open_board(rules, st) is not st.board:
+            con.apply_promotion(open_board(rules, st), ctx, con.Promotion(hex, tile, rotation))
     else:
         coord = hex_spec(st.board, hex).coord
         outcome = con.Outcome(
@@ -172,9 +212,12 @@ def place_base(rules: GameRules, st: GameState, co: CompanyState, hex: str,
         if len(large) != 1:
             raise RuleError("4.4.5", f"name the station of {hex} for the base")
         station = large[0]
+    check_open(rules, st, hex, None, 0)
     ctx = context(rules, st, co)
     if check:
         board, outcome = con.apply_base(st.board, ctx, con.PlaceBase(hex, station))
+        if open_board(rules, st) is not st.board:
+            con.apply_base(open_board(rules, st), ctx, con.PlaceBase(hex, station))
     else:
         coord = hex_spec(st.board, hex).coord
         outcome = con.Outcome(
@@ -190,6 +233,24 @@ def place_base(rules: GameRules, st: GameState, co: CompanyState, hex: str,
         st.turn.duties.append(outcome.duty)
 
 
+def _with_board(st: GameState, board: BoardState) -> GameState:
+    """A copy of the state on another board, its kit without a closure (to ask the
+    construction rules about the open board)."""
+    new = st.clone()
+    new.board = board
+    if new.kit is not None:
+        new.kit.closed = None
+    return new
+
+
+def _open_move(rules: GameRules, st: GameState, move: dict[str, Any]) -> bool:
+    try:
+        check_open(rules, st, move["hex"], move.get("tile"), move.get("rotation", 0))
+    except RuleError:
+        return False
+    return True
+
+
 def running_trains(rules: GameRules, st: GameState, co: CompanyState) -> list[Train]:
     return [Train.named(rules.ed, t.runs_as) for t in st.company_trains(co.initials)]
 
@@ -199,7 +260,7 @@ def run_routes(rules: GameRules, st: GameState, co: CompanyState,
     """4.5-4.6: check the proposed runs (any legal set, not only the best) and collect:
     the mail always goes to the company (4.6.6); the rest awaits the dividend decision.
     ``check=False`` (trusted logs): value the runs without checking them."""
-    graph = TrackGraph.build(st.board)
+    graph = TrackGraph.build(open_board(rules, st))
     trains = running_trains(rules, st, co)
     _, parsed = parse_route_file({"company": co.initials, "routes": routes}, graph, trains)
     if check:
@@ -215,7 +276,7 @@ def run_routes(rules: GameRules, st: GameState, co: CompanyState,
 
 def best_routes(rules: GameRules, st: GameState, co: CompanyState) -> list[dict[str, Any]] | None:
     """The router's optimum as route-file objects, or None when no legal run exists."""
-    graph = TrackGraph.build(st.board)
+    graph = TrackGraph.build(open_board(rules, st))
     trains = running_trains(rules, st, co)
     try:
         best = best_run(graph, co.initials, trains, st.turn.duties)
@@ -229,6 +290,16 @@ def legal_moves(rules: GameRules, st: GameState, co: CompanyState,
     """Tile lays, promotions or bases as action fields."""
     ctx = context(rules, st, co)
     out: list[dict[str, Any]] = []
+    board = open_board(rules, st)
+    if board is not st.board:
+        # MIK 2, DISTURBANCES: the moves legal both on the board and on the board without the
+        # closed city, that connect no track to it.
+        shut = st.clone()
+        assert shut.kit is not None
+        shut.kit.closed = None
+        moves = legal_moves(rules, _with_board(st, board), co, kind)
+        full = legal_moves(rules, shut, co, kind)
+        return [m for m in moves if m in full and _open_move(rules, st, m)]
     if kind == "lay_tile":
         if lays_left(rules, st, co) <= 0:
             return out

@@ -13,6 +13,7 @@ from india1853.errors import InputError, RuleError
 from india1853.rules.game import (
     bids,
     board_port,
+    kit,
     operating_round,
     secret_bids,
     stock_round,
@@ -29,6 +30,8 @@ PENDING_ACTIONS: dict[str, tuple[str, ...]] = {
     "discard_train": ("discard_train",),
     "credit_train": ("repay_credit", "return_credit_train"),
     "train_sale": ("accept_offer", "reject_offer"),
+    "kit_draw": ("draw_card", "pass"),
+    "kit_action": ("play_card", "reject_cards", "pass"),
 }
 
 STEP_ACTIONS: dict[str, tuple[str, ...]] = {
@@ -143,6 +146,7 @@ def _apply_pending(rules: GameRules, st: GameState, p: Pending, action: dict[str
     _only(kind, PENDING_ACTIONS[p.kind], {
         "elephant_sale": "3.1.11", "elephant_offer": "3.1.11", "extra_or": "4.9",
         "discard_train": "4.8.6", "credit_train": "4.8.10", "train_sale": "4.8.9",
+        "kit_draw": kit.METHOD, "kit_action": kit.ACTIONING,
     }[p.kind])
     if p.kind == "elephant_sale":
         _elephant_sale(rules, st, action)
@@ -164,6 +168,17 @@ def _apply_pending(rules: GameRules, st: GameState, p: Pending, action: dict[str
         else:
             trains.return_credit_train(rules, st, co)
         st.pending.pop(0)
+    elif p.kind == "kit_draw":
+        kit.draw_card(rules, st, p, draw=kind == "draw_card")
+    elif p.kind == "kit_action":
+        player = _player(st, p.entity)
+        if kind == "play_card":
+            kit.play_card(rules, st, player, action["card"], hex=action.get("hex"),
+                          city=action.get("city"))
+        elif kind == "reject_cards":
+            kit.reject_cards(rules, st, player, list(action["cards"]))
+        else:
+            kit.pass_actions(rules, st, player)
     elif p.kind == "train_sale":
         st.pending.pop(0)
         if kind == "accept_offer":

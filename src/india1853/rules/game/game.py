@@ -40,6 +40,7 @@ from india1853.rules.game import views
 from india1853.rules.game.actions import check_action
 from india1853.rules.game.alt_start import deal_places
 from india1853.rules.game.dispatch import apply_action, expected_entities
+from india1853.rules.game.kit import new_kit
 from india1853.rules.game.legal import legal_actions as _legal_actions
 from india1853.rules.game.rules_data import GameRules, game_rules
 from india1853.rules.game.scoring import scores
@@ -80,6 +81,7 @@ def initial_state(rules: GameRules, settings: Settings) -> GameState:
         deal_directors(rules, st)
     if rules.share_by_share_start:
         deal_places(rules, st)
+    st.kit = new_kit(rules, settings.seed)
     return st
 
 

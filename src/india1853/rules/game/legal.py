@@ -13,7 +13,7 @@ from collections.abc import Collection
 from typing import Any
 
 from india1853.errors import India1853Error
-from india1853.rules.game import bids, board_port, secret_bids, stock_round, trains
+from india1853.rules.game import bids, board_port, kit, secret_bids, stock_round, trains
 from india1853.rules.game.dispatch import expected_entities
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.state import CompanyState, GameState, Pending, PlayerState
@@ -74,6 +74,10 @@ def _stock(rules: GameRules, st: GameState, p: PlayerState) -> list[dict[str, An
     out: list[dict[str, Any]] = []
     for co in st.companies.values():
         for n in range(1, stock_round.sellable(rules, st, p, co) + 1):
+            try:
+                kit.directors_sold(rules, st, p, co.initials, n)
+            except India1853Error:
+                continue  # MIK 2: a Director's Share is sold whole
             out.append(_act("sell_shares", p.name, "player", company=co.initials, count=n))
         if p.unredeemed.get(co.initials, 0) and p.cash >= rules.company(co.initials).par:
             out.append(_act("redeem_share", p.name, "player", company=co.initials))
@@ -107,6 +111,11 @@ def _pending(rules: GameRules, st: GameState, pending: Pending) -> list[dict[str
         return [_act("call_extra_or", e, et), _act("pass", e, et)]
     if pending.kind == "discard_train":
         return [_act("discard_train", e, et, train=t.id) for t in st.company_trains(e)]
+    if pending.kind == "kit_draw":
+        why = kit.may_draw(rules, st, st.player(e))
+        return [*([_act("draw_card", e, et)] if why is None else []), _act("pass", e, et)]
+    if pending.kind == "kit_action":
+        return _kit_actions(rules, st, st.player(e))
     if pending.kind == "credit_train":
         co = st.companies[e]
         out = [_act("return_credit_train", e, et)]
@@ -115,6 +124,48 @@ def _pending(rules: GameRules, st: GameState, pending: Pending) -> list[dict[str
             out.insert(0, _act("repay_credit", e, et, **fields))
         return out
     return []
+
+
+def _kit_actions(rules: GameRules, st: GameState, p: PlayerState) -> list[dict[str, Any]]:
+    """MIK 2, ACTIONING CARDS: each Director's Share the player may play, the rejection of
+    each card and of the whole hand, or a pass (the cards retained)."""
+    assert rules.kit is not None
+    cards = kit.hand(st, p.name)
+    out: list[dict[str, Any]] = []
+    for card in cards:
+        spec = rules.kit.card(card)
+        if spec.kind == "commodity":
+            assert spec.commodity is not None
+            out.extend(_act("play_card", p.name, "player", card=card, hex=h)
+                       for h in _commodity_hexes(rules, st, spec.commodity))
+            continue
+        if spec.kind == "disturbances":
+            disturbed = st.kit.disturbed if st.kit is not None else []
+            out.extend(_act("play_card", p.name, "player", card=card, city=c.name)
+                       for c in rules.cities if c.name not in disturbed)
+            continue
+        assert spec.company is not None
+        try:
+            kit.check_directors_share(rules, st, p, spec.company)
+        except India1853Error:
+            continue
+        out.append(_act("play_card", p.name, "player", card=card))
+    out.extend(_act("reject_cards", p.name, "player", cards=[c]) for c in cards)
+    if len(cards) > 1:
+        out.append(_act("reject_cards", p.name, "player", cards=cards))
+    return [*out, _act("pass", p.name, "player")]
+
+
+def _commodity_hexes(rules: GameRules, st: GameState, commodity: str) -> list[str]:
+    """MIK 2, COMMODITY CARDS: the hexes whose tile the card may replace now."""
+    out = []
+    for coord, _, _ in st.board.tiles_on_board():
+        try:
+            kit.commodity_tile(rules, st, commodity, coord)
+        except India1853Error:
+            continue
+        out.append(coord)
+    return out
 
 
 def _credit_payment(rules: GameRules, st: GameState, co: CompanyState) -> dict[str, Any] | None:

@@ -39,6 +39,10 @@ def next_operating_round(rules: GameRules, st: GameState) -> None:
     st.or_in_set += 1
     order = [c.initials for c in rules.companies if st.companies[c.initials].formed]
     st.turn = OperatingTurn(order=order, index=-1)
+    from india1853.rules.game.kit import begin_draws
+
+    if begin_draws(rules, st):
+        return  # MIK 2, METHOD: the draws first; the first company after them
     next_company(rules, st)
 
 

@@ -19,12 +19,19 @@ from india1853.rules.game import trains
 from india1853.rules.game.game import Game
 from india1853.rules.game.legal import TRACK_MOVES, legal_actions
 from india1853.rules.game.settings import Settings
+from india1853.rules.game.shares import ordinary_shares
 
 TRACK_CHOICES = ("lay_tile", "lay_tile", "promote_tile", "pass")
 KEEP_FIRST = {"run_routes": 0.85, "dividend": 0.7}
 WORSE_RUN = 0.05  # of runs: a legal run worse than the optimum
 SELL_TRAIN = 0.05  # of track steps, where trains may be sold to the bank: try to sell one
 FOREIGN_OFFER = 0.1  # of trains steps: an offer for another controller's train
+# MIK 2: of the sales that include a Director's Share (which goes to the discard stack and may
+# leave the company without a director for long), the share kept; of the card steps where a
+# Director's Share may be actioned, the share where one is (companies without a director are
+# run by managers who withhold, and then the bank never breaks).
+KEEP_DIRECTORS_SHARE = 0.99
+PLAY_DIRECTORS_SHARE = 0.8
 
 
 def random_action(game: Game, rng: random.Random) -> dict[str, Any]:
@@ -38,6 +45,11 @@ def random_action(game: Game, rng: random.Random) -> dict[str, Any]:
         kind = "sell_train"  # Alternative Rules 4.0 (no draw at all where it is not played)
     # At the track step the list is asked for the chosen kind of move only.
     actions = legal_actions(game.rules, st, entity, track=(kind,) if kind else TRACK_MOVES)
+    if st.kit is not None and rng.random() < KEEP_DIRECTORS_SHARE:
+        actions = [a for a in actions if not _sells_directors_share(game, a)]
+    plays = [a for a in actions if a["type"] == "play_card" and a["card"].startswith("DS:")]
+    if plays and rng.random() < PLAY_DIRECTORS_SHARE:
+        actions = plays
     if not actions:
         raise AssertionError(f"{entity} ({entity_type}) may act but has no legal action")
     chosen = _choose(game, rng, actions, kind)
@@ -63,6 +75,15 @@ def _choose(game: Game, rng: random.Random, actions: list[dict[str, Any]],
     if rng.random() < KEEP_FIRST.get(first["type"], 0.0):
         return first
     return rng.choice(actions)
+
+
+def _sells_directors_share(game: Game, action: dict[str, Any]) -> bool:
+    """MIK 2: a sale of more shares than the seller's single shares."""
+    if action["type"] != "sell_shares":
+        return False
+    player = game.state.player(action["entity"])
+    return bool(action["count"] > ordinary_shares(game.rules, game.state, player,
+                                                  action["company"]))
 
 
 def _pass(actions: list[dict[str, Any]]) -> dict[str, Any]:

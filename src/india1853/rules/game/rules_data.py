@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from india1853.data.kit import KitSpec, load_kit
 from india1853.data.loader import load_edition
 from india1853.data.model import CitySpec, CompanySpec, Edition, Movement, PhaseSpec, TrainSpec
 from india1853.errors import InputError
@@ -22,7 +23,8 @@ class PlayerCountRules:
     """TABLE 3 with 2.3, 2.5.2 and 2.5.6, for the game's number of players."""
 
     starting_cash: int
-    share_limit: int
+    # None: no per-company limit (the MIK 2 kit, GENERAL).
+    share_limit: int | None
     certificate_limit: int
     qualifying_shares: int
     # 2.5.2's minimum bond; None where the bond is the bid's cities' value (14.4).
@@ -60,6 +62,18 @@ class GameRules:
         """Alternative Rules 4.0: the phase from which trains may be sold to the bank."""
         return next((v.train_sales_phase for v in self.variants
                      if v.train_sales_phase is not None), None)
+
+    @cached_property
+    def kit(self) -> KitSpec | None:
+        """The MIK 2 extension kit's cards, if the game uses the kit (variant ``mik2``)."""
+        if not any(v.kit for v in self.variants):
+            return None
+        return load_kit(self.ed.name)
+
+    @property
+    def kit_regions(self) -> bool:
+        """MIK 2, COMMODITY CARDS: the suggested regions restrict the replacements."""
+        return any(v.kit_regions for v in self.variants)
 
     @property
     def dealt_start(self) -> bool:
@@ -196,7 +210,7 @@ def game_rules(edition: str, players: int, variants: tuple[str, ...] = ()) -> Ga
     dealt = any(v.dealt_start or v.share_by_share_start for v in chosen)
     bid_cities = row.bid_cities if row.bid_cities is not None else (
         (0, 0) if dealt else None)
-    if bid_cities is None or row.share_limit is None or (
+    if bid_cities is None or (row.share_limit is None and not any(v.kit for v in chosen)) or (
             row.minimum_bond is None and policy.bid_procedure == "sequential" and not dealt):
         raise InputError(f"the {edition} edition's table for {players} players is incomplete")
     table = PlayerCountRules(

@@ -76,7 +76,7 @@ def check_bid(rules: GameRules, st: GameState, player: PlayerState,
         raise RuleError("14.3", f"a bid may include at most {rules.ganges_limit} cities of the "
                         f"Ganges valley (named {', '.join(valley)})")
     for initials, n in Counter(companies).items():
-        if n > t.share_limit:
+        if t.share_limit is not None and n > t.share_limit:
             raise RuleError("21.2", f"at most {t.share_limit} shares of one company "
                             f"({initials})")
     bond = sum(rules.city(c).bond_value for c in cities)

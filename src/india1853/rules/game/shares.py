@@ -30,7 +30,7 @@ def exempt(rules: GameRules, co: CompanyState) -> bool:
 
 def issued(rules: GameRules, co: CompanyState) -> int:
     """Shares issued: all not in the initial offering; pool shares count (3.1.10)."""
-    return rules.shares_per_company - co.ipo
+    return rules.shares_per_company - co.ipo + co.kit_shares
 
 
 def certificates(rules: GameRules, st: GameState, player: PlayerState) -> int:
@@ -40,8 +40,53 @@ def certificates(rules: GameRules, st: GameState, player: PlayerState) -> int:
         co = st.companies[initials]
         if n <= 0 or exempt(rules, co):
             continue
-        total += n - (rules.director_shares - 1 if co.director == player.name else 0)
+        if st.kit is not None:
+            # MIK 2: each Director's Share held is one card for two shares.
+            total += n - (rules.director_shares - 1) * directors_shares(st, player.name, initials)
+        else:
+            total += n - (rules.director_shares - 1 if co.director == player.name else 0)
     return total
+
+
+def held_cards(st: GameState, player: PlayerState) -> int:
+    """MIK 2, METHOD: the kit's cards a player holds undecided count towards his cards."""
+    return len(st.kit.hands.get(player.name, [])) if st.kit is not None else 0
+
+
+def directors_shares(st: GameState, name: str, initials: str) -> int:
+    """MIK 2: the Director's Shares of the company the player holds (the kit's and the
+    company's own certificate)."""
+    if st.kit is None:
+        return 0
+    return sum(1 for card in st.kit.directors.get(name, []) if card.split(":")[1] == initials)
+
+
+def ordinary_shares(rules: GameRules, st: GameState, player: PlayerState, initials: str) -> int:
+    """MIK 2: the single shares of a holding (each Director's Share is two shares)."""
+    return (player.shares.get(initials, 0)
+            - rules.director_shares * directors_shares(st, player.name, initials))
+
+
+def _kit_director(rules: GameRules, st: GameState, co: CompanyState) -> str | None:
+    """MIK 2: "control of a Company now rests with whoever holds the majority of Director's
+    Shares, ownership of the single shares being significant only when it is necessary to
+    resolve a tie ... decided in favour of the contender who first bought a share".  The
+    company's own certificate is first taken, when it floats, as in the standard game (17.1,
+    22.1: the largest holding, exchanging two single shares) and then stays with its owner
+    (Alternative Rules 1.0: "Director's Shares now remain with the original owner unless they
+    are deliberately sold"; docs/rulings.md)."""
+    assert st.kit is not None
+    if not co.had_director:
+        able = [p for p in holders(st, co.initials)
+                if ordinary_shares(rules, st, p, co.initials) >= rules.director_shares]
+        if able:
+            first = _rank(st, co.initials, able)[0]
+            st.kit.directors.setdefault(first.name, []).append(f"DS:{co.initials}:0")
+    ranked = sorted((p for p in st.players if directors_shares(st, p.name, co.initials) > 0),
+                    key=lambda p: (-directors_shares(st, p.name, co.initials),
+                                   -ordinary_shares(rules, st, p, co.initials),
+                                   p.since.get(co.initials, 0)))
+    return ranked[0].name if ranked else None
 
 
 def add_shares(st: GameState, player: PlayerState, initials: str, n: int) -> None:
@@ -91,7 +136,9 @@ def update_control(rules: GameRules, st: GameState, co: CompanyState) -> None:
     ranked = _rank(st, co.initials, holders(st, co.initials))
     qualified = [p for p in ranked if p.shares.get(co.initials, 0) >= need]
     new_director: str | None
-    if current is not None and current.shares.get(co.initials, 0) >= need:
+    if st.kit is not None:
+        new_director = _kit_director(rules, st, co)
+    elif current is not None and current.shares.get(co.initials, 0) >= need:
         top = qualified[0]
         if top.shares[co.initials] > current.shares[co.initials]:
             new_director = top.name

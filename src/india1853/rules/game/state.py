@@ -86,6 +86,9 @@ class CompanyState:
     operated: int = 0
     token: bool = False
     formed_in_round: int = 0
+    # MIK 2: shares issued through the kit's Director's Shares (2 each actioned, less 2 each
+    # sold to the discard stack), beyond the ten of the share cards.
+    kit_shares: int = 0
     # The stock round in which a director was first appointed; 0: none yet.  The first stock
     # round's appointment settles the BBCI's type by the director's secret bid (2.6.2).
     first_director_round: int = 0
@@ -136,6 +139,42 @@ class Pending:
 
 
 @dataclass
+class KitState:
+    """The MIK 2 kit's cards (``rules.game.kit``): ids as in ``india1853.data.kit``.
+
+    ``deck`` is the face-down stack (drawn from the end; its order is in no view),
+    ``discard`` the discard stack, ``hands`` each player's drawn cards not yet actioned (secret),
+    ``directors`` the Director's Shares each player holds per company (the kit's played ones
+    and the company's own certificate, ``DS:<company>:0``; public).  ``disturbed``: the cities a
+    Disturbances card has closed this game; ``closed``: the one closed for the railway round
+    now or next.  ``action_for``: the dealing round whose card actioning has begun.
+    ``draws``/``shown``: counters of cards drawn and actioned (the undo barrier)."""
+
+    deck: list[str] = field(default_factory=list)
+    discard: list[str] = field(default_factory=list)
+    hands: dict[str, list[str]] = field(default_factory=dict)
+    directors: dict[str, list[str]] = field(default_factory=dict)
+    disturbed: list[str] = field(default_factory=list)
+    closed: str | None = None
+    # The operating round (``GameState.operating_round``) the closure applies to.
+    closed_round: int = 0
+    shuffles: int = 0
+    action_for: int = 0
+    passes: int = 0
+    draws: int = 0
+    shown: int = 0
+
+    def clone(self) -> KitState:
+        new = _shallow(self)
+        new.deck = list(self.deck)
+        new.discard = list(self.discard)
+        new.hands = {k: list(v) for k, v in self.hands.items()}
+        new.directors = {k: list(v) for k, v in self.directors.items()}
+        new.disturbed = list(self.disturbed)
+        return new
+
+
+@dataclass
 class GameState:
     players: list[PlayerState]
     companies: dict[str, CompanyState]
@@ -173,6 +212,8 @@ class GameState:
     # revenue withheld, mail, frontier payments) less those paid back to it.  A currency apart
     # from the bank's personal money (``bank``); always 0 where companies hold cash (2.x).
     credits: int = 0
+    # The MIK 2 kit's cards; None without the kit.
+    kit: KitState | None = None
 
     def clone(self) -> GameState:
         """A copy sharing only immutable parts (the boards, the edition).  Hand-written
@@ -192,6 +233,7 @@ class GameState:
         new.elephant_offers = list(self.elephant_offers)
         new.frontier_paid = list(self.frontier_paid)
         new.broad_sold_out = list(self.broad_sold_out)
+        new.kit = self.kit.clone() if self.kit is not None else None
         return new
 
     def player(self, name: str) -> PlayerState:

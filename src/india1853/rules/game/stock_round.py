@@ -7,7 +7,7 @@ buy).  A purchase ends the turn.  The round ends when every player in a row has 
 from __future__ import annotations
 
 from india1853.errors import RuleError
-from india1853.rules.game import alt_start
+from india1853.rules.game import alt_start, kit
 from india1853.rules.game.bids import table
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.shares import (
@@ -15,6 +15,7 @@ from india1853.rules.game.shares import (
     certificates,
     exempt,
     form,
+    held_cards,
     issued,
     par,
     price,
@@ -35,7 +36,10 @@ def current_player(st: GameState) -> PlayerState:
 
 
 def start_stock_round(rules: GameRules, st: GameState) -> None:
-    """A stock round begins with the Elephant's holder (3.1.1)."""
+    """A stock round begins with the Elephant's holder (3.1.1); with the MIK 2 kit, after the
+    cards are actioned (``kit.begin_actions``)."""
+    if kit.begin_actions(rules, st):
+        return
     st.round = "stock"
     st.stock_round += 1
     names = st.player_names()
@@ -194,6 +198,7 @@ def sell_shares(
         raise RuleError(rules.policy.no_sale_rule, f"{initials}'s director was appointed "
                         "this round; its shares may not be sold until the next dealing round")
     window = in_first_sale_window(st, player, co)
+    directors = kit.directors_sold(rules, st, player, initials, count)
     amount = count * sale_price(rules, st, co)
     player.cash += amount
     st.bank -= amount
@@ -208,7 +213,10 @@ def sell_shares(
         player.contracted[initials] = min(
             player.contracted.get(initials, 0), player.shares.get(initials, 0)
         )
-    co.pool += count
+    # MIK 2, GENERAL: a Director's Share sold goes to the discard stack, not the pool.
+    co.pool += count - rules.director_shares * directors
+    if directors:
+        kit.sell_directors_shares(rules, st, player, initials, directors)
     sold = st.stock.sold_this_round.setdefault(player.name, [])
     if initials not in sold:
         sold.append(initials)
@@ -267,9 +275,9 @@ def check_buy(
                         "first stock round; nobody may buy them until the next stock round")
     t = table(rules, st)
     if not exempt(rules, co):
-        if player.shares.get(initials, 0) + 1 > t.share_limit:
+        if t.share_limit is not None and player.shares.get(initials, 0) + 1 > t.share_limit:
             raise RuleError("3.1.2", f"at most {t.share_limit} shares of one company")
-        if certificates(rules, st, player) + 1 > t.certificate_limit:
+        if certificates(rules, st, player) + held_cards(st, player) + 1 > t.certificate_limit:
             raise RuleError("3.1.2", f"at most {t.certificate_limit} certificates")
     cost = buy_cost(rules, co, source)
     if player.cash < cost:

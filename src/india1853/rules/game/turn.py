@@ -65,6 +65,8 @@ PENDING_DECISIONS: dict[str, tuple[str, str]] = {
     "discard_train": ("must return excess trains to the bank", "4.8.6"),
     "credit_train": ("must pay for or return the train bought on credit", "4.8.10"),
     "train_sale": ("is offered a price for one of its trains", "4.8.9"),
+    "kit_draw": ("may take a card of the MIK 2 kit", "MIK 2, METHOD"),
+    "kit_action": ("may action ONE card or reject any number", "MIK 2, ACTIONING CARDS"),
 }
 STEP_NAMES: dict[str, str] = {
     "lay_option": "the lay option",
@@ -97,6 +99,10 @@ def title(view: Mapping[str, Any]) -> str:
         return f"End of Stock Round {view['stock_round']}"
     if kind == "operating_end":
         return "End of the operating rounds"
+    if kind == "kit_draws":
+        return f"Operating Round {view['stock_round']}.{view.get('or_in_set') or 1}: MIK 2 draws"
+    if kind == "kit_actions":
+        return f"Before Stock Round {int(view['stock_round']) + 1}: MIK 2 cards actioned"
     if kind == "finished":
         return "Game over"
     return str(kind)
@@ -382,6 +388,12 @@ def _pass(ctx: _Context, a: Action) -> Json:
         if kind == "elephant_sale":
             return _option(a, "Keep the Elephant", None, "Keep the Elephant: no sale (3.1.11)",
                            "3.1.11")
+        if kind == "kit_draw":
+            return _option(a, "Take no card", None, "Take no card of the MIK 2 kit this round",
+                           "MIK 2, METHOD")
+        if kind == "kit_action":
+            return _option(a, "Keep my cards", None, "Action no card: your cards are retained, "
+                           "secret (MIK 2, ACTIONING CARDS)", "MIK 2, ACTIONING CARDS")
         return _option(a, "Do not call an extra round", None,
                        "No extra operating round: the stock round follows (4.9)", "4.9")
     if st.round == "claims":
@@ -465,6 +477,53 @@ def _sell_train(ctx: _Context, a: Action) -> Json:
                    ui={"train": card.runs_as, "card": card.id, "price": price})
 
 
+def _card_name(ctx: _Context, card_id: str) -> str:
+    kit = ctx.rules.kit
+    assert kit is not None
+    card = kit.card(card_id)
+    if card.kind == "director":
+        return f"a {card.company} Director's Share"
+    if card.kind == "commodity":
+        return f"the {card.commodity} Commodity card"
+    return "the Disturbances card"
+
+
+def _draw_card(ctx: _Context, a: Action) -> Json:
+    return _option(a, "Take a card", None, "Take the top card of the MIK 2 kit's stack; only "
+                   "you see it (MIK 2, METHOD)", "MIK 2, METHOD")
+
+
+def _play_card(ctx: _Context, a: Action) -> Json:
+    """MIK 2, DIRECTOR'S SHARES: one share's par, and an ordinary share to the pool."""
+    kit = ctx.rules.kit
+    assert kit is not None
+    card = kit.card(str(a["card"]))
+    name = _card_name(ctx, card.id)
+    if card.kind == "commodity":
+        return _option(a, f"Action {name} on {_place(ctx, str(a['hex']))}", None,
+                       f"Replace the yellow track tile on {a['hex']} with the similar tile "
+                       f"with a £{kit.commodity_station_value} station", "MIK 2, COMMODITY CARDS",
+                       ui={"card": card.id, "hex": a["hex"]})
+    if card.kind == "disturbances":
+        return _option(a, f"Close {a['city']}", None,
+                       f"Close {a['city']} for the next railway round: no runs to or through "
+                       "it, no track connected to it, no railhead there", "MIK 2, DISTURBANCES",
+                       ui={"card": card.id, "city": a["city"]})
+    assert card.company is not None
+    cost = ctx.rules.company(card.company).par
+    return _option(a, f"Action {name}", cost,
+                   f"Action {name}: pay £{cost} and put one of your ordinary "
+                   f"{card.company} shares in the bank pool", "MIK 2, DIRECTOR'S SHARES",
+                   ui={"card": card.id, "company": card.company})
+
+
+def _reject_cards(ctx: _Context, a: Action) -> Json:
+    names = ", ".join(_card_name(ctx, str(c)) for c in a["cards"])
+    return _option(a, f"Reject {names}", None, f"Put {names} face down on the discard stack "
+                   "(MIK 2, ACTIONING CARDS)", "MIK 2, ACTIONING CARDS",
+                   ui={"cards": list(a["cards"])})
+
+
 def _lay_option(ctx: _Context, a: Action) -> Json:
     ed = ctx.rules.ed
     if a["option"] == 1:
@@ -493,6 +552,9 @@ OPTION_BUILDERS: dict[str, Callable[[_Context, Action], Json]] = {
     "choose_lay_option": _lay_option,
     "submit_bid": _secret_bid,
     "sell_train": _sell_train,
+    "draw_card": _draw_card,
+    "play_card": _play_card,
+    "reject_cards": _reject_cards,
 }
 
 

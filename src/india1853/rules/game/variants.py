@@ -24,6 +24,11 @@ variant policies of its ``GameRules``; it never tests a variant's name elsewhere
 - ``alt_train_sales`` (Alternative Rules 4.0): in Phase 4, trains sold to the bank at full price
   at the beginning of an operating turn.
 The Alternative Rules "may also be used without the kit".
+- ``mik2`` (MIK 2 EXTENSION KIT): the 21 cards drawn, held secretly and actioned before dealing
+  rounds (``rules.game.kit``); control by Director's Shares; TABLE 3 variant ``mik2`` (no
+  per-company limit, 27/20/16/14 cards each).  It replaces TABLE 3, so not with the variants
+  that replace it too (docs/rulings.md).
+- ``mik2_regions`` (with ``mik2``): the suggested regions of the Commodity stations.
 """
 
 from __future__ import annotations
@@ -68,6 +73,12 @@ class VariantPolicy:
     # from the pool in it.  The fixture games recorded under it replay with it
     # (docs/rulings.md, 2.8.1).
     first_round_pool_open: bool = False
+    # The MIK 2 extension kit: its cards (data ``mik2.json``) are drawn and actioned.
+    kit: bool = False
+    # MIK 2, COMMODITY CARDS: the suggested regions of ``mik2.json`` restrict replacements.
+    kit_regions: bool = False
+    # Variants this one needs (a setting of another variant).
+    requires: tuple[str, ...] = ()
     # Variants this one may not be combined with (the rule that forbids it in ``rule``).
     excludes: tuple[str, ...] = ()
     # What it changes, in a few words for a lobby or a --help (the rule is in ``rule``).
@@ -111,6 +122,12 @@ VARIANTS: tuple[VariantPolicy, ...] = (
                   title="BBCI with a second base at Bombay NE"),
     VariantPolicy("alt_train_sales", ("first",), "Alternative Rules 4.0", train_sales_phase=4,
                   title="Trains sold back to the bank in Phase 4"),
+    VariantPolicy("mik2", ("first",), "MIK 2 extension kit", table="mik2", kit=True,
+                  excludes=("simplified", "minimum_companies", "amended_share_limits"),
+                  title="MIK 2 kit: Director's Shares, Commodity and Disturbances cards"),
+    VariantPolicy("mik2_regions", ("first",), "MIK 2 extension kit, COMMODITY CARDS",
+                  kit_regions=True, requires=("mik2",),
+                  title="MIK 2 kit: Commodity stations only in their suggested regions"),
     VariantPolicy("first_round_pool_open", ("second",), "2.8.1", first_round_pool_open=True,
                   offered=False,
                   title="2.8.1 as read before issue 13: shares sold in the first stock round "
@@ -153,7 +170,12 @@ def variant_policies(edition: str, names: tuple[str, ...]) -> tuple[VariantPolic
             raise InputError(f"settings.variants: unknown variant {name!r} in the {edition} "
                              "edition")
         out.append(policy)
+    names_chosen = {p.name for p in out}
     for policy in out:
+        for needed in policy.requires:
+            if needed not in names_chosen:
+                raise InputError(f"settings.variants: {policy.name} needs {needed} (rule "
+                                 f"{policy.rule})")
         for other in out:
             if other.name in policy.excludes:
                 raise InputError(f"settings.variants: {policy.name} and {other.name} may not "

@@ -42,6 +42,12 @@ def revealed(rules: GameRules, st: GameState) -> frozenset[str]:
             out.add(f"{p.name}'s cities, 4.3.2")
         elif p.declared:
             out.add(f"{p.name}'s cities, 15.4")
+    if st.kit is not None:
+        # MIK 2: a card drawn is seen by its drawer; one actioned, by everyone.
+        if st.kit.draws:
+            out.add(f"MIK 2 cards drawn: {st.kit.draws}")
+        if st.kit.shown:
+            out.add(f"MIK 2 cards actioned: {st.kit.shown}")
     spec = rules.bbci
     if spec is not None:
         co = st.companies[spec.initials]
@@ -76,6 +82,30 @@ def _player(st: GameState, p: PlayerState, viewer: str | None, moderator: bool) 
         # not fulfilled by the end of the game; None while it may still be.
         "contract": ("fulfilled" if p.bond_returned
                      else "failed" if over and p.bond is not None else None),
+    }
+
+
+def _kit(st: GameState, viewer: str | None, moderator: bool) -> dict[str, Any]:
+    """MIK 2: a player's undecided cards are secret to the others ("its identity remains
+    secret") until the game is over; the stack's order is in no view (the moderator sees its
+    cards sorted), the discard stack's cards are face down (counted only); the Director's
+    Shares held and the cities disturbed are public."""
+    kit = st.kit
+    assert kit is not None
+    over = st.round == "finished"
+    return {
+        "deck": len(kit.deck),
+        "deck_cards": sorted(kit.deck) if moderator else None,
+        "discard": len(kit.discard),
+        "discard_cards": list(kit.discard) if moderator else None,
+        "hands": {p.name: (list(kit.hands.get(p.name, []))
+                           if moderator or over or viewer == p.name else None)
+                  for p in st.players},
+        "hand_sizes": {p.name: len(kit.hands.get(p.name, [])) for p in st.players},
+        "directors_shares": {p.name: list(kit.directors.get(p.name, [])) for p in st.players},
+        "disturbed": list(kit.disturbed),
+        "closed": kit.closed,
+        "closed_round": kit.closed_round,
     }
 
 
@@ -126,6 +156,8 @@ def view(rules: GameRules, st: GameState, viewer: str | None, *,
         "pending": [{"kind": p.kind, "entity": p.entity, "data": dict(p.data)}
                     for p in st.pending],
     }
+    if st.kit is not None:
+        out["kit"] = _kit(st, viewer, moderator)
     if rules.policy.company_credits:
         # 23.1: the companies' money is Company Credits, shown apart from the personal money.
         out["company_money"] = "credits"
