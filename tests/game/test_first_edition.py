@@ -163,7 +163,7 @@ def test_unaffordable_shares_stay_unredeemed_the_cheapest() -> None:
     assert ann.unredeemed == {"GIP": 1}
     assert ann.cash == 730 - 190 - 300 - 192
     assert game.state.players[game.state.stock.current].name == "Ann"
-    with pytest.raises(RuleError, match=r"2\.7\.4"):
+    with pytest.raises(RuleError, match=r"rule 16\.6: "):
         game.process(game.action("buy_share", "Ann", company="SIR", source="ipo"))
 
 

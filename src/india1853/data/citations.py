@@ -17,10 +17,16 @@ from india1853.data.loader import DATA_DIR, EDITIONS
 from india1853.errors import DataError
 
 FILE = DATA_DIR / "rule_citations.json"
-# A second-edition rule number (2.x-5.x) standing on its own, not part of a larger number.
-_SECOND = re.compile(r"(?<![\d.])[2-5](?:\.\d+)*(?![\d.])")
+# A second-edition rule number (2.x-5.x) standing on its own, not part of a larger number, a
+# table's number ("TABLE 3") nor one of the first edition's Alternative Rules ("Alternative
+# Rules 4.0").
+_SECOND = re.compile(r"(?<![\d.])(?<!TABLE )(?<!Rules )[2-5](?:\.\d+)*(?![\d.])")
 # A citation: "rule N" or a parenthesised list of numbers ("(2.5.4, 2.7)").
 _IN_TEXT = re.compile(r"(rule )([^:;()]+)|(\()([^()]*)(\))")
+# A parenthesised citation: rule numbers, at least one of them with a paragraph ("(4.8.10)",
+# "(2.5.4, 2.7)"), or one section number ("(3)"); not a train card ("(3-2)"), a range of player
+# counts ("(3-6)") or a list of trains ("(5, 6)").
+_PAREN_CITATION = re.compile(r"[\d.,/ \-]*\d\.\d[\d.,/ \-]*|\d+")
 
 
 @cache
@@ -58,8 +64,18 @@ def cite_text(edition: str, text: str) -> str:
         if m.group(1):
             return m.group(1) + cite(edition, m.group(2))
         inner = m.group(4)
-        if not re.fullmatch(r"[\d.,/ \-]+", inner):
+        if not _PAREN_CITATION.fullmatch(inner):
             return m.group(0)
         return m.group(3) + cite(edition, inner) + m.group(5)
 
     return _IN_TEXT.sub(one, text)
+
+
+def second_only() -> frozenset[str]:
+    """The second-edition rule numbers cited by code that a first-edition game never reaches,
+    so left out of the first edition's map (``second_only`` in the data file)."""
+    data = json.loads(FILE.read_text(encoding="utf-8"))
+    listed = data.get("second_only", [])
+    if not isinstance(listed, list):
+        raise DataError("rule_citations.json: second_only is not a list")
+    return frozenset(str(n) for n in listed)

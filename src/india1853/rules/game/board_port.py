@@ -168,7 +168,7 @@ def promote_tile(rules: GameRules, st: GameState, co: CompanyState, hex: str, ti
         outcome = con.Outcome(
             promotion_cost(st.board, coord),
             outside_area_duty(st.board, ctx, con.ConstructionPolicy.of(rules.ed), coord,
-                              "4.2.2-4.2.3", "promote"),
+                              "4.2.2-4.2.3 / 31.13", "promote"),
         )
         board = st.board.with_tile(coord, tile, rotation)
     _pay(rules, st, co, outcome.cost, "4.2.13")
@@ -223,7 +223,7 @@ def place_base(rules: GameRules, st: GameState, co: CompanyState, hex: str,
         outcome = con.Outcome(
             con.base_cost(st.board, ctx),
             outside_area_duty(st.board, ctx, con.ConstructionPolicy.of(rules.ed), coord,
-                              "4.4.1-4.4.2", "place a base"),
+                              "4.4.1-4.4.2 / 32.1", "place a base"),
         )
         board = st.board.with_base(Base(co.initials, coord, station))
     _pay(rules, st, co, outcome.cost, "4.4.4")

@@ -15,7 +15,10 @@ Public API::
 
 ``process`` applies the action to a copy of the state and keeps the copy only when every check
 passed, so an error (a :class:`~india1853.errors.RuleError` naming the rule, or an
-:class:`~india1853.errors.InputError` naming the field) leaves the game untouched.  ``undo`` and
+:class:`~india1853.errors.InputError` naming the field) leaves the game untouched.  The error
+cites the game's edition: the rules both editions share cite the second edition's numbers
+(2.x-5.x), and in a first-edition game ``process`` re-raises their errors citing the 1989
+paragraphs (11-41) instead (:func:`in_own_numbering`, ``data/rule_citations.json``).  ``undo`` and
 ``redo`` are actions.  The game keeps the actions in force and the redo stack, and a snapshot
 of the state every :data:`SNAPSHOT_EVERY` actions in force: undo and redo only move an action
 between the two stacks, and the state is rebuilt when next asked for, from the nearest snapshot
@@ -35,6 +38,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from india1853.board.state import BoardState
+from india1853.data.citations import citation_map, cite, cite_text
 from india1853.errors import InputError, RuleError
 from india1853.rules.game import views
 from india1853.rules.game.actions import check_action
@@ -123,6 +127,24 @@ def _apply(rules: GameRules, st: GameState, action: dict[str, Any], *, check: bo
         st.undo_barrier_reason = "; ".join(news)
 
 
+def in_own_numbering(edition: str, error: InputError | RuleError) -> InputError | RuleError:
+    """``error`` citing ``edition``'s rules: its rule and the citations in its message ("(4.8.10)",
+    "rule 3.1.2") translated by ``data/rule_citations.json`` (the first edition's 11-41 for the
+    second edition's 2.x-5.x; a dual citation "4.1.10 / 31.8" keeps the edition's part), a new
+    error of the same type; ``error`` itself where nothing changes (the second edition)."""
+    if not citation_map(edition):
+        return error
+    if isinstance(error, RuleError):
+        message = str(error).removeprefix(f"rule {error.rule}: ")
+        rule = cite(edition, error.rule)
+        text = cite_text(edition, message)
+        if (rule, text) == (error.rule, message):
+            return error
+        return RuleError(rule, text)
+    text = cite_text(edition, str(error))
+    return error if text == str(error) else InputError(text)
+
+
 class Game:
     """One game: settings plus the log of actions; the state is derived from them."""
 
@@ -165,7 +187,17 @@ class Game:
                 "id": self.next_id(), "created_at": created_at, **fields}
 
     def process(self, action: object) -> None:
-        """Validate and apply one action; on any error the game is unchanged."""
+        """Validate and apply one action; on any error the game is unchanged, and the error
+        cites the game's own edition's rules (:func:`in_own_numbering`)."""
+        try:
+            self._process(action)
+        except (InputError, RuleError) as error:
+            own = in_own_numbering(self.settings.edition, error)
+            if own is error:
+                raise
+            raise own from error
+
+    def _process(self, action: object) -> None:
         checked = check_action(action)
         if checked["id"] != self.next_id():
             raise InputError(f"action.id: expected {self.next_id()}, got {checked['id']}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from india1853.data.citations import cite
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.scoring import bonds_held, scores
 from india1853.rules.game.shares import controller, price
@@ -39,7 +40,7 @@ def revealed(rules: GameRules, st: GameState) -> frozenset[str]:
         out.add(f"the bonds, {rules.policy.bonds_revealed_rule}")
     for p in st.players:
         if p.bond_returned:
-            out.add(f"{p.name}'s cities, 4.3.2")
+            out.add(f"{p.name}'s cities, {cite(rules.ed.name, '4.3.2')}")
         elif p.declared:
             out.add(f"{p.name}'s cities, 15.4")
     if st.kit is not None:
