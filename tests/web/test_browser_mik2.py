@@ -7,7 +7,9 @@ select, cards rejected by checkboxes (an empty choice refused with a message).""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import httpx
 import test_browser
 from playwright.sync_api import expect
 from test_browser import Pages, import_game, last_action, open_game, shot, wait_for_action
@@ -21,6 +23,7 @@ FIXTURE = "first/random-4p-seed2-mik2.json"
 # BBCI Director's Share), and later B is to action DISTURBANCES:1.
 COMMODITY_STEP = 153
 DISTURBANCES_STEP = 312
+DIRECTORS_SHARE_STEP = 237  # B is to action DS:BBCI:3 (he did in the fixture)
 
 
 def test_the_hand_panel_and_a_commodity_card_on_the_board_then_a_rejection(
@@ -98,3 +101,33 @@ def test_a_disturbances_card_closes_a_city_chosen_in_a_select(
     assert (done["type"], done["card"], done["city"]) == ("play_card", "DISTURBANCES:1", "Delhi")
     expect(page.locator("#kit-stacks")).to_contain_text("closed this railway round: Delhi")
     assert errors.seen == []
+
+
+def test_a_directors_share_actioned_at_its_cost_on_a_phone(
+        pages: Pages, server_url: str, tmp_path: Path) -> None:
+    game = import_game(server_url, FIXTURE, DIRECTORS_SHARE_STEP)
+    page, errors = pages.new(test_browser.PHONE)
+    open_game(page, server_url, game["hotseat_link"])
+    page.click("#kit summary")
+    expect(page.locator("#kit-hand")).to_have_text("Director's Share of BBCI")
+    page.click("#decision-body button[data-card='DS:BBCI:3']")
+    preview = page.locator("#decision-body .preview")
+    option = next(o for d in game_turn(server_url, game)["decisions"]
+                  for o in d["options"] if o["type"] == "play_card")
+    expect(preview).to_contain_text(f"£{option['cost']}")  # the turn model's cost, shown
+    assert page.evaluate("document.documentElement.scrollWidth") <= test_browser.PHONE["width"]
+    shot(page, "mik2-phone", tmp_path)
+    page.click("#confirm")
+    wait_for_action(page, DIRECTORS_SHARE_STEP + 1)
+    done = last_action(server_url, game["id"])["action"]
+    assert (done["type"], done["card"]) == ("play_card", "DS:BBCI:3")
+    expect(page.locator("#kit .kit-counts tr[data-player=B]")).to_contain_text("BBCI")
+    assert errors.seen == []
+
+
+def game_turn(url: str, game: dict[str, Any]) -> dict[str, Any]:
+    """The turn model the hotseat link sees (the seat to decide)."""
+    token = game["hotseat_link"].split("#token=")[1]
+    data: dict[str, Any] = httpx.get(f"{url}/api/games/{game['id']}", timeout=60,
+                                     headers={"Authorization": f"Bearer {token}"}).json()["turn"]
+    return data

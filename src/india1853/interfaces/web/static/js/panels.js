@@ -258,7 +258,7 @@ export function renderKit(section, body, turn, { seat = "", shared = false } = {
     h("table", { class: "kit-counts" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Cards held"),
         h("th", { scope: "col" }, "Director's Shares held"))),
-      h("tbody", {}, Object.keys(sizes).map((p) => h("tr", { class: p === seat ? "you" : "" },
+      h("tbody", {}, Object.keys(sizes).map((p) => h("tr", { class: p === seat ? "you" : "", "data-player": p },
         h("th", { scope: "row" }, p), h("td", { "data-player": p }, String(sizes[p])),
         h("td", {}, (directors[p] || []).map((id) => String(id).split(":")[1]).join(", ")))))),
     h("p", { id: "kit-stacks" }, `Stack ${kit.deck} · discard ${kit.discard}`,
