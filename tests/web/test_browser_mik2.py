@@ -21,9 +21,25 @@ pages = test_browser.pages
 FIXTURE = "first/random-4p-seed2-mik2.json"
 # After these many actions of the fixture: A is to action COMMODITY:COTTON (B then holds a
 # BBCI Director's Share), and later B is to action DISTURBANCES:1.
+DRAW_STEP = 135  # A may take a card (he did in the fixture); his hand is empty
 COMMODITY_STEP = 153
 DISTURBANCES_STEP = 312
 DIRECTORS_SHARE_STEP = 237  # B is to action DS:BBCI:3 (he did in the fixture)
+
+
+def test_a_card_taken_with_the_draw_button_shows_in_the_hand(
+        pages: Pages, server_url: str) -> None:
+    game = import_game(server_url, FIXTURE, DRAW_STEP, hotseat=False)
+    page, errors = pages.new()
+    open_game(page, server_url, game["links"]["A"])
+    expect(page.locator("#kit-hand")).to_have_text("You hold no card.")
+    stack = page.inner_text("#kit-stacks")
+    expect(page.locator("#decision-body button[data-type=pass]")).to_have_text("Take no card")
+    page.click("#decision-body button[data-type=draw_card]")
+    wait_for_action(page, DRAW_STEP + 1)
+    expect(page.locator("#kit-hand li")).to_have_count(1)
+    assert page.inner_text("#kit-stacks") != stack
+    assert errors.seen == []
 
 
 def test_the_hand_panel_and_a_commodity_card_on_the_board_then_a_rejection(
