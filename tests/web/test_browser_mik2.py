@@ -47,6 +47,9 @@ def test_the_hand_panel_and_a_commodity_card_on_the_board_then_a_rejection(
     game = import_game(server_url, FIXTURE, COMMODITY_STEP, hotseat=False)
     a, a_errors = pages.new()
     b, b_errors = pages.new()
+    bodies: list[str] = []  # every JSON answer B's page receives
+    b.on("response", lambda r: bodies.append(r.text()) if "/api/" in r.url
+         and "json" in (r.headers.get("content-type") or "") else None)
     open_game(a, server_url, game["links"]["A"])
     open_game(b, server_url, game["links"]["B"])
 
@@ -59,6 +62,7 @@ def test_the_hand_panel_and_a_commodity_card_on_the_board_then_a_rejection(
     expect(b.locator("#kit-hand")).to_have_text("Director's Share of BBCI")
     expect(b.locator("#kit .kit-counts td[data-player=A]")).to_have_text("1")
     assert "COTTON" not in b.content().upper()
+    assert bodies and not any("COTTON" in body.upper() for body in bodies)
     assert "BBCI:3" not in a.content()
 
     # A picks the card; its one allowed hex is highlighted on the board and chosen there.
@@ -84,6 +88,8 @@ def test_the_hand_panel_and_a_commodity_card_on_the_board_then_a_rejection(
     wait_for_action(b, COMMODITY_STEP + 1)
     box = b.locator("#decision-body .reject-cards input[data-card='DS:BBCI:3']")
     expect(box).to_be_visible()
+    expect(b.locator("#decision-body .reject-cards legend")).to_have_text(
+        "Reject cards (face down to the discard stack):")
     b.click("#reject-cards")
     expect(b.locator("#reject-error")).to_have_text("Tick the cards to reject first.")
     assert last_action(server_url, game["id"])["action"]["type"] == "play_card"
@@ -108,7 +114,8 @@ def test_a_disturbances_card_closes_a_city_chosen_in_a_select(
     expect(page.locator("#kit-hand")).to_have_text("Disturbances")
     page.click("#decision-body button[data-card='DISTURBANCES:1']")
     cities = page.locator("#card-target option")
-    assert cities.count() > 1
+    names = cities.all_inner_texts()
+    assert len(names) > 1 and names == sorted(names) and "Delhi" in names
     page.select_option("#card-target", label="Delhi")
     expect(page.locator("#decision-body .preview .effect")).to_contain_text("Close Delhi")
     page.click("#confirm")

@@ -330,7 +330,7 @@ export class Decisions {
             onclick: () => this.pickCard(card) }, cardName(card)))));
     }
     if (sel) parts.push(this.cardTarget(sel));
-    if (rejects.length) parts.push(this.rejectPart(rejects, held));
+    if (rejects.length) parts.push(this.rejectPart(rejects, held, playable.length > 0));
     return h("div", { class: "kit-step" }, parts);
   }
 
@@ -358,6 +358,7 @@ export class Decisions {
         h("div", { class: "options" }, option ? confirm(option) : null, cancel));
     }
     if (opts.some((o) => o.ui.city)) {
+      opts.sort((x, y) => String(x.ui.city).localeCompare(String(y.ui.city))); // easier to find
       const select = h("select", { id: "card-target", "aria-label": `City closed by ${cardName(sel.card)}` },
         opts.map((o, i) => h("option", { value: String(i) }, o.ui.city)));
       const effect = h("p", { class: "effect" }, opts[0].effect);
@@ -375,7 +376,7 @@ export class Decisions {
       h("div", { class: "options" }, confirm(option), cancel));
   }
 
-  rejectPart(rejects, held) {
+  rejectPart(rejects, held, alternative) {
     const rejectable = held.filter((card) => rejects.some((o) => (o.ui.cards || []).includes(card)));
     const boxes = rejectable.map((card, i) => h("input", { type: "checkbox", id: `reject-${i}`, "data-card": card }));
     const error = h("p", { class: "error", id: "reject-error", role: "alert" });
@@ -387,7 +388,7 @@ export class Decisions {
       else this.act(option);
     };
     return h("fieldset", { class: "reject-cards" },
-      h("legend", {}, "Or reject cards (face down to the discard stack):"),
+      h("legend", {}, `${alternative ? "Or reject" : "Reject"} cards (face down to the discard stack):`),
       rejectable.map((card, i) => h("label", { class: "check", for: `reject-${i}` }, boxes[i], cardName(card))),
       h("button", { type: "button", id: "reject-cards", onclick: submit }, "Reject the ticked cards"), error);
   }
