@@ -3,10 +3,12 @@
 // Every option is submitted as its ``action`` exactly; nothing here decides what is legal.
 import { h, clear, costWords, money } from "./dom.js";
 import { routeSwatch } from "./board.js";
-import { entityCard } from "./panels.js";
+import { cardName, entityCard } from "./panels.js";
 
 const TRACK = ["lay_tile", "promote_tile"];
 const SHARES = ["buy_share", "sell_shares", "redeem_share"];
+// MIK 2: a card actioned (with its target) or cards rejected; drawing and passing are buttons.
+const CARDS = ["play_card", "reject_cards"];
 
 function optionButton(option, act, { primary = false, label } = {}) {
   const cost = costWords(option.cost);
@@ -53,6 +55,13 @@ export class Decisions {
   /** The board asks: a highlighted hex was clicked or pressed. */
   hexChosen(hex) {
     const sel = this.selection;
+    if (sel && sel.kind === "card") {
+      if (!this.cardOptions(sel.card).some((o) => o.ui.hex === hex)) return;
+      sel.hex = hex;
+      this.render();
+      this.body.querySelector("#confirm")?.focus({ preventScroll: true });
+      return;
+    }
     if (sel && sel.hex === hex && sel.tile) {
       this.rotate(1);
       return;
@@ -69,6 +78,7 @@ export class Decisions {
   trackOptions() { return this.options().filter((o) => TRACK.includes(o.type)); }
   baseOptions() { return this.options().filter((o) => o.type === "place_base"); }
   options() { return (this.turn?.decisions || []).flatMap((d) => d.options); }
+  cardOptions(card) { return this.options().filter((o) => o.type === "play_card" && o.ui.card === card); }
 
   tilesAt(hex) {
     const seen = [];
@@ -132,6 +142,11 @@ export class Decisions {
     const offered = new Map();
     for (const [hex, opts] of byHex(this.trackOptions())) offered.set(hex, `${opts.length} tile placements offered`);
     for (const [hex] of byHex(this.baseOptions())) if (!offered.has(hex)) offered.set(hex, "a base may be placed");
+    if (this.selection && this.selection.kind === "card") {
+      for (const o of this.cardOptions(this.selection.card)) {
+        if (o.ui.hex) offered.set(o.ui.hex, `${cardName(o.ui.card)} may be actioned here`);
+      }
+    }
     this.board.highlight(offered, this.selection ? this.selection.hex : null);
     clear(this.body, decisions.map((d) => this.decision(d)));
     // Once per decision, bring what it is about into view: the offered hexes, or the run.
@@ -154,12 +169,14 @@ export class Decisions {
     const bases = opts.filter((o) => o.type === "place_base");
     const runs = opts.filter((o) => o.type === "run_routes");
     const shares = opts.filter((o) => SHARES.includes(o.type));
+    const cards = opts.filter((o) => CARDS.includes(o.type));
     const rest = opts.filter((o) => !TRACK.includes(o.type) && o.type !== "place_base"
-      && o.type !== "run_routes" && !SHARES.includes(o.type));
+      && o.type !== "run_routes" && !SHARES.includes(o.type) && !CARDS.includes(o.type));
     const parts = [header, d.entity_type === "company" ? entityCard(this.turn, d.entity) : null];
     if (track.length) parts.push(this.trackPart(track));
     if (bases.length) parts.push(this.basePart(bases));
     if (runs.length) parts.push(this.runPart(runs));
+    if (cards.length) parts.push(this.cardPart(cards));
     if (shares.length) {
       parts.push(h("p", { class: "hint" }, `${shares.length} share options: use the Buy and Sell buttons in the share table.`),
         h("details", {}, h("summary", {}, "or choose from the list"),
@@ -287,6 +304,93 @@ export class Decisions {
       h("p", { class: "hint" }, "Untick a train to leave it out, or edit the hexes it passes (e.g. M9:st2 N10:st1)."),
       h("ol", { class: "routes" }, rows.map((x) => x.row)),
       h("button", { type: "button", id: "run-changed", onclick: submit }, "Run as changed"));
+  }
+
+  // --- MIK 2: action one card (then its target) or reject cards ------------------------------
+
+  /** MIK 2, ACTIONING CARDS: the cards the turn model offers to action, one button each; the
+   * chosen card's targets (its options): a Commodity card's hexes on the board, a Disturbances
+   * card's cities in a select, a Director's Share at its cost; and the rejection as
+   * checkboxes. Only offered options are ever submitted. */
+  cardPart(cards) {
+    const plays = cards.filter((o) => o.type === "play_card");
+    const rejects = cards.filter((o) => o.type === "reject_cards");
+    const held = [];
+    for (const o of [...plays.map((p) => [p.ui.card]), ...rejects.map((r) => r.ui.cards || [])].flat()) {
+      if (!held.includes(o)) held.push(o);
+    }
+    const sel = this.selection && this.selection.kind === "card" ? this.selection : null;
+    const playable = held.filter((card) => plays.some((o) => o.ui.card === card));
+    const parts = [];
+    if (playable.length) {
+      parts.push(h("p", {}, "Action one card:"),
+        h("div", { class: "options cards", role: "group", "aria-label": "Your cards to action" },
+          playable.map((card) => h("button", { type: "button", class: sel && sel.card === card ? "chosen" : "",
+            "data-card": card, "aria-pressed": sel && sel.card === card ? "true" : "false",
+            onclick: () => this.pickCard(card) }, cardName(card)))));
+    }
+    if (sel) parts.push(this.cardTarget(sel));
+    if (rejects.length) parts.push(this.rejectPart(rejects, held, playable.length > 0));
+    return h("div", { class: "kit-step" }, parts);
+  }
+
+  pickCard(card) {
+    this.selection = { kind: "card", card, hex: null };
+    this.render();
+    const hexes = this.cardOptions(card).map((o) => o.ui.hex).filter(Boolean);
+    if (hexes.length) this.board.focus(hexes);
+    this.body.querySelector("#card-target, #confirm")?.focus({ preventScroll: true });
+  }
+
+  cardTarget(sel) {
+    const opts = this.cardOptions(sel.card);
+    const cancel = h("button", { type: "button", id: "cancel", onclick: () => this.cancel() }, "Cancel");
+    const confirm = (option, words = "Confirm") => h("button", { type: "button", id: "confirm", class: "primary",
+      onclick: () => this.act(option) }, words);
+    if (opts.some((o) => o.ui.hex)) {
+      const option = opts.find((o) => o.ui.hex === sel.hex);
+      const select = h("select", { id: "card-target", "aria-label": `Hex for ${cardName(sel.card)}` },
+        h("option", { value: "" }, "—"), opts.map((o) => h("option", { value: o.ui.hex, selected: o === option }, o.ui.hex)));
+      select.addEventListener("change", () => { if (select.value) { this.board.reveal(select.value); this.hexChosen(select.value); } });
+      return h("div", { class: "preview" },
+        h("p", {}, h("strong", {}, cardName(sel.card)), ` · choose a highlighted hex on the board (${opts.length} offered) or here: `, select),
+        option ? h("p", { class: "effect" }, option.label, ": ", option.effect) : null,
+        h("div", { class: "options" }, option ? confirm(option) : null, cancel));
+    }
+    if (opts.some((o) => o.ui.city)) {
+      opts.sort((x, y) => String(x.ui.city).localeCompare(String(y.ui.city))); // easier to find
+      const select = h("select", { id: "card-target", "aria-label": `City closed by ${cardName(sel.card)}` },
+        opts.map((o, i) => h("option", { value: String(i) }, o.ui.city)));
+      const effect = h("p", { class: "effect" }, opts[0].effect);
+      select.addEventListener("change", () => { effect.textContent = opts[Number(select.value)].effect; });
+      return h("div", { class: "preview" },
+        h("p", {}, h("label", { for: "card-target" }, h("strong", {}, cardName(sel.card)), ` · the city to close (${opts.length} allowed): `), select),
+        effect,
+        h("div", { class: "options" }, h("button", { type: "button", id: "confirm", class: "primary",
+          onclick: () => this.act(opts[Number(select.value)]) }, "Close this city"), cancel));
+    }
+    const option = opts[0];
+    return h("div", { class: "preview" },
+      h("p", {}, h("strong", {}, cardName(sel.card)), ` · ${costWords(option.cost) || "free"}`),
+      h("p", { class: "effect" }, option.effect),
+      h("div", { class: "options" }, confirm(option), cancel));
+  }
+
+  rejectPart(rejects, held, alternative) {
+    const rejectable = held.filter((card) => rejects.some((o) => (o.ui.cards || []).includes(card)));
+    const boxes = rejectable.map((card, i) => h("input", { type: "checkbox", id: `reject-${i}`, "data-card": card }));
+    const error = h("p", { class: "error", id: "reject-error", role: "alert" });
+    const submit = () => {
+      const chosen = boxes.filter((b) => b.checked).map((b) => b.dataset.card).sort();
+      const option = rejects.find((o) => [...(o.ui.cards || [])].sort().join("|") === chosen.join("|"));
+      if (!chosen.length) error.textContent = "Tick the cards to reject first.";
+      else if (!option) error.textContent = "Those cards may not be rejected together now.";
+      else this.act(option);
+    };
+    return h("fieldset", { class: "reject-cards" },
+      h("legend", {}, `${alternative ? "Or reject" : "Reject"} cards (face down to the discard stack):`),
+      rejectable.map((card, i) => h("label", { class: "check", for: `reject-${i}` }, boxes[i], cardName(card))),
+      h("button", { type: "button", id: "reject-cards", onclick: submit }, "Reject the ticked cards"), error);
   }
 
   // --- secret steps: bonds and city claims, in a dialog ----------------------------------

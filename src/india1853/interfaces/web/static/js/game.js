@@ -6,7 +6,7 @@ import { Decisions } from "./decisions.js";
 import { h, clear } from "./dom.js";
 import { normalizeTurn } from "./model.js";
 import {
-  renderContract, renderLog, renderMarket, renderPlayers, renderScores, renderShares, renderStatus,
+  renderContract, renderKit, renderLog, renderMarket, renderPlayers, renderScores, renderShares, renderStatus,
   renderTrains,
 } from "./panels.js";
 
@@ -120,6 +120,8 @@ function render(rawTurn, { readOnly }) {
   renderTrains($("trains"), turn);
   renderContract($("contract"), $("contract-body"), turn,
     { shared: Boolean(d && d.seats && d.seats.length > 1), player: (d && d.seat) || "" });
+  renderKit($("kit"), $("kit-body"), turn,
+    { seat: readOnly ? "" : (d && d.seat) || "", shared: Boolean(d && d.seats && d.seats.length > 1) });
   renderScores($("scores"), $("scores-body"), turn,
     turn.finished ? `/api/games/${encodeURIComponent(gameId)}/stats.svg` : null);
   if (!readOnly && d && d.bot_error) showError(d.bot_error); // the game waits for a failed bot

@@ -215,3 +215,54 @@ export function entityCard(turn, initials) {
     c.base_tokens !== undefined ? h("span", {}, `Bases ${c.bases}/${c.base_tokens}`) : null,
     c.price !== null && c.price !== undefined ? h("span", {}, `Price ${money(c.price)}`) : null);
 }
+
+// --- the MIK 2 kit (first edition, variant mik2) -------------------------------------------------
+
+function titleCase(word) {
+  return String(word).toLowerCase().replace(/(^|[\s_-])(\w)/g, (_, sep, c) => sep + c.toUpperCase());
+}
+
+/** A kit card's plain name from its id (india1853.data.kit: DS:<company>:<n>,
+ * COMMODITY:<name>, DISTURBANCES:<n>); words only, no rule. */
+export function cardName(id) {
+  const [kind, what] = String(id).split(":");
+  if (kind === "DS") return `Director's Share of ${what}`;
+  if (kind === "COMMODITY") return `Commodity: ${titleCase(what)}`;
+  if (kind === "DISTURBANCES") return "Disturbances";
+  return String(id);
+}
+
+/** MIK 2: the viewer's own cards (its view's hand; another seat's is null in the view, so it is
+ * never there to show), and for everyone the public counts: cards held per player, the stack
+ * and the discard stack, the Director's Shares held and the cities closed. At a shared
+ * screen (hotseat) the hand stays folded until asked for, like the contract. */
+export function renderKit(section, body, turn, { seat = "", shared = false } = {}) {
+  const kit = turn.view && turn.view.kit;
+  section.hidden = !kit;
+  if (!kit) return;
+  const hand = seat && kit.hands ? kit.hands[seat] : null;
+  section.querySelector("h2").textContent = Array.isArray(hand) ? "Your cards (secret)" : "MIK 2 cards";
+  const parts = [];
+  if (Array.isArray(hand)) {
+    const cards = hand.length
+      ? h("ul", { class: "hand", id: "kit-hand", "aria-label": `${seat}'s cards` },
+        hand.map((id) => h("li", { class: "kit-card", "data-card": id }, cardName(id))))
+      : h("p", { class: "hint", id: "kit-hand" }, "You hold no card.");
+    const open = body.querySelector("details")?.open && body.dataset.player === seat;
+    parts.push(shared ? h("details", { open }, h("summary", {}, `Show ${seat}'s cards (only ${seat} should look)`), cards) : cards);
+  }
+  body.dataset.player = seat;
+  const sizes = kit.hand_sizes || {};
+  const directors = kit.directors_shares || {};
+  parts.push(
+    h("table", { class: "kit-counts" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Cards held"),
+        h("th", { scope: "col" }, "Director's Shares held"))),
+      h("tbody", {}, Object.keys(sizes).map((p) => h("tr", { class: p === seat ? "you" : "", "data-player": p },
+        h("th", { scope: "row" }, p), h("td", { "data-player": p }, String(sizes[p])),
+        h("td", {}, (directors[p] || []).map((id) => String(id).split(":")[1]).join(", ")))))),
+    h("p", { id: "kit-stacks" }, `Stack ${kit.deck} · discard ${kit.discard}`,
+      kit.closed ? ` · closed this railway round: ${kit.closed}` : "",
+      kit.disturbed && kit.disturbed.length ? ` · disturbed: ${kit.disturbed.join(", ")}` : ""));
+  clear(body, parts);
+}
