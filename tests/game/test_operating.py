@@ -214,7 +214,7 @@ def test_manager_credit_train() -> None:
     refused(game, "4.8.8", "buy_train", "MSM", train="2")
     act(game, "buy_train", "MSM", train="2", credit=True)
     assert game.company("MSM").credit_train is not None and game.company("MSM").cash == 100
-    refused(game, "3.4.6", "buy_train", "MSM", train="1M")
+    refused(game, "3.4.6 / 24.3", "buy_train", "MSM", train="1M")
     check_invariants(game)
 
 

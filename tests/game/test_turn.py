@@ -377,6 +377,23 @@ def test_a_first_edition_turn_model_cites_the_first_editions_rules(path: Path) -
     assert {"20", "21.1", "31"} <= cited
 
 
+@pytest.mark.parametrize("path", FIRST_FIXTURES[:1], ids=lambda p: p.stem)
+def test_a_first_edition_game_names_its_rounds_as_the_1989_rules_do(path: Path) -> None:
+    """The 1989 rules play Dealing Rounds (SECTION 2, 20) and Railway Rounds (SECTION 3, 30),
+    not Stock and Operating Rounds: the turn model's titles say so."""
+    data = json.loads(path.read_text())
+    game = Game(Settings.from_json(data["settings"]))
+    titles: set[str] = set()
+    for action in data["actions"]:
+        titles.add(turn_model(game, None)["title"])
+        game.process(action)
+    words = " ".join(titles)
+    assert "Dealing Round 1" in titles and "Railway Round 1" in titles
+    assert "Stock Round" not in words and "Operating Round" not in words
+    second = Game(Settings(("Ann", "Bob", "Cat"), seed=1))
+    assert "Dealing Round" not in turn_model(second, None)["title"]
+
+
 def test_a_second_edition_turn_model_keeps_the_second_editions_numbers() -> None:
     game = Game(Settings(("Ann", "Bob", "Cat", "Dan"), seed=1))
     model = turn_model(game, game.active_entities()[0][0])

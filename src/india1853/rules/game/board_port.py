@@ -31,6 +31,13 @@ from india1853.rules.routes import (
 )
 
 
+def owes_for_credit_train(rules: GameRules, co: CompanyState) -> bool:
+    """Whether the construction rules must refuse the company every expense because its
+    Manager owes for a train bought on credit: 3.4.6 (second edition); never in the first,
+    whose 24.6 has a Manager "meet all other expenses when they are incurred"."""
+    return co.credit_train is not None and rules.policy.credit_train_bars_expenses
+
+
 def context(rules: GameRules, st: GameState, co: CompanyState) -> con.CompanyContext:
     """The company as the construction rules see it."""
     lay_option = {1: "later", 2: "paid"}.get(co.lay_option or 0)
@@ -42,7 +49,7 @@ def context(rules: GameRules, st: GameState, co: CompanyState) -> con.CompanyCon
         trains=tuple(t.runs_as for t in st.company_trains(co.initials)),
         running=frozenset(c.initials for c in st.companies.values() if c.formed),
         double_lay=lay_option,  # type: ignore[arg-type]
-        owes_credit_train=co.credit_train is not None,
+        owes_credit_train=owes_for_credit_train(rules, co),
         lays_done=tuple(con.Lay(h, t, r) for h, t, r in st.turn.lays_done),
         promoted=st.turn.promoted,
         frontier_paid=frozenset((h, c) for h, c in st.frontier_paid),

@@ -12,7 +12,7 @@ appointed at its end (2.9.1), companies paid from the bank's money (3.3.1).
 First edition (1989): the secret contract bids made at once (rules 14-16), directors appointed as
 soon as the qualifying number is issued (17.1, 22.1), Company Credits (23.1, 31.10, 31.11, 35.7,
 40), shares after the contract companies in TABLE 1 order (21.3) and broad trains strictly in
-order (35.2).
+order (35.2), and a Manager owing for a credit train still pays the other expenses (24.6).
 """
 
 from __future__ import annotations
@@ -45,6 +45,14 @@ class EditionPolicy:
     no_sale_rule: str
     # The rule that reveals the bonds once every bid is in (2.5.3; 15.1).
     bonds_revealed_rule: str
+    # 3.4.6: a Manager owing for a train bought on credit may pay no other expense (no track
+    # cost, no base) until it is paid.  False: 24.6, "A Manager must meet all other expenses
+    # when they are incurred" - they are paid as usual, only the train is on credit.
+    credit_train_bars_expenses: bool
+    # What the rulebook calls its two kinds of round: Stock and Operating Rounds (2009), Dealing
+    # and Railway Rounds (1989: SECTION 2 and 3, 20 and 30).
+    stock_round_name: str
+    operating_round_name: str
 
 
 SECOND_EDITION = EditionPolicy(
@@ -56,6 +64,9 @@ SECOND_EDITION = EditionPolicy(
     strict_broad_order=False,
     no_sale_rule="3.1.8",
     bonds_revealed_rule="2.5.3",
+    credit_train_bars_expenses=True,
+    stock_round_name="Stock Round",
+    operating_round_name="Operating Round",
 )
 
 FIRST_EDITION = EditionPolicy(
@@ -67,6 +78,9 @@ FIRST_EDITION = EditionPolicy(
     strict_broad_order=True,
     no_sale_rule="18.1, 21.8",
     bonds_revealed_rule="15.1",
+    credit_train_bars_expenses=False,
+    stock_round_name="Dealing Round",
+    operating_round_name="Railway Round",
 )
 
 POLICIES: dict[str, EditionPolicy] = {p.name: p for p in (FIRST_EDITION, SECOND_EDITION)}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from india1853.rules.game.board_port import owes_for_credit_train
 from india1853.rules.game.game import Game
 from india1853.rules.position import CompanyState, Position
 
@@ -36,7 +37,7 @@ def game_position(game: Game) -> Position:
             running=True,
             type="major" if co.kind == "major" else "minor",
             double_lay=DOUBLE_LAY.get(co.lay_option or 0),
-            owes_credit_train=co.credit_train is not None,
+            owes_credit_train=owes_for_credit_train(game.rules, co),
             bases_placed=co.extra_bases,
             extra=extra,
         )

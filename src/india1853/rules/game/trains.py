@@ -252,7 +252,8 @@ def buy_from_bank(
 ) -> None:
     """4.8.2, 4.8.8 (director's contribution), 3.4.3 (manager's credit), 4.8.19 (token)."""
     if co.credit_train is not None:
-        raise RuleError("3.4.6", f"{co.initials} must first pay for its train bought on credit")
+        raise RuleError("3.4.6 / 24.3", f"{co.initials} must first pay for its train bought "
+                        "on credit")
     offers = [o for o in bank_offers(rules, st, co) if o.train == train and o.token == token]
     if not offers:
         raise _not_offered(rules, st, co, train, token=token)
@@ -440,7 +441,8 @@ def check_company_sale(
     if limit is not None and len(st.company_trains(buyer.initials)) >= limit:
         raise RuleError("4.8.5", f"{buyer.initials} already owns {limit} trains, the limit")
     if buyer.credit_train is not None:
-        raise RuleError("3.4.6", f"{buyer.initials} must first pay for its train bought on credit")
+        raise RuleError("3.4.6 / 24.3", f"{buyer.initials} must first pay for its train "
+                        "bought on credit")
     cards = [t for t in st.company_trains(seller.initials)
              if t.runs_as == train and t.id != seller.credit_train]
     if not cards:

@@ -31,6 +31,7 @@ from india1853.rules import construction as con
 from india1853.rules.construction.common import hex_spec
 from india1853.rules.construction.promotions import promotion_cost
 from india1853.rules.game import bids, board_port, stock_round, wording
+from india1853.rules.game.edition import edition_policy
 from india1853.rules.game.game import Game
 from india1853.rules.game.operating_round import price_after_dividend
 from india1853.rules.game.rules_data import GameRules
@@ -80,7 +81,10 @@ SECRET_ROUNDS: frozenset[str] = frozenset({"bonds", "claims", "bids"})
 
 
 def title(view: Mapping[str, Any]) -> str:
-    """The round in words: "Stock Round 2", "Operating Round 3.1", "Contract bids: bonds"."""
+    """The round in words, in the edition's own names: "Stock Round 2", "Operating Round 3.1"
+    (2009), "Dealing Round 2", "Railway Round 3.1" (1989), "Contract bids: bonds"."""
+    policy = edition_policy(str(view.get("edition") or "second"))
+    stock, operating = policy.stock_round_name, policy.operating_round_name
     kind = view["round"]
     if kind == "bonds":
         return "Contract bids: bonds"
@@ -89,20 +93,20 @@ def title(view: Mapping[str, Any]) -> str:
     if kind == "bids":
         return "Contract bids: secret bids"
     if kind == "stock":
-        return f"Stock Round {view['stock_round']}"
+        return f"{stock} {view['stock_round']}"
     if kind == "operating":
         # 18xx style: the set after stock round N is "N.1, N.2, ...".
         in_set = int(view.get("or_in_set") or 1)
         several = int(view.get("ors_in_set") or 1) > 1 or in_set > 1
-        return f"Operating Round {view['stock_round']}" + (f".{in_set}" if several else "")
+        return f"{operating} {view['stock_round']}" + (f".{in_set}" if several else "")
     if kind == "stock_end":
-        return f"End of Stock Round {view['stock_round']}"
+        return f"End of {stock} {view['stock_round']}"
     if kind == "operating_end":
-        return "End of the operating rounds"
+        return f"End of the {operating.lower()}s"
     if kind == "kit_draws":
-        return f"Operating Round {view['stock_round']}.{view.get('or_in_set') or 1}: MIK 2 draws"
+        return f"{operating} {view['stock_round']}.{view.get('or_in_set') or 1}: MIK 2 draws"
     if kind == "kit_actions":
-        return f"Before Stock Round {int(view['stock_round']) + 1}: MIK 2 cards actioned"
+        return f"Before {stock} {int(view['stock_round']) + 1}: MIK 2 cards actioned"
     if kind == "finished":
         return "Game over"
     return str(kind)
