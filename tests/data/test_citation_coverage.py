@@ -22,7 +22,7 @@ from india1853.data.citations import FILE, citation_map, cite, second_only
 SRC = Path(__file__).resolve().parents[2] / "src" / "india1853"
 # A second-edition number: not part of a larger number, a table's ("TABLE 3") nor one of the
 # first edition's Alternative Rules ("Alternative Rules 4.0").
-SECOND = re.compile(r"(?<![\d.])(?<!TABLE )(?<!Rules )[2-5](?:\.\d+)*(?![\d.])")
+SECOND = re.compile(r"(?<![\d.])(?<!TABLE )(?<!Rules )(?<!MIK )[2-5](?:\.\d+)*(?![\d.])")
 # A string that is a rule citation: "2.5.4", "4.1.2-4.1.3 / 31.2", "4.2.5 / 31.15, TABLE 8".
 CITATION = re.compile(r"[\d.\-/, ]*\d\.\d[\d.\-/, ]*(?:, TABLE \d+)?")
 ERRORS = ("RuleError", "InputError")

@@ -405,7 +405,8 @@ FIRST_EDITION_SOAK_VARIANTS: tuple[tuple[str, ...], ...] = (
     ("alt_start",), ("alt_start", "alt_market", "alt_bbci", "alt_train_sales"),
     ("alt_start", "shortened_game"),
     ("mik2",), ("mik2", "shortened_game"), ("mik2", "alt_market", "alt_bbci", "alt_train_sales"),
-    ("long_game",), ("mik2", "long_game"), ("mik2", "mik2_regions"), ("mik2", "mik2_regions", "alt_bbci"),
+    ("long_game",), ("mik2", "long_game"), ("mik2", "mik2_regions"),
+    ("mik2", "mik2_regions", "alt_bbci"),
     # The Alternative Rules "should be used with the MIK 2 Kit": the start (1.0) with the kit.
     ("mik2", "alt_start"), ("mik2", "alt_start", "alt_market", "alt_bbci", "alt_train_sales"),
     ("mik2", "mik2_regions", "alt_start", "shortened_game"),

@@ -18,9 +18,9 @@ from india1853.errors import DataError
 
 FILE = DATA_DIR / "rule_citations.json"
 # A second-edition rule number (2.x-5.x) standing on its own, not part of a larger number, a
-# table's number ("TABLE 3") nor one of the first edition's Alternative Rules ("Alternative
-# Rules 4.0").
-_SECOND = re.compile(r"(?<![\d.])(?<!TABLE )(?<!Rules )[2-5](?:\.\d+)*(?![\d.])")
+# table's number ("TABLE 3"), the MIK 2 kit's name, nor one of the first edition's Alternative
+# Rules ("Alternative Rules 4.0").
+_SECOND = re.compile(r"(?<![\d.])(?<!TABLE )(?<!Rules )(?<!MIK )[2-5](?:\.\d+)*(?![\d.])")
 # A citation: "rule N" or a parenthesised list of numbers ("(2.5.4, 2.7)").
 _IN_TEXT = re.compile(r"(rule )([^:;()]+)|(\()([^()]*)(\))")
 # A parenthesised citation: rule numbers, at least one of them with a paragraph ("(4.8.10)",
