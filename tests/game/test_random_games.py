@@ -356,7 +356,7 @@ OTHER_GAMES: list[tuple[str, tuple[str, ...], int]] = [
 def test_random_game_of_each_edition_and_variant_to_the_end(
         edition: str, variants: tuple[str, ...], players: int) -> None:
     game = play_checked(200 + players, players, edition=edition, variants=variants,
-                        max_actions=FIRST_EDITION_MAX_ACTIONS)
+                        max_actions=first_edition_max_actions(variants))
     assert game.state.end_reason in ("bank_broken", "share_price")
     check_replay(game)
 
