@@ -389,3 +389,23 @@ def test_a_directors_share_sold_goes_to_the_discard_stack() -> None:
     assert st.kit is not None and len(st.kit.discard) == discard + ds
     assert held[-1] in st.kit.discard
     check_invariants(game)
+
+
+SOAK_293_SEED = 1366134922  # soak_game(10**6 + 293): four players
+
+
+def test_control_changing_twice_in_one_actioning_settles_the_credit_train_once() -> None:
+    """4.8.10 / 35.9 with the kit: two Director's Shares actioned in one actioning (C, then B)
+    took a managed MSM holding a train on credit from its Manager to C and then to B; the
+    train must be paid for or returned once, by the director then in control (found by the
+    soak, first-edition game 293: a second, stale demand was left after the return)."""
+    game = Game(Settings(("A", "B", "C", "D"), seed=SOAK_293_SEED, edition="first",
+                         variants=("mik2", "mik2_regions")))
+    rng = random.Random(f"bot:{SOAK_293_SEED}")
+    while len(game.log) < 1230 and not game.finished:
+        game.process(random_action(game, rng))
+        demands = [p for p in game.state.pending if p.kind == "credit_train"]
+        assert len(demands) <= 1
+        for p in demands:
+            assert game.company(p.entity).credit_train is not None
+    assert len(game.log) == 1230

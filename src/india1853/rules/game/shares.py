@@ -161,8 +161,11 @@ def update_control(rules: GameRules, st: GameState, co: CompanyState) -> None:
         # BBCI's type by the director's bid, which reveals part of that bid.
         co.first_director_round = st.stock_round
     co.had_director = True
-    if previous != new_director and co.credit_train is not None:
-        # 4.8.10: a director taking over must pay for the credit train or return it.
+    if previous != new_director and co.credit_train is not None and not any(
+            p.kind == "credit_train" and p.entity == co.initials for p in st.pending):
+        # 4.8.10 / 35.9: a director taking over must pay for the credit train or return it -
+        # once: when control changes twice before that (MIK 2: two Director's Shares actioned
+        # in one actioning), the director in control when it is settled decides.
         st.pending.append(Pending("credit_train", co.initials, "company"))
 
 
