@@ -133,7 +133,19 @@ def open_game(page: Page, url: str, link: str) -> None:
     page.goto(url + link)
     page.wait_for_function("(document.getElementById('history-at')?.max ?? '') !== ''",
                            polling=100)
+    confirm_cover(page)
     expect(page.locator("#headline")).not_to_be_empty()
+
+
+def confirm_cover(page: Page) -> str | None:
+    """At a shared (hotseat) screen covered with "Pass to Ann": Ann confirms ("I am Ann") and
+    the page shows her view. The seat confirmed; None when the screen was not covered."""
+    if not page.locator("#cover").is_visible():
+        return None
+    seat = page.inner_text("#cover-confirm").removeprefix("I am ")
+    page.click("#cover-confirm")
+    page.wait_for_function(f"document.body.dataset.viewer === {json.dumps(seat)}", polling=100)
+    return seat
 
 
 # --- lobby, contract bids, shares, undo ---------------------------------------------------------
