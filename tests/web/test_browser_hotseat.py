@@ -108,7 +108,7 @@ def test_pass_to_the_next_seat_covers_every_bond(pages: Pages, server_url: str,
     covered_for(page, "Ann")
     assert answers.bodies, "the page asked the server nothing"
     for url, payload in answers.since(0):
-        assert payload.get("seat") is None, f"a seat's view was fetched before anyone confirmed: {url}"
+        assert payload.get("seat") is None, f"a seat's view before anyone confirmed: {url}"
     page.keyboard.press("Enter")  # the confirm button has the focus
     seat_view(page, "Ann")
     expect(page.locator("#decisions-title")).to_have_text("Your turn")
