@@ -12,6 +12,7 @@ export class Cover {
     this.title = root.querySelector("#cover-title");
     this.reason = root.querySelector("#cover-reason");
     this.about = root.querySelector("#cover-about");
+    this.hint = root.querySelector("#cover-hint");
     this.button = root.querySelector("#cover-confirm");
     this.seat = null; // the seat asked for while the cover is up; null when it is down
     this.button.addEventListener("click", () => {
@@ -32,6 +33,8 @@ export class Cover {
     this.title.textContent = `Pass to ${seat}`;
     this.button.textContent = `I am ${seat}`;
     this.reason.textContent = why;
+    this.hint.textContent = `The game is hidden until ${seat} confirms: secret bonds, cities, bids and cards are `
+      + "shown only to their own player. Everyone else, please look away.";
     this.hideSecrets();
     for (const el of document.body.children) if (el !== this.root) el.inert = true;
     document.body.classList.add("covered");

@@ -110,7 +110,7 @@ async function follow(data, { force = false }) {
 async function covered(seat, data, why) {
   state.viewer = null;
   cover.show(seat, why);
-  cover.describe(data.turn ? `${data.turn.title}: ${data.turn.headline}` : "");
+  cover.describe(data.turn ? `${data.turn.title} — ${data.turn.headline}` : "");
   await apply(data, { force: false });
 }
 
