@@ -234,3 +234,33 @@ def test_a_first_edition_bid_is_covered_before_the_next_seat(pages: Pages, serve
     expect(dialog.locator(".bid-composer")).to_be_visible()
     expect(page.locator("#bid-bond")).to_have_text("Choose cities and the share each claims.")
     assert errors.seen == []
+
+
+def test_a_mik2_hand_is_covered_when_the_seat_menu_changes(pages: Pages,
+                                                            server_url: str) -> None:
+    """MIK 2 (first edition): the seat's own cards ("Your cards (secret)") leave the page with
+    the cover; the covered answers hold nobody's hand."""
+    game = import_game(server_url, "first/random-4p-seed2-mik2.json", 312)  # B holds a card
+    page, errors = pages.new(LAPTOP)
+    answers = Answers(page)
+    page.goto(server_url + game["hotseat_link"])
+    covered_for(page, "B")
+    page.click("#cover-confirm")
+    seat_view(page, "B")
+    expect(page.locator("#kit-title")).to_have_text("Your cards (secret)")
+    page.click("#kit summary")
+    expect(page.locator("#kit-hand")).to_have_text("Disturbances")
+    start = len(answers.bodies)
+    page.select_option("#seat-select", "A")
+    covered_for(page, "A")
+    assert page.locator("#kit-hand, .kit-card").count() == 0
+    expect(page.locator("#kit-title")).to_have_text("MIK 2 cards")  # the public counts only
+    for url, payload in answers.since(start):
+        if "/log" in url:
+            continue
+        hands = payload["turn"]["view"]["kit"]["hands"]
+        assert all(hand is None for hand in hands.values()), f"a hand in {url}"
+    page.click("#cover-confirm")
+    seat_view(page, "A")
+    assert page.locator("[data-card='DISTURBANCES:1']").count() == 0  # B's card, not A's
+    assert errors.seen == []
