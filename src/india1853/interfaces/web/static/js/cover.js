@@ -26,13 +26,14 @@ export class Cover {
   get shown() { return this.seat !== null; }
 
   /** Covers the screen for `seat` at once: every secret place is emptied, every control
-   * behind it made inert; `why` says why the screen passes ("It is Bob's turn."). */
+   * behind it made inert; `why` says why the screen passes ("Bob decides next."; null: the
+   * reason shown stays). */
   show(seat, why) {
     const again = this.seat !== null;
     this.seat = seat;
     this.title.textContent = `Pass to ${seat}`;
     this.button.textContent = `I am ${seat}`;
-    this.reason.textContent = why;
+    if (why !== null) this.reason.textContent = why;
     this.hint.textContent = `The game is hidden until ${seat} confirms: secret bonds, cities, bids and cards are `
       + "shown only to their own player. Everyone else, please look away.";
     this.hideSecrets();

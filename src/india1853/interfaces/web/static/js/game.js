@@ -20,6 +20,7 @@ const state = {
   shared: null,      // a shared screen (the hotseat link: several human seats); null: not known yet
   viewer: null,      // shared screen: the seat confirmed at it ("I am Ann"); null while covered
   asked: null,       // shared screen: the human seat to act next in the last covered answer
+  askedAt: -1,       // shared screen: the last action id of that answer
   at: null,          // action number shown read-only, or null for the live game
   boardFor: null,    // the action id the board picture shows
   busy: false,
@@ -92,6 +93,8 @@ async function follow(data, { force = false }) {
     return;
   }
   state.shared = true;
+  if (!force && data.last_action_id < state.askedAt) return; // answers crossed: an older one
+  state.askedAt = data.last_action_id;
   const next = data.next_seat; // from the engine's active entities (null: no human must act)
   const passed = next !== null && next !== state.asked;
   if (next !== null) state.asked = next;
@@ -102,7 +105,9 @@ async function follow(data, { force = false }) {
     return;
   }
   const seat = passed ? next : cover.seat ?? next ?? data.seats[0];
-  const why = next === seat ? `${seat} decides next.` : `${seat} was chosen in the seat menu.`;
+  let why = "No human seat must decide now."; // bots think, or the game is over
+  if (next === seat) why = `${seat} decides next.`;
+  else if (cover.seat === seat) why = null; // the seat menu's choice: its reason stays
   await covered(seat, data, why);
 }
 
