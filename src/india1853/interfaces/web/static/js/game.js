@@ -115,6 +115,7 @@ async function follow(data, { force = false }) {
 async function covered(seat, data, why) {
   state.viewer = null;
   cover.show(seat, why);
+  decisions.selection = null; // a half-made choice (a hex, a MIK 2 card) is the last seat's
   cover.describe(data.turn ? `${data.turn.title} — ${data.turn.headline}` : "");
   await apply(data, { force: false });
 }
@@ -213,6 +214,7 @@ $("seat-select").addEventListener("change", (event) => {
   // Covered at once (the shown seat's secrets emptied), then the public view under the cover.
   state.viewer = null;
   cover.show(seat, `${seat} was chosen in the seat menu.`);
+  decisions.selection = null;
   refresh();
 });
 
