@@ -133,7 +133,29 @@ def open_game(page: Page, url: str, link: str) -> None:
     page.goto(url + link)
     page.wait_for_function("(document.getElementById('history-at')?.max ?? '') !== ''",
                            polling=100)
+    confirm_cover(page)
     expect(page.locator("#headline")).not_to_be_empty()
+
+
+def confirm_cover(page: Page) -> str | None:
+    """At a shared (hotseat) screen covered with "Pass to Ann": Ann confirms ("I am Ann") and
+    the page shows her view. The seat confirmed; None when the screen was not covered."""
+    if not page.locator("#cover").is_visible():
+        return None
+    seat = page.inner_text("#cover-confirm").removeprefix("I am ")
+    page.click("#cover-confirm")
+    page.wait_for_function(f"document.body.dataset.viewer === {json.dumps(seat)}", polling=100)
+    return seat
+
+
+def view_as(page: Page, seat: str) -> None:
+    """At a shared screen: the page shows ``seat``'s view (a cover confirmed by whoever it
+    asks for; then, for another seat, the seat menu and that seat's own confirmation)."""
+    confirm_cover(page)
+    if page.evaluate("document.body.dataset.viewer") != seat:
+        page.select_option("#seat-select", label=seat)
+        expect(page.locator("#cover-confirm")).to_have_text(f"I am {seat}")
+        confirm_cover(page)
 
 
 # --- lobby, contract bids, shares, undo ---------------------------------------------------------
@@ -161,8 +183,10 @@ def test_hotseat_game_from_the_lobby_bonds_claims_shares_and_undo(
     wait_for_action(page, 0)
     assert page.locator(".hex-target").count() > 100  # the board with its click targets
 
-    # Stage 1: three secret bonds, each in the seat's own dialog.
+    # Stage 1: three secret bonds, each in the seat's own dialog (the shared screen is covered
+    # between seats: "Pass to Bob", test_browser_hotseat.py).
     for i in range(3):
+        confirm_cover(page)
         page.click("#open-secret")
         dialog = page.locator("#secret-dialog")
         expect(dialog).to_be_visible()
@@ -175,6 +199,7 @@ def test_hotseat_game_from_the_lobby_bonds_claims_shares_and_undo(
 
     # Stage 2: cities (secret) and shares, in turn order, until the first stock round.
     for _ in range(40):
+        confirm_cover(page)
         if page.locator("button[data-kind=buy-ipo]:enabled").count():
             break
         n = action_count(page)
@@ -208,23 +233,21 @@ def test_hotseat_game_from_the_lobby_bonds_claims_shares_and_undo(
     wait_for_action(page, n + 1)
     game_id = page.url.split("/games/")[1].split("#")[0]
     assert last_action(server_url, game_id)["action"]["type"] == "buy_share"
-    page.select_option("#seat-select", label=seat)
-    page.wait_for_function(
-        f"document.querySelector('#seat-select option:checked').textContent === {seat!r}")
+    view_as(page, seat)
     expect(row).to_contain_text(company)
     assert row.inner_text() != before
     expect(page.locator("#undo")).to_be_enabled()
     page.click("#undo")
     wait_for_action(page, n + 2)
     assert last_action(server_url, game_id)["action"]["type"] == "undo"
+    view_as(page, seat)
     expect(page.locator(f"button[data-kind=buy-ipo][data-company={company}]")).to_be_enabled()
     # Redo puts the purchase back.
-    page.select_option("#seat-select", label=seat)
     expect(page.locator("#redo")).to_be_enabled()
     page.click("#redo")
     wait_for_action(page, n + 3)
     assert last_action(server_url, game_id)["action"]["type"] == "redo"
-    page.select_option("#seat-select", label=seat)
+    view_as(page, seat)
     expect(row).to_contain_text(company)
     assert errors.seen == []
 

@@ -203,19 +203,23 @@ def create_app(url: str, *, cache_size: int = 200, bot_delay: float = 0.0,
         return _json_response(_json({"games": games}))
 
     @app.get("/api/games/{game_id}")
-    async def get_game(game_id: str, request: Request, seat: str | None = None) -> Response:
-        """The game as the token's seat sees it (no token: a spectator)."""
+    async def get_game(game_id: str, request: Request, seat: str | None = None,
+                       cover: bool = False) -> Response:
+        """The game as the token's seat sees it (no token: a spectator; ``cover`` with the
+        hotseat token: the public view and the human seat to act next, ``next_seat``)."""
         token = _bearer(request)
-        _last, data = await _run(store().view_json, game_id, token, seat)
+        _last, data = await _run(store().view_json, game_id, token, seat, cover)
         return _json_response(data)
 
     @app.post("/api/games/{game_id}/actions",
               openapi_extra=_openapi_body(None, "one action as in docs/actions.md"))
-    async def post_action(game_id: str, request: Request, seat: str | None = None) -> Response:
-        """Apply one action (its id must be the turn's next_id); the new view on success."""
+    async def post_action(game_id: str, request: Request, seat: str | None = None,
+                          cover: bool = False) -> Response:
+        """Apply one action (its id must be the turn's next_id); the new view on success
+        (``cover`` with the hotseat token: the covered answer, as GET's)."""
         token = _bearer(request)
         action = await _body(request, MAX_BODY)
-        data = await _run(store().act_json, game_id, token, action, seat)
+        data = await _run(store().act_json, game_id, token, action, seat, cover)
         app.state.bots.kick(game_id)
         return _json_response(data)
 

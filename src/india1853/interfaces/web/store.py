@@ -89,6 +89,8 @@ class Access:
     seat: str | None
     seats: tuple[str, ...]
     hotseat: bool = False
+    # The hotseat token's screen is covered: no seat's view, only what every seat may see.
+    covered: bool = False
 
 
 @dataclass
@@ -101,9 +103,11 @@ class Entry:
     created_at: float
     submitters: list[str | None]  # the deciding player of each action in the log
     bots: dict[str, Bot] = field(default_factory=dict)
-    responses: dict[tuple[str | None, tuple[str, ...]], dict[str, Any]] = field(
+    # Answers per (seat, seats, covered), built and encoded once per change.
+    responses: dict[tuple[str | None, tuple[str, ...], bool], dict[str, Any]] = field(
         default_factory=dict)
-    encoded: dict[tuple[str | None, tuple[str, ...]], bytes] = field(default_factory=dict)
+    encoded: dict[tuple[str | None, tuple[str, ...], bool], bytes] = field(
+        default_factory=dict)
     narrator: Game | None = None
     history: Game | None = None
     lines: list[dict[str, Any]] = field(default_factory=list)
@@ -225,8 +229,11 @@ class GameStore:
 
     # --- tokens -----------------------------------------------------------------------------
 
-    def _access(self, entry: Entry, token: str | None, seat: str | None) -> Access:
-        """401 for a token that is no seat's; 403 for a seat the token may not view as."""
+    def _access(self, entry: Entry, token: str | None, seat: str | None,
+                cover: bool = False) -> Access:
+        """401 for a token that is no seat's; 403 for a seat the token may not view as.
+        ``cover``: the hotseat token's covered screen (no seat's view; ignored for a seat's
+        own token, whose view is only ever its own, and for no token)."""
         if token is None:
             if seat is not None:
                 raise ApiError(401, "seat: viewing as a seat needs that seat's token")
@@ -247,18 +254,31 @@ class GameStore:
                 seat = self._next_human(entry, humans)
             elif seat not in humans:
                 raise ApiError(403, f"seat: {seat!r} is not a human seat of this game")
+            if cover:
+                return self._covered(humans)
             return Access(seat, humans, hotseat=True)
         raise ApiError(401, "token: not a token of this game")
 
     @staticmethod
-    def _next_human(entry: Entry, humans: Sequence[str]) -> str:
-        """The human seat that must act next (the first human seat when none must)."""
+    def _covered(humans: tuple[str, ...]) -> Access:
+        """The hotseat token's covered screen: the public view, the seats it may act for."""
+        return Access(None, humans, hotseat=True, covered=True)
+
+    @staticmethod
+    def _deciding_human(entry: Entry, humans: Sequence[str]) -> str | None:
+        """The human seat that must act next, by the engine's active entities and who
+        decides for each (3.4.1); None when none must (bots act, or the game is over)."""
         game = entry.game
         for entity, entity_type in game.active_entities():
             player = decider(game, entity, entity_type)
             if player is not None and player in humans:
                 return player
-        return humans[0]
+        return None
+
+    @classmethod
+    def _next_human(cls, entry: Entry, humans: Sequence[str]) -> str:
+        """The human seat that must act next (the first human seat when none must)."""
+        return cls._deciding_human(entry, humans) or humans[0]
 
     # --- responses --------------------------------------------------------------------------
 
@@ -296,10 +316,14 @@ class GameStore:
         return entry.game.action(kind, str(target["entity"]))
 
     def _response(self, game_id: str, entry: Entry, access: Access) -> dict[str, Any]:
-        key = (access.seat, access.seats)
+        key = (access.seat, access.seats, access.covered)
         cached = entry.responses.get(key)
         if cached is not None:
             return cached
+        if access.covered:
+            out = self._covered_response(game_id, entry, access)
+            entry.responses[key] = out
+            return out
         undo = self._may(entry, access, "undo")
         redo = self._may(entry, access, "redo")
         out = {
@@ -317,10 +341,31 @@ class GameStore:
         entry.responses[key] = out
         return out
 
+    def _covered_response(self, game_id: str, entry: Entry, access: Access) -> dict[str, Any]:
+        """The answer for a covered hotseat screen ("Pass to Ann"): the public view (as a
+        spectator's: no seat's secrets), the seats the token may act for, and ``next_seat``,
+        the human seat that must act next (None when none must), whom the page asks to
+        confirm before it fetches that seat's view.  Nobody is at the screen to act: no
+        undo or redo is offered."""
+        return {
+            "game": self._meta(game_id, entry),
+            "seat": None,
+            "seats": list(access.seats),
+            "covered": True,
+            "next_seat": self._deciding_human(entry, access.seats),
+            "turn": turn(entry.game, None),
+            "last_action_id": len(entry.game.log),
+            "can_undo": False,
+            "undo": None,
+            "can_redo": False,
+            "redo": None,
+            "bot_error": entry.bot_error,
+        }
+
     def _encode(self, game_id: str, entry: Entry, access: Access) -> tuple[int, bytes]:
         """The response as JSON bytes (encoded once per change and seat: the pages of one
         seat and its stream share them) and its last action id."""
-        key = (access.seat, access.seats)
+        key = (access.seat, access.seats, access.covered)
         data = entry.encoded.get(key)
         if data is None:
             data = entry.encoded[key] = encode(self._response(game_id, entry, access))
@@ -329,11 +374,12 @@ class GameStore:
     # --- reading ----------------------------------------------------------------------------
 
     def view_json(self, game_id: str, token: str | None,
-                  seat: str | None) -> tuple[int, bytes]:
-        """GET's response as JSON bytes, and its last action id."""
+                  seat: str | None, cover: bool = False) -> tuple[int, bytes]:
+        """GET's response as JSON bytes, and its last action id (``cover``: a hotseat
+        screen covered until the next seat confirms, _covered_response)."""
         with self.lock(game_id):
             entry = self._read(game_id)
-            return self._encode(game_id, entry, self._access(entry, token, seat))
+            return self._encode(game_id, entry, self._access(entry, token, seat, cover))
 
     def last_action_id(self, game_id: str) -> int:
         entry = self._cached(game_id)
@@ -557,8 +603,10 @@ class GameStore:
         return out
 
     def act_json(self, game_id: str, token: str | None, action: object,
-                 seat: str | None = None) -> bytes:
-        """Check and apply one action sent with ``token``; GET's response after it (JSON)."""
+                 seat: str | None = None, cover: bool = False) -> bytes:
+        """Check and apply one action sent with ``token``; GET's response after it (JSON;
+        ``cover`` with the hotseat token: the covered answer, so the page learns who acts
+        next without receiving that seat's view before he confirms)."""
         if token is None:
             raise ApiError(401, "token: acting needs a seat's token (Authorization: Bearer)")
         if not isinstance(action, dict):
@@ -576,7 +624,9 @@ class GameStore:
                 who = self._authorize(entry, access, action)
                 stamped = {**action, "created_at": int(time.time())}
                 if self._apply(game_id, entry, stamped, who):
-                    if access.hotseat:
+                    if access.hotseat and cover:
+                        access = self._covered(access.seats)
+                    elif access.hotseat:
                         access = Access(self._next_human(entry, access.seats), access.seats,
                                         hotseat=True)
                     return self._encode(game_id, entry, access)[1]

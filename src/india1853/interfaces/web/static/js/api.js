@@ -24,14 +24,24 @@ async function call(method, url, { token, body } = {}) {
   return data;
 }
 
+function query(seat, cover) {
+  const q = new URLSearchParams();
+  if (seat) q.set("seat", seat);
+  if (cover) q.set("cover", "true");
+  const text = q.toString();
+  return text ? `?${text}` : "";
+}
+
 export const api = {
   listGames: () => call("GET", "/api/games"),
   variants: () => call("GET", "/api/variants"),
   createGame: (body) => call("POST", "/api/games", { body }),
-  game: (id, token, seat) =>
-    call("GET", `/api/games/${encodeURIComponent(id)}${seat ? `?seat=${encodeURIComponent(seat)}` : ""}`, { token }),
-  act: (id, token, action, seat) =>
-    call("POST", `/api/games/${encodeURIComponent(id)}/actions${seat ? `?seat=${encodeURIComponent(seat)}` : ""}`, { token, body: action }),
+  // `cover`: a shared (hotseat) screen asks for the covered answer (the public view and
+  // `next_seat`) instead of a seat's view; a seat's own token gets its view as before.
+  game: (id, token, seat, cover = false) =>
+    call("GET", `/api/games/${encodeURIComponent(id)}${query(seat, cover)}`, { token }),
+  act: (id, token, action, seat, cover = false) =>
+    call("POST", `/api/games/${encodeURIComponent(id)}/actions${query(seat, cover)}`, { token, body: action }),
   preview: (id, token, action, seat) =>
     call("POST", `/api/games/${encodeURIComponent(id)}/preview${seat ? `?seat=${encodeURIComponent(seat)}` : ""}`, { token, body: action }),
   log: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/log`, { token }),

@@ -2,6 +2,7 @@
 // events), renders the board, the decisions and the tables, and submits the chosen options.
 import { api } from "./api.js";
 import { Board } from "./board.js";
+import { Cover } from "./cover.js";
 import { Decisions } from "./decisions.js";
 import { h, clear } from "./dom.js";
 import { normalizeTurn } from "./model.js";
@@ -16,7 +17,10 @@ const $ = (id) => document.getElementById(id);
 
 const state = {
   data: null,        // the last GET /api/games/{id} answer
-  seat: null,        // a seat picked by hand (hotseat); null = the server's choice
+  shared: null,      // a shared screen (the hotseat link: several human seats); null: not known yet
+  viewer: null,      // shared screen: the seat confirmed at it ("I am Ann"); null while covered
+  asked: null,       // shared screen: the human seat to act next in the last covered answer
+  askedAt: -1,       // shared screen: the last action id of that answer
   at: null,          // action number shown read-only, or null for the live game
   boardFor: null,    // the action id the board picture shows
   busy: false,
@@ -29,6 +33,8 @@ const decisions = new Decisions({
   body: $("decision-body"), title: $("decisions-title"), board, act, dialog: $("secret-dialog"),
   preview: (action) => api.preview(gameId, token, action, state.data && state.data.seat),
 });
+
+const cover = new Cover($("cover"), { onConfirm: confirmed });
 
 function showError(message) {
   const el = $("error");
@@ -43,10 +49,10 @@ async function act(option) {
   showError("");
   try {
     const seat = state.data.seat;
-    const data = await api.act(gameId, token, option.action, seat);
-    state.seat = null; // hotseat: follow the seat that acts next
-    await apply(data, { force: true });
-    if (state.seat === null && data.seat !== seat) await refresh();
+    // A shared screen asks for the covered answer: the next seat's view is never fetched
+    // before that seat confirms.
+    const data = await api.act(gameId, token, option.action, seat, state.shared);
+    await follow(data, { force: true });
   } catch (err) {
     showError(err.message);
     await refresh();
@@ -67,14 +73,67 @@ async function undo() {
 
 async function refresh() {
   try {
-    const data = await api.game(gameId, token, state.seat);
-    await apply(data, {});
+    // The first answer (and every answer at a shared screen) is asked for covered: a seat's
+    // own link gets its view all the same, the hotseat link the public view and next_seat.
+    const data = await api.game(gameId, token, null, state.shared !== false);
+    await follow(data, {});
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+// --- a shared (hotseat) screen: "Pass to Ann" ----------------------------------------------
+
+/** Shows an answer; at a shared screen (a covered answer), the confirmed seat's own view when
+ * no other human seat has come to act since, else the cover for the seat that must act. */
+async function follow(data, { force = false }) {
+  if (!data.covered) {
+    state.shared = false; // a seat's own link, or a spectator: nothing to cover
+    await apply(data, { force });
+    return;
+  }
+  state.shared = true;
+  if (!force && data.last_action_id < state.askedAt) return; // answers crossed: an older one
+  state.askedAt = data.last_action_id;
+  const next = data.next_seat; // from the engine's active entities (null: no human must act)
+  const passed = next !== null && next !== state.asked;
+  if (next !== null) state.asked = next;
+  if (data.seats.length === 1 && !cover.shown) state.viewer = data.seats[0]; // nobody to pass to
+  const viewer = state.viewer;
+  if (viewer !== null && !(passed && next !== viewer)) {
+    await apply(await api.game(gameId, token, viewer), { force });
+    return;
+  }
+  const seat = passed ? next : cover.seat ?? next ?? data.seats[0];
+  let why = "No human seat must decide now."; // bots think, or the game is over
+  if (next === seat) why = `${seat} decides next.`;
+  else if (cover.seat === seat) why = null; // the seat menu's choice: its reason stays
+  await covered(seat, data, why);
+}
+
+/** The cover for `seat`, with the public view (`data`, a covered answer) drawn under it. */
+async function covered(seat, data, why) {
+  state.viewer = null;
+  cover.show(seat, why);
+  decisions.selection = null; // a half-made choice (a hex, a MIK 2 card) is the last seat's
+  cover.describe(data.turn ? `${data.turn.title} — ${data.turn.headline}` : "");
+  await apply(data, { force: false });
+}
+
+async function confirmed(seat) {
+  state.viewer = seat;
+  try {
+    await apply(await api.game(gameId, token, seat), { force: true });
+    $("decisions").focus({ preventScroll: true });
   } catch (err) {
     showError(err.message);
   }
 }
 
 async function apply(data, { force }) {
+  // A shared screen shows a seat's view only to the seat confirmed at it (an answer asked for
+  // before the screen was covered is dropped).
+  if (state.shared && data.seat && data.seat !== state.viewer) return;
   // Answers may cross: never go back to an older state of the same seat.
   if (!force && state.data && data.seat === state.data.seat
       && data.last_action_id < state.data.last_action_id) return;
@@ -111,6 +170,7 @@ function render(rawTurn, { readOnly }) {
   document.title = `1853 — ${turn.title}`;
   $("title").textContent = `${turn.title} · phase ${turn.phase}${readOnly ? ` · action ${state.at}` : ""}`;
   $("headline").textContent = turn.headline;
+  document.body.dataset.viewer = readOnly || !d || !d.seat ? "" : d.seat;
   renderSeat(d, readOnly);
   decisions.update(turn, { readOnly });
   renderPlayers($("players"), turn);
@@ -149,7 +209,12 @@ function renderSeat(d, readOnly) {
 }
 
 $("seat-select").addEventListener("change", (event) => {
-  state.seat = event.target.value;
+  const seat = event.target.value;
+  if (!state.shared || seat === state.viewer) return;
+  // Covered at once (the shown seat's secrets emptied), then the public view under the cover.
+  state.viewer = null;
+  cover.show(seat, `${seat} was chosen in the seat menu.`);
+  decisions.selection = null;
   refresh();
 });
 
@@ -213,7 +278,8 @@ $("board-hint").textContent = "Drag or scroll to pan; Ctrl+wheel or the buttons 
 
 function listen() {
   if (!window.EventSource) return;
-  const source = new EventSource(api.eventsUrl(gameId, token, null));
+  // A shared screen follows the public stream: each seat's view is fetched when confirmed.
+  const source = new EventSource(api.eventsUrl(gameId, state.shared ? null : token, null));
   source.addEventListener("message", (event) => {
     let id = Number(event.lastEventId);
     try { id = JSON.parse(event.data).last_action_id ?? id; } catch { /* the id alone will do */ }
