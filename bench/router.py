@@ -39,14 +39,9 @@ from india1853.board.tiles import fitting_rotations, map_paths, promotion_rotati
 from india1853.data.loader import load_edition
 from india1853.data.model import Edition
 from india1853.rules.position import CompanyState, Position, load_position, position_to_dict
-from india1853.rules.router import (
-    BestRun,
-    _eligible,
-    _Resources,
-    best_run,
-    enumerate_runs,
-    reduce_graph,
-)
+from india1853.rules.router import BestRun, best_run
+from india1853.rules.router.arms import _eligible, enumerate_runs
+from india1853.rules.router.reduce import _Resources, reduce_graph
 from india1853.rules.routes import Train, junction_hexes, route_to_json, runnable_trains
 
 HERE = Path(__file__).parent

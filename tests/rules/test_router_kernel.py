@@ -1,4 +1,4 @@
-"""The router's compiled kernel (issue 15, ``india1853.rules.router_kernel``) against the
+"""The router's compiled kernel (issue 15, ``india1853.rules.router.kernel``) against the
 pure-Python router: two trains of one gauge (with or without run duties) go to the kernel
 by default,
 and must give the same optimum, certified, as the pure-Python search (``kernel=False``) and
@@ -15,7 +15,8 @@ import pytest
 from india1853.board.graph import TrackGraph
 from india1853.errors import RuleError
 from india1853.rules.position import load_position
-from india1853.rules.router import arms_of, best_run, runs_at_least
+from india1853.rules.router import best_run
+from india1853.rules.router.arms import arms_of, runs_at_least
 from india1853.rules.routes import Train, check_routes, runnable_trains
 
 STRESS = Path(__file__).resolve().parents[2] / "bench" / "stress"
