@@ -68,12 +68,8 @@ def optimal_run(game: Game, company: str, budget_seconds: float | None = None) -
 
 def game_board_svg(game: Game, routes: OptimalRun | None = None) -> str:
     """The game's board (tiles, bases) as SVG, with the run's routes highlighted if given."""
-    board = game.state.board
-    tiles = {hex_: (placed.tile, placed.rotation) for hex_, placed in board.tiles.items()}
-    bases = [(b.company, b.hex, b.station) for b in board.bases]
     highlight = [list(r.nodes) for r in routes.routes] if routes else []
-    return render_board_svg(game.rules.ed, tiles=tiles, bases=bases,
-                            highlight_routes=highlight, check_slots=False)
+    return render_board_svg(game.state.board, highlight_routes=highlight)
 
 
 def describe_run(run: OptimalRun) -> str:

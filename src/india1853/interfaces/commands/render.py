@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from india1853.board.hexes import parse_coord
+from india1853.board.state import Base, BoardState, PlacedTile
 from india1853.board.tiles import (
     fitting_rotations,
     is_reserved,
@@ -132,6 +133,70 @@ def parse_base(text: str) -> tuple[str, str, str | None]:
     return parts[0], parts[1], parts[2] if len(parts) == 3 else None
 
 
+def sketch_board(ed: Edition, tiles: Sequence[str], bases: Sequence[str]) -> BoardState:
+    """The printed board with the ``--tile`` options (:func:`sketch_tiles`) and then the
+    ``--base`` options (:func:`sketch_bases`) on it."""
+    laid = {**BoardState.initial(ed).tiles,
+            **{coord: PlacedTile(tile, rotation)
+               for coord, (tile, rotation) in sketch_tiles(ed, tiles).items()}}
+    board = BoardState(ed, laid)
+    return BoardState(ed, laid, sketch_bases(board, bases))
+
+
+def sketch_bases(board: BoardState, texts: Sequence[str]) -> tuple[Base, ...]:
+    """The ``--base`` options as base tokens on ``board`` (4.4, 4.2.9): a station named, the
+    tile's only large station, or the printed city circle of a hex without a tile.  A token
+    never disappears silently from the picture: a hex without a city, a town, an unnamed
+    station among several or more tokens than slots raises InputError."""
+    ed = board.edition
+    out: list[Base] = []
+    taken: dict[tuple[str, str | None], int] = {}
+    for initials, text, station in map(parse_base, texts):
+        company = ed.company(initials)
+        coord = parse_coord(text)
+        if coord not in ed.board.hexes:
+            raise InputError(f"bases: hex {coord} is not on the {ed.name} edition board")
+        tile = board.tile_at(coord)
+        station, slots = (_printed_city_slot(ed, coord, station) if tile is None
+                          else _tile_station_slots(tile[0], coord, station))
+        if taken.get((coord, station), 0) >= slots:
+            where = coord if station is None else f"{coord}/{station}"
+            raise InputError(f"bases: no free slot for {company.initials} on {where} "
+                             f"({slots} slot{'s' if slots != 1 else ''})")
+        taken[coord, station] = taken.get((coord, station), 0) + 1
+        out.append(Base(company.initials, coord, station))
+    return tuple(out)
+
+
+def _printed_city_slot(ed: Edition, coord: str, station: str | None) -> tuple[None, int]:
+    """A hex without a tile: only a printed city circle takes a token (one slot)."""
+    if station is not None:
+        raise InputError(f"bases: no station {station!r} on {coord} (no tile there)")
+    if ed.board.hexes[coord].kind != "city":
+        raise InputError(f"bases: {coord} has no city to hold a base")
+    return None, 1
+
+
+def _tile_station_slots(tile: TileSpec, coord: str, station: str | None) -> tuple[str, int]:
+    """The station of ``tile`` a base goes to and its slot count; an unnamed station is the
+    tile's only large station."""
+    large = [s for s in tile.stations if s.kind == "large"]
+    if station is None:
+        if len(large) != 1:
+            if not large:
+                raise InputError(f"bases: tile {tile.id} on {coord} has no large station")
+            names = ", ".join(s.id for s in large)
+            raise InputError(f"bases: name the station on {coord} (one of {names})")
+        return large[0].id, large[0].slots
+    for s in tile.stations:
+        if s.id == station:
+            if s.kind != "large":
+                raise InputError(f"bases: station {station!r} on {coord} is a town, not a "
+                                 "large station")
+            return s.id, s.slots
+    raise InputError(f"bases: no station {station!r} on {coord}")
+
+
 def run(args: argparse.Namespace) -> int:
     if args.game is not None:
         from india1853.interfaces.game_render import run_game_render
@@ -140,8 +205,6 @@ def run(args: argparse.Namespace) -> int:
     if args.to is not None or args.routes is not None:
         raise InputError("--to/--routes: need a game log, e.g. render game.json --out b.svg")
     ed = load_edition(args.edition or "second")
-    tiles = sketch_tiles(ed, args.tile)
-    bases = [parse_base(b) for b in args.base]
-    svg = render_board_svg(ed, tiles=tiles, bases=bases)
+    svg = render_board_svg(sketch_board(ed, args.tile, args.base))
     print(write_picture(svg, args.out))
     return 0
