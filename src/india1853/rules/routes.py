@@ -20,11 +20,11 @@ from typing import Any, Literal, Protocol
 
 from india1853.board.hexes import neighbour, opposite, parse_coord, side_between
 from india1853.data.model import Edition, TrainSpec
+from india1853.data.model import TrainGauge as TrainGauge
 from india1853.errors import DataError, InputError, RuleError
 from india1853.rules.position import Position
 
 Gauge = Literal["broad", "metre", "dual"]
-TrainGauge = Literal["broad", "metre"]
 StationNode = tuple[Literal["S"], str, str]
 EdgeNode = tuple[Literal["E"], str, int]
 Node = StationNode | EdgeNode
@@ -98,10 +98,7 @@ class Train:
     def from_spec(spec: TrainSpec, route_min_stations: int) -> Train:
         """The running rules of an edition's train type (``ed.trains``), with the edition's
         fewest stations of a run (``ed.rules.route_min_stations``)."""
-        if spec.gauge == "dual":
-            raise InputError(f"train {spec.name!r}: a train runs on broad or metre gauge")
-        gauge: TrainGauge = "broad" if spec.gauge == "broad" else "metre"
-        return Train(spec.name, gauge, spec.large_stations, route_min_stations,
+        return Train(spec.name, spec.gauge, spec.large_stations, route_min_stations,
                      spec.min_small_stations, spec.large_station_needs_base)
 
     @staticmethod
