@@ -14,10 +14,10 @@ import pytest
 
 from india1853.board.graph import TrackGraph
 from india1853.errors import RuleError
-from india1853.rules.position import load_position
+from india1853.rules.position import load_position, runnable_trains
 from india1853.rules.router import best_run
 from india1853.rules.router.arms import arms_of, runs_at_least
-from india1853.rules.routes import Train, check_routes, runnable_trains
+from india1853.rules.routes import Train, check_routes
 
 STRESS = Path(__file__).resolve().parents[2] / "bench" / "stress"
 

@@ -22,7 +22,6 @@ from india1853.board.hexes import neighbour, opposite, parse_coord, side_between
 from india1853.data.model import Edition, TrainSpec
 from india1853.data.model import TrainGauge as TrainGauge
 from india1853.errors import DataError, InputError, RuleError
-from india1853.rules.position import Position
 
 Gauge = Literal["broad", "metre", "dual"]
 StationNode = tuple[Literal["S"], str, str]
@@ -580,40 +579,3 @@ def route_to_json(route: Route, graph: RouteGraph) -> dict[str, Any]:
             visits[-1][1].append(end[2])
     hexes = [f"{h}:{','.join(ids)}" if ids else h for h, ids in visits]
     return {"train": route.train.name, "hexes": hexes, "mail": route.mail}
-
-
-# ---------------------------------------------------------------------------------------------
-# What a position says about a company's run.
-
-# CompanyState.extra keys read here (documented in docs/routes.md).
-BOUGHT_THIS_TURN = "trains_bought_this_turn"
-RUN_DUTIES = "run_duties"
-
-
-def runnable_trains(position: Position, company: str) -> tuple[str, list[Train], list[str]]:
-    """The company's initials, its trains able to run this turn and its duty hexes.
-
-    4.5.1 / 33.1: a train bought this turn does not run (``trains_bought_this_turn`` in the
-    company entry lists them).  4.2.3 / 4.4.2: ``run_duties`` lists hexes that must be on a run.
-    """
-    state = position.company(company)
-    owned = Counter(state.trains)
-    bought = state.extra.get(BOUGHT_THIS_TURN, [])
-    if not isinstance(bought, list):
-        raise InputError(f"companies.{state.company}.{BOUGHT_THIS_TURN}: expected a list")
-    for name in bought:
-        if owned[name] <= 0:
-            raise InputError(f"companies.{state.company}.{BOUGHT_THIS_TURN}: {name!r} is not "
-                             "among its trains")
-        owned[name] -= 1
-    trains = [Train.named(position.edition, n) for n in sorted(owned) for _ in range(owned[n])]
-    duties_raw = state.extra.get(RUN_DUTIES, [])
-    if not isinstance(duties_raw, list):
-        raise InputError(f"companies.{state.company}.{RUN_DUTIES}: expected a list of hexes")
-    duties: list[str] = []
-    for k, raw in enumerate(duties_raw):
-        try:
-            duties.append(parse_coord(str(raw)))
-        except InputError as exc:
-            raise InputError(f"companies.{state.company}.{RUN_DUTIES}[{k}]: {exc}") from None
-    return state.company, trains, duties

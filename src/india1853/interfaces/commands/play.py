@@ -19,9 +19,9 @@ from typing import IO, Any
 
 from india1853.errors import InputError
 from india1853.interfaces.bots import BOT_NAMES
+from india1853.interfaces.logfile import Table, load_game
 from india1853.interfaces.terminal.console import Console
 from india1853.interfaces.terminal.loop import Hotseat
-from india1853.interfaces.terminal.savefile import Table, load_game
 from india1853.rules.game.game import Game
 from india1853.rules.game.rules_data import game_rules
 from india1853.rules.game.settings import EDITIONS, Settings

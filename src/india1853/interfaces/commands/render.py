@@ -24,6 +24,8 @@ from india1853.board.tiles import (
 from india1853.data.loader import load_edition
 from india1853.data.model import Edition, HexSpec, TileSpec
 from india1853.errors import InputError
+from india1853.interfaces.game_render import describe_run, game_board_svg, optimal_run
+from india1853.interfaces.logfile import load_log
 from india1853.interfaces.render import render_board_svg, write_picture
 
 
@@ -197,10 +199,25 @@ def _tile_station_slots(tile: TileSpec, coord: str, station: str | None) -> tupl
     raise InputError(f"bases: no station {station!r} on {coord}")
 
 
+def run_game_render(args: argparse.Namespace) -> int:
+    """The ``render GAME`` form of the render command."""
+    if args.tile or args.base:
+        raise InputError("--tile/--base: draw a game's own board; they apply without a game log")
+    game = load_log(args.game, args.to)
+    edition = getattr(args, "edition", None)
+    if edition is not None and edition != game.settings.edition:
+        raise InputError(f"--edition {edition}: {args.game!r} is a game of the "
+                         f"{game.settings.edition} edition")
+    run = optimal_run(game, args.routes) if args.routes else None
+    path = write_picture(game_board_svg(game, run), args.out)
+    if run is not None:
+        print(describe_run(run))
+    print(path)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     if args.game is not None:
-        from india1853.interfaces.game_render import run_game_render
-
         return run_game_render(args)
     if args.to is not None or args.routes is not None:
         raise InputError("--to/--routes: need a game log, e.g. render game.json --out b.svg")
