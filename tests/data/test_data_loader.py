@@ -108,6 +108,7 @@ CORRUPTIONS: list[tuple[str, Callable[[Json], None], str]] = [
     ("second/trains.json", _set(["trains", 0, "gauge"], "dual"),
      r"trains\[0\]\.gauge: expected one of broad, metre, got 'dual'"),
     ("tiles.json", _delete(["tiles", "5", "provenance"]), r"tiles\.5: missing field 'provenance'"),
+    ("tiles.json", _set(["tiles", "5", "provenance"], None), r"tiles\.5\.provenance: expected a"),
     ("second/rules.json", _set(["tables", "players", 0, "bid_cities"], [1]),
      r"players\[0\]\.bid_cities: expected a list of 2"),
     ("second/market.json", _set(["movement", "dividend_steps", 0], [1, "up"]),

@@ -79,6 +79,15 @@ def _hints(cls: Any) -> dict[str, Any]:
     return get_type_hints(cls)
 
 
+def _not_none(hint: Any) -> Any:
+    """``X | None`` as ``X``."""
+    if get_origin(hint) in (Union, types.UnionType):
+        kinds = [a for a in get_args(hint) if a is not type(None)]
+        if len(kinds) == 1:
+            return kinds[0]
+    return hint
+
+
 # A form reads one value (a record or a field) whose JSON differs from the model's shape; a
 # check looks at a record once it is read (with the context still at that record).
 Form = Callable[["Reader", Any], Any]
@@ -113,9 +122,13 @@ class Reader:
             value = raw[f.name]
             if value is None and optional:
                 continue  # null: the default
+            hint = hints[f.name]
+            if f.metadata.get("required"):
+                # A file must give it: None is only for what code makes.
+                hint = _not_none(hint)
             with ctx.at(f.name):
                 form = self.forms.get((cls, f.name))
-                values[f.name] = form(self, value) if form else self.value(value, hints[f.name])
+                values[f.name] = form(self, value) if form else self.value(value, hint)
         extra = sorted(set(raw) - {f.name for f in own} - set(ignore))
         if extra:
             raise ctx.error(f"unknown field {extra[0]!r}")
