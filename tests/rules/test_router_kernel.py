@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -120,3 +122,16 @@ def test_kernel_with_drawn_duty_hexes_matches_the_pure_python_router(name: str) 
         fast = best_run(graph, company, trains, duties)
         assert fast.optimal and reference.optimal, duties
         assert fast.run.total == reference.run.total, duties
+
+
+
+def test_warm_up_loads_the_kernel_that_the_router_uses() -> None:
+    """``india1853.rules.router.warm_up`` (what ``serve`` and ``play`` call as they start)
+    loads the very module the router's pair search imports, which importing the router alone
+    does not (a fresh interpreter)."""
+    probe = ("import sys\n"
+             "from india1853.rules.router import warm_up\n"
+             "assert 'india1853.rules.router.kernel' not in sys.modules\n"
+             "warm_up()\n"
+             "assert 'india1853.rules.router.kernel' in sys.modules\n")
+    subprocess.run([sys.executable, "-c", probe], check=True, timeout=120)
