@@ -11,7 +11,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet --upgrade "pip>=23,<27"
 	$(BIN)/pip install --quiet -e ".[dev]"
 	# The router's compiled kernel (numba, issue 15): compile it once now, into numba's cache.
-	$(BIN)/python -m india1853.rules.router_kernel
+	$(BIN)/python -m india1853.rules.router.kernel
 	touch $(STAMP)
 
 # The web server (docs/web-api.md): open the address it prints; Ctrl-C stops it. Games are kept

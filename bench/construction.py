@@ -30,14 +30,19 @@ from india1853.rules.construction import (
     apply_base,
     apply_lay,
     apply_promotion,
-    context_from_position,
     lays_allowed,
     legal_bases,
     legal_lays,
     legal_moves,
     legal_promotions,
 )
-from india1853.rules.position import CompanyState, Position, load_position, position_to_dict
+from india1853.rules.position import (
+    CompanyEntry,
+    Position,
+    context_from_position,
+    load_position,
+    position_to_dict,
+)
 
 POSITIONS = Path(__file__).resolve().parent.parent / "tests" / "positions"
 REPEATS = 30
@@ -171,7 +176,7 @@ def build_late_game(edition: str, seed: int, rounds: int = 16) -> dict[str, Any]
                 placed[spec.initials] += 1
     position = Position(
         ed, phase, board,
-        {c.initials: CompanyState(c.initials, trains=("5", "6") if c.type != "minor"
+        {c.initials: CompanyEntry(c.initials, trains=("5", "6") if c.type != "minor"
                                   else ("5",), cash=800,
                                   type="minor" if c.type == "minor" else "major",
                                   double_lay="paid" if ed.costs.double_lay_fees else None,

@@ -6,6 +6,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from india1853.board.state import BoardState
 from india1853.board.tiles import fitting_rotations, promotion_rotations
 from india1853.data.loader import load_edition
 from india1853.interfaces.render import render_board_svg, svg_to_png
@@ -46,7 +47,7 @@ def run() -> list[dict[str, object]]:
         rows.append({"edition": edition, "what": "fitting_rotations, every tile x hex",
                      "calls": n, "us_per_call": (time.perf_counter() - start) / n * 1e6})
         start = time.perf_counter()
-        svg = render_board_svg(ed)
+        svg = render_board_svg(BoardState.initial(ed))
         rows.append({"edition": edition, "what": "render_board_svg", "calls": 1,
                      "us_per_call": (time.perf_counter() - start) * 1e6})
         with tempfile.TemporaryDirectory() as tmp:

@@ -38,16 +38,17 @@ from india1853.board.state import Base, BoardState
 from india1853.board.tiles import fitting_rotations, map_paths, promotion_rotations
 from india1853.data.loader import load_edition
 from india1853.data.model import Edition
-from india1853.rules.position import CompanyState, Position, load_position, position_to_dict
-from india1853.rules.router import (
-    BestRun,
-    _eligible,
-    _Resources,
-    best_run,
-    enumerate_runs,
-    reduce_graph,
+from india1853.rules.position import (
+    CompanyEntry,
+    Position,
+    load_position,
+    position_to_dict,
+    runnable_trains,
 )
-from india1853.rules.routes import Train, junction_hexes, route_to_json, runnable_trains
+from india1853.rules.router import BestRun, best_run
+from india1853.rules.router.arms import _eligible, enumerate_runs
+from india1853.rules.router.reduce import _Resources, reduce_graph
+from india1853.rules.routes import Train, junction_hexes, route_to_json
 
 HERE = Path(__file__).parent
 POSITIONS = HERE / "positions"
@@ -409,8 +410,8 @@ def build_position(spec: Spec) -> dict[str, Any]:
     phase = _phase(ed, spec)
     _check_trains(ed, spec, phase)
     kinds = {c.initials: ("minor" if c.type == "minor" else "major") for c in ed.companies}
-    companies = {c: CompanyState(company=c, type=kinds[c]) for c in spec.others}  # type: ignore[arg-type]
-    companies[spec.company] = CompanyState(company=spec.company, trains=spec.trains,
+    companies = {c: CompanyEntry(company=c, type=kinds[c]) for c in spec.others}  # type: ignore[arg-type]
+    companies[spec.company] = CompanyEntry(company=spec.company, trains=spec.trains,
                                            type=kinds[spec.company])  # type: ignore[arg-type]
     position = Position(ed, phase, state, companies)
     doc = position_to_dict(position)

@@ -40,9 +40,8 @@ from typing import Any
 from bench.router import Spec, _oracle, _route_set, build_position
 from india1853.board.graph import TrackGraph
 from india1853.errors import RuleError
-from india1853.rules.position import load_position
+from india1853.rules.position import load_position, runnable_trains
 from india1853.rules.router import Budget, best_run
-from india1853.rules.routes import runnable_trains
 
 HERE = Path(__file__).parent
 STRESS_DIR = HERE / "stress"

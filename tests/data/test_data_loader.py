@@ -103,6 +103,16 @@ CORRUPTIONS: list[tuple[str, Callable[[Json], None], str]] = [
      r"hexes\[coord=G19\] is reconstructed but not marked"),
     ("first/companies.json", _set(["companies", 4, "homes", 1, "variant"], 3),
      r"homes\[1\]\.variant: expected a string"),
+    # Read from the model's types: a train runs on broad or metre gauge, never dual; a field
+    # the model requires of files although it has a default; a fixed-length pair.
+    ("second/trains.json", _set(["trains", 0, "gauge"], "dual"),
+     r"trains\[0\]\.gauge: expected one of broad, metre, got 'dual'"),
+    ("tiles.json", _delete(["tiles", "5", "provenance"]), r"tiles\.5: missing field 'provenance'"),
+    ("tiles.json", _set(["tiles", "5", "provenance"], None), r"tiles\.5\.provenance: expected a"),
+    ("second/rules.json", _set(["tables", "players", 0, "bid_cities"], [1]),
+     r"players\[0\]\.bid_cities: expected a list of 2"),
+    ("second/market.json", _set(["movement", "dividend_steps", 0], [1, "up"]),
+     r"movement\.dividend_steps\[0\]\[1\]: expected an integer"),
 ]
 
 

@@ -11,9 +11,9 @@ import pytest
 from india1853.interfaces.bots import make_bot
 from india1853.interfaces.cli import main
 from india1853.interfaces.game_render import optimal_run
-from india1853.interfaces.render import ROUTE_COLOURS
+from india1853.interfaces.logfile import load_game
+from india1853.interfaces.render.svg import ROUTE_COLOURS
 from india1853.interfaces.simulate import play_game
-from india1853.interfaces.terminal.savefile import load_game
 from india1853.rules.game.game import Game
 from india1853.rules.game.settings import Settings
 

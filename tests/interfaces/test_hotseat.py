@@ -20,11 +20,11 @@ import pytest
 from rich.console import Console as RichConsole
 
 from india1853.interfaces.bots import make_bot
+from india1853.interfaces.logfile import Table, load_game
 from india1853.interfaces.narrate import game_log
 from india1853.interfaces.simulate import decider as public_decider
 from india1853.interfaces.terminal.console import Console, EndOfInput
 from india1853.interfaces.terminal.loop import RECENT_LINES, Hotseat
-from india1853.interfaces.terminal.savefile import Table, load_game
 from india1853.interfaces.terminal.screen import cost_text, option_note, option_text
 from india1853.rules.game.game import Game, effective_actions
 from india1853.rules.game.settings import Settings

@@ -16,9 +16,9 @@ from rich.console import Console
 
 from india1853.interfaces.cli import main
 from india1853.interfaces.game_render import game_board_svg
+from india1853.interfaces.logfile import load_game
 from india1853.interfaces.terminal import screen
 from india1853.interfaces.terminal.board_text import local_board
-from india1853.interfaces.terminal.savefile import load_game
 from india1853.rules.game import Game, Settings
 from india1853.rules.game.turn import decider, turn_model
 

@@ -18,6 +18,7 @@ import pytest
 
 from india1853.errors import India1853Error
 from india1853.interfaces.bots import make_bot
+from india1853.interfaces.logfile import Table, load_game
 from india1853.interfaces.terminal.console import Console
 from india1853.interfaces.terminal.loop import Hotseat
 from india1853.interfaces.terminal.parse import (
@@ -29,7 +30,6 @@ from india1853.interfaces.terminal.parse import (
     parse,
     resolve,
 )
-from india1853.interfaces.terminal.savefile import Table, load_game
 from india1853.interfaces.terminal.screen import option_text
 from india1853.rules.game.game import Game
 from india1853.rules.game.settings import Settings

@@ -280,7 +280,7 @@ def test_ctrl_c_during_a_bots_game_keeps_a_valid_save(terminals: list[Terminal],
     assert found, t.text[-500:]
     actions = saved(tmp_path / "bots.json")
     assert len(actions) == int(found.group(1)) > 0
-    from india1853.interfaces.terminal.savefile import load_game
+    from india1853.interfaces.logfile import load_game
 
     game, _ = load_game(tmp_path / "bots.json")
     assert not game.finished and len(game.log) == len(actions)
@@ -340,8 +340,8 @@ def _save_at(tmp_path: Path, until: Callable[[Game, str, str], bool],
     """A save file of Ann, Bob and Cat (greedy bots deciding every seat) at the first
     decision where ``until(game, entity, decider)`` holds, seated with ``bots``."""
     from india1853.interfaces.bots import make_bot
+    from india1853.interfaces.logfile import Table, save_game
     from india1853.interfaces.simulate import decider
-    from india1853.interfaces.terminal.savefile import Table, save_game
     from india1853.rules.game.settings import Settings
 
     players = ("Ann", "Bob", "Cat")
@@ -397,7 +397,7 @@ def test_mybid_shows_a_bid_privately_and_erases_it(terminals: list[Terminal],
     scrollback before the turn comes back."""
     path = _save_at(tmp_path, lambda g, e, who: g.state.round == "stock" and e in ("Ann", "Bob"),
                     {"Cat": "greedy"})
-    from india1853.interfaces.terminal.savefile import load_game
+    from india1853.interfaces.logfile import load_game
 
     game, _ = load_game(path)
     who = game.active_entities()[0][0]

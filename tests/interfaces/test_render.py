@@ -4,23 +4,38 @@ from __future__ import annotations
 
 import sys
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
+from india1853.board.state import Base, BoardState, PlacedTile
 from india1853.data.loader import load_edition
+from india1853.data.model import Edition
 from india1853.errors import InputError
 from india1853.interfaces.cli import main
+from india1853.interfaces.commands.render import sketch_bases, sketch_board
 from india1853.interfaces.render import (
-    FONT,
     Layout,
     render_board_svg,
     render_tiles_svg,
-    station_positions,
     svg_to_png_bytes,
 )
+from india1853.interfaces.render.svg import FONT
+from india1853.interfaces.render.tiles import station_positions
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def _drawn(ed: Edition, tiles: dict[str, tuple[str, int]] | None = None,
+           bases: Sequence[tuple[str, str, str | None]] = (), **kwargs: object) -> str:
+    """The board of a state with ``tiles`` laid over the printed board and ``bases`` placed
+    (as a game's state holds them: no check of the renderer's own)."""
+    laid = {**BoardState.initial(ed).tiles,
+            **{coord: PlacedTile(tile, rotation)
+               for coord, (tile, rotation) in (tiles or {}).items()}}
+    return render_board_svg(BoardState(ed, laid, tuple(Base(*b) for b in bases)),
+                            **kwargs)  # type: ignore[arg-type]
 
 
 def _texts(svg: str) -> list[str]:
@@ -30,7 +45,7 @@ def _texts(svg: str) -> list[str]:
 
 @pytest.fixture(scope="module", params=["first", "second"])
 def board(request: pytest.FixtureRequest) -> tuple[str, str]:
-    return request.param, render_board_svg(load_edition(request.param))
+    return request.param, _drawn(load_edition(request.param))
 
 
 def test_board_names_every_city_hex_and_frontier_post(board: tuple[str, str]) -> None:
@@ -77,7 +92,7 @@ def test_cities_under_laid_tiles_keep_their_numbers_and_bond_value(edition: str)
     layout = Layout(columns=36 if edition == "first" else 30)
     cd = ed.promotions["Calcutta"][0]  # 104 (first) / 500 (second) on Calcutta
     tiles = {"K17": ("14", 1), "H24": ("5", 0), "J28": (cd, 0), "M9": ("105", 1)}
-    svg = render_board_svg(ed, tiles=tiles, bases=[("BNR", "K17", None)], layout=layout)
+    svg = _drawn(ed, tiles=tiles, bases=[("BNR", "K17", "st1")], layout=layout)
     _assert_every_city_note(edition, svg, layout)
 
 
@@ -90,27 +105,27 @@ def _ring_numbers_near(svg: str, coord: str, layout: Layout) -> list[str]:
 def test_a_home_of_an_optional_rule_is_not_on_the_standard_board() -> None:
     # The first edition's BBCI home in Bombay exists only with Alternative Rules 3.0.
     first, layout = load_edition("first"), Layout(columns=36)
-    assert "5" not in _ring_numbers_near(render_board_svg(first, layout=layout), "M9", layout)
-    chosen = render_board_svg(first, layout=layout, variants=("alternative_rule_3",))
+    assert "5" not in _ring_numbers_near(_drawn(first, layout=layout), "M9", layout)
+    chosen = _drawn(first, layout=layout, variants=("alternative_rule_3",))
     assert "5" in _ring_numbers_near(chosen, "M9", layout)
     # The 2009 board shows it as a conditional home (2.6.2), dashed.
-    second = render_board_svg(load_edition("second"), layout=Layout(columns=30))
+    second = _drawn(load_edition("second"), layout=Layout(columns=30))
     assert "5" in _ring_numbers_near(second, "M9", Layout(columns=30))
     assert second.count('stroke-dasharray="4,3"') == 1
 
 
 def test_board_shades_ganges_valley_and_greys_the_margin() -> None:
-    svg = render_board_svg(load_edition("first"))
+    svg = _drawn(load_edition("first"))
     assert svg.count('fill="#f7d2a4"') >= 11  # the Ganges valley hexes (and the key)
     assert 'fill="#a8a8a8"' in svg
 
 
 def test_placed_tiles_draw_each_gauge_differently() -> None:
     ed = load_edition("first")
-    plain = render_board_svg(ed)
-    broad = render_board_svg(ed, tiles={"K11": ("9", 0)})
-    metre = render_board_svg(ed, tiles={"K11": ("79", 0)})
-    dual = render_board_svg(ed, tiles={"K11": ("233", 0)} if "233" in ed.tiles else {
+    plain = _drawn(ed)
+    broad = _drawn(ed, tiles={"K11": ("9", 0)})
+    metre = _drawn(ed, tiles={"K11": ("79", 0)})
+    dual = _drawn(ed, tiles={"K11": ("233", 0)} if "233" in ed.tiles else {
         "K17": ("102", 0)})
     assert broad.count("stroke-dasharray") == plain.count("stroke-dasharray")
     assert metre.count("stroke-dasharray") > plain.count("stroke-dasharray")
@@ -120,7 +135,7 @@ def test_placed_tiles_draw_each_gauge_differently() -> None:
 
 def test_bases_and_routes_are_drawn() -> None:
     ed = load_edition("second")
-    svg = render_board_svg(
+    svg = _drawn(
         ed,
         tiles={"K17": ("14", 1)},
         bases=[("BNR", "K17", "st1"), ("EIR", "F14", "st2")],
@@ -129,39 +144,42 @@ def test_bases_and_routes_are_drawn() -> None:
     texts = _texts(svg)
     assert "BNR" in texts and "EIR" in texts
     # A tile's only large station takes a base named without its station id.
-    two = _texts(render_board_svg(ed, tiles={"K17": ("14", 1)},
-                                  bases=[("BNR", "K17", None), ("GIP", "K17", None)]))
+    two = _texts(render_board_svg(sketch_board(ed, ["K17:14:1"], ["BNR:K17", "GIP:K17"])))
     assert "BNR" in two and "GIP" in two
-    assert "NWR" in _texts(render_board_svg(ed, bases=[("NWR", "C11", None)]))
+    assert "NWR" in _texts(_drawn(ed, bases=[("NWR", "C11", None)]))
     root = ET.fromstring(svg.encode("utf-8"))
     assert [el for el in root.iter(f"{SVG_NS}path") if el.get("stroke") == "#e6194b"]
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "message"),
+    ("tiles", "bases", "message"),
     [
-        ({"tiles": {"K17": ("999", 0)}}, "unknown tile '999'"),
-        ({"tiles": {"Z99": ("9", 0)}}, "bad coordinate 'Z99'"),
-        ({"tiles": {"K17": ("9", 6)}}, "bad rotation"),
-        ({"tiles": {"J32": ("9", 0)}}, "not on the second edition board"),
-        ({"bases": [("XYZ", "K17", None)]}, "unknown company 'XYZ'"),
-        ({"bases": [("BNR", "K17", "st9")]}, "no station 'st9' on K17"),
-        ({"highlight_routes": [[("Q", "K17", 1)]]}, "bad node"),
-        ({"bases": [("BNR", "K11", None)]}, "K11 has no city to hold a base"),
-        ({"tiles": {"K11": ("9", 0)}, "bases": [("BNR", "K11", None)]},
-         "tile 9 on K11 has no large station"),
-        ({"tiles": {"K11": ("3", 0)}, "bases": [("BNR", "K11", "st1")]}, "is a town"),
-        ({"bases": [("BNR", "F14", None)]}, r"name the station on F14 \(one of st1, st2, st3\)"),
-        ({"bases": [("BNR", "K17", None), ("GIP", "K17", None)]},
-         r"no free slot for GIP on K17 \(1 slot\)"),
-        ({"tiles": {"K17": ("14", 0)},
-          "bases": [("BNR", "K17", None), ("GIP", "K17", None), ("EIR", "K17", "st1")]},
+        ({}, ["XYZ:K17"], "unknown company 'XYZ'"),
+        ({}, ["BNR:Z99"], "bad coordinate 'Z99'"),
+        ({}, ["BNR:J32"], "not on the second edition board"),
+        ({}, ["BNR:K17:st9"], "no station 'st9' on K17"),
+        ({}, ["BNR:K11"], "K11 has no city to hold a base"),
+        ({"K11": ("9", 0)}, ["BNR:K11"], "tile 9 on K11 has no large station"),
+        ({"K11": ("3", 0)}, ["BNR:K11:st1"], "is a town"),
+        ({}, ["BNR:F14"], r"name the station on F14 \(one of st1, st2, st3\)"),
+        ({}, ["BNR:K17", "GIP:K17"], r"no free slot for GIP on K17 \(1 slot\)"),
+        ({"K17": ("14", 0)}, ["BNR:K17", "GIP:K17", "EIR:K17:st1"],
          "no free slot for EIR on K17/st1"),
     ],
 )
-def test_bad_input_is_an_input_error(kwargs: dict[str, object], message: str) -> None:
+def test_a_sketched_base_that_cannot_stand_is_an_input_error(
+        tiles: dict[str, tuple[str, int]], bases: list[str], message: str) -> None:
+    """``render --base``: a token never disappears silently from a sketch (4.4, 4.2.9)."""
+    ed = load_edition("second")
+    laid = {**BoardState.initial(ed).tiles,
+            **{coord: PlacedTile(tile, rotation) for coord, (tile, rotation) in tiles.items()}}
     with pytest.raises(InputError, match=message):
-        render_board_svg(load_edition("second"), **kwargs)  # type: ignore[arg-type]
+        sketch_bases(BoardState(ed, laid), bases)
+
+
+def test_a_bad_route_node_is_an_input_error() -> None:
+    with pytest.raises(InputError, match="bad node"):
+        _drawn(load_edition("second"), highlight_routes=[[("Q", "K17", 1)]])
 
 
 def test_tile_sheet_lists_every_manifest_tile_with_its_count() -> None:
@@ -206,6 +224,9 @@ def test_render_tiles_command_writes_svg(tmp_path: Path) -> None:
         (["render", "--out", "{tmp}/file/a.png"], "cannot write"),
         (["render", "--out", "{tmp}/a.svg", "--tile", "Q99:9:0"], "bad coordinate 'Q99'"),
         (["render", "--out", "{tmp}/a.svg", "--tile", "K17:999:0"], "unknown tile '999'"),
+        (["render", "--out", "{tmp}/a.svg", "--tile", "J32:9:0"],
+         "not on the second edition board"),
+        (["render", "--out", "{tmp}/a.svg", "--base", "XYZ:K17"], "unknown company 'XYZ'"),
         (["render", "--out", "{tmp}/a.svg", "--tile", "K17-14"], "expected HEX:TILE:ROTATION"),
         (["render", "--out", "{tmp}/a.svg", "--base", "BNR"], "expected COMPANY:HEX"),
         (["render", "--out", "{tmp}/a.svg", "--tile", "K17:14:1", "--tile", "k17:5:0"],
@@ -246,10 +267,9 @@ def test_command_errors_are_one_line_and_non_zero(
 
 def test_a_game_state_with_more_tokens_than_slots_shows_every_token() -> None:
     ed = load_edition("second")
-    svg = render_board_svg(ed, tiles={"K17": ("5", 0)},
-                           bases=[("BNR", "K17", None), ("GIP", "K17", None),
-                                  ("EIR", "C11", None), ("NWR", "C11", None)],
-                           check_slots=False)
+    svg = _drawn(ed, tiles={"K17": ("5", 0)},
+                 bases=[("BNR", "K17", "st1"), ("GIP", "K17", "st1"),
+                        ("EIR", "C11", None), ("NWR", "C11", None)])
     assert {"BNR", "GIP", "EIR", "NWR"} <= set(_texts(svg))
 
 
@@ -273,7 +293,7 @@ def _home_rings(svg: str) -> dict[str, tuple[float, float]]:
 def test_home_rings_follow_a_promoted_large_city_and_a_laid_city_tile() -> None:
     ed = load_edition("second")
     layout = Layout(columns=30)
-    svg = render_board_svg(ed, tiles={"J28": ("500", 0), "H24": ("5", 0)}, layout=layout)
+    svg = _drawn(ed, tiles={"J28": ("500", 0), "H24": ("5", 0)}, layout=layout)
     rings = _home_rings(svg)
     # BNR (4) has its home at Calcutta's SW station: preprinted st3, tile 500's st1 at rotation 0.
     at = station_positions(ed.tiles["500"], 0, layout.center("J28"), layout.radius)
@@ -284,11 +304,11 @@ def test_home_rings_follow_a_promoted_large_city_and_a_laid_city_tile() -> None:
                for n, (x, y) in _home_rings_all(svg) if n == "1")
     # Once EIR's token is on its Calcutta station the ring there is gone; on a tile that is no
     # legal promotion of Calcutta no ring is drawn at all (and nothing fails).
-    token = render_board_svg(ed, tiles={"J28": ("500", 0)}, bases=[("EIR", "J28", "st3")],
+    token = _drawn(ed, tiles={"J28": ("500", 0)}, bases=[("EIR", "J28", "st3")],
                              layout=layout)
     assert "1" not in [n for n, (x, y) in _home_rings_all(token)
                        if abs(y - layout.center("J28")[1]) < layout.radius]
-    wrong = render_board_svg(ed, tiles={"J28": ("5", 0)}, layout=layout)
+    wrong = _drawn(ed, tiles={"J28": ("5", 0)}, layout=layout)
     assert not [n for n, (x, y) in _home_rings_all(wrong)
                 if abs(x - layout.center("J28")[0]) < layout.radius
                 and abs(y - layout.center("J28")[1]) < layout.radius]
@@ -363,6 +383,6 @@ def test_pale_grey_hexes_are_drawn_pale_grey_and_playable() -> None:
     pale = sorted(h.coord for h in ed.board.hexes.values() if h.pale_grey)
     assert pale == ["E1", "G1", "I1"]
     assert all(h.playable for h in ed.board.hexes.values() if h.pale_grey)
-    svg = render_board_svg(ed)
+    svg = _drawn(ed)
     assert svg.count('fill="#dcdcd8"') == 3
-    assert 'fill="#dcdcd8"' not in render_board_svg(load_edition("second"))
+    assert 'fill="#dcdcd8"' not in _drawn(load_edition("second"))

@@ -11,7 +11,8 @@ import pytest
 from india1853.board.hexes import ROWS
 from india1853.data.loader import load_edition
 from india1853.interfaces.cli import main
-from india1853.interfaces.render import LAND_BEYOND, SEA, land_beyond
+from india1853.interfaces.render.board import land_beyond
+from india1853.interfaces.render.svg import LAND_BEYOND, SEA
 
 
 def _at(row: str, col: int) -> tuple[int, int]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from india1853.interfaces.terminal.savefile import SaveFile, Table, load_game, save_game
+from india1853.interfaces.logfile import SaveFile, Table, load_game, save_game
 from india1853.rules.game import Game, Settings
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from india1853.interfaces.bots import make_bot
+from india1853.interfaces.charts import history
 from india1853.interfaces.cli import main
-from india1853.interfaces.commands.stats import history
 from india1853.interfaces.simulate import play_game
 from india1853.rules.game.game import Game
 from india1853.rules.game.settings import Settings

@@ -15,12 +15,11 @@ from india1853.rules.construction import (
     check_lay,
     check_move,
     check_promotion,
-    context_from_position,
     legal_lays,
     legal_moves,
     legal_promotions,
 )
-from india1853.rules.position import load_position
+from india1853.rules.position import context_from_position, load_position
 
 POSITIONS = Path(__file__).parent.parent / "positions"
 FILES = ["second_early.json", "late_game_first.json", "late_game_second.json"]

@@ -17,10 +17,14 @@ from india1853.rules.construction import (
     PlaceBase,
     base_cost,
     check_base,
-    context_from_position,
     lays_allowed,
 )
-from india1853.rules.position import PositionError, load_position, position_to_dict
+from india1853.rules.position import (
+    PositionError,
+    context_from_position,
+    load_position,
+    position_to_dict,
+)
 
 POSITIONS = Path(__file__).parent.parent / "positions"
 

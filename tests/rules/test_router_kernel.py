@@ -1,4 +1,4 @@
-"""The router's compiled kernel (issue 15, ``india1853.rules.router_kernel``) against the
+"""The router's compiled kernel (issue 15, ``india1853.rules.router.kernel``) against the
 pure-Python router: two trains of one gauge (with or without run duties) go to the kernel
 by default,
 and must give the same optimum, certified, as the pure-Python search (``kernel=False``) and
@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from india1853.board.graph import TrackGraph
 from india1853.errors import RuleError
-from india1853.rules.position import load_position
-from india1853.rules.router import arms_of, best_run, runs_at_least
-from india1853.rules.routes import Train, check_routes, runnable_trains
+from india1853.rules.position import load_position, runnable_trains
+from india1853.rules.router import best_run
+from india1853.rules.router.arms import arms_of, runs_at_least
+from india1853.rules.routes import Train, check_routes
 
 STRESS = Path(__file__).resolve().parents[2] / "bench" / "stress"
 
@@ -119,3 +122,16 @@ def test_kernel_with_drawn_duty_hexes_matches_the_pure_python_router(name: str) 
         fast = best_run(graph, company, trains, duties)
         assert fast.optimal and reference.optimal, duties
         assert fast.run.total == reference.run.total, duties
+
+
+
+def test_warm_up_loads_the_kernel_that_the_router_uses() -> None:
+    """``india1853.rules.router.warm_up`` (what ``serve`` and ``play`` call as they start)
+    loads the very module the router's pair search imports, which importing the router alone
+    does not (a fresh interpreter)."""
+    probe = ("import sys\n"
+             "from india1853.rules.router import warm_up\n"
+             "assert 'india1853.rules.router.kernel' not in sys.modules\n"
+             "warm_up()\n"
+             "assert 'india1853.rules.router.kernel' in sys.modules\n")
+    subprocess.run([sys.executable, "-c", probe], check=True, timeout=120)

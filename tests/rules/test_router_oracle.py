@@ -24,7 +24,8 @@ from india1853.board.tiles import fitting_rotations, map_paths
 from india1853.data.loader import load_edition
 from india1853.data.model import Edition, TileSpec
 from india1853.errors import RuleError
-from india1853.rules.router import (
+from india1853.rules.router import best_run
+from india1853.rules.router.arms import (
     LARGE,
     LARGE_BASES,
     LINKS,
@@ -35,7 +36,6 @@ from india1853.rules.router import (
     Candidate,
     arms_of,
     best_compatible,
-    best_run,
     runs_at_least,
 )
 from india1853.rules.routes import Train, check_routes

@@ -13,9 +13,9 @@ from oracle import oracle_best
 
 from india1853.board.graph import TrackGraph
 from india1853.interfaces.game_render import OptimalRun, describe_run
-from india1853.rules.position import load_position
+from india1853.rules.position import load_position, runnable_trains
 from india1853.rules.router import Budget, best_run
-from india1853.rules.routes import Train, check_routes, runnable_trains
+from india1853.rules.routes import Train, check_routes
 
 STRESS = Path(__file__).resolve().parents[2] / "bench" / "stress"
 

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Literal
+from types import MappingProxyType
+from typing import Literal, get_args
 
 from india1853.errors import DataError, InputError
 
@@ -27,9 +28,15 @@ StationKind = Literal["small", "large"]
 HexKind = Literal["plain", "town", "double_town", "city", "large_city", "offboard"]
 Terrain = Literal["river", "multiple_river", "hill", "mountain", "himalaya"]
 EditionName = Literal["first", "second"]
+Provenance = Literal["rails-tiles-xml", "ps18xx", "derived"]
 
-GAUGES: tuple[Gauge, ...] = ("broad", "metre", "dual")
-COLOURS: tuple[Colour, ...] = ("yellow", "green", "brown", "grey")
+EDITIONS: tuple[EditionName, ...] = get_args(EditionName)
+GAUGES: tuple[Gauge, ...] = get_args(Gauge)
+COLOURS: tuple[Colour, ...] = get_args(Colour)
+
+# A field the data files must give although code may leave it out (the loader reads the
+# model's fields: one with a default is otherwise optional in the files).
+REQUIRED_IN_FILES = MappingProxyType({"required": True})
 
 # A path end is a side number 0..5 or a station id of the same tile (e.g. "st1").
 PathEnd = int | str
@@ -70,7 +77,8 @@ class TileSpec:
     stations: tuple[StationSpec, ...]
     paths: tuple[PathSpec, ...]
     label: str | None = None
-    provenance: str = ""
+    # Where the drawing comes from (docs/data-provenance.md); None for a tile made in code.
+    provenance: Provenance | None = field(default=None, metadata=REQUIRED_IN_FILES)
     preprinted: bool = False
     note: str | None = None
 
@@ -195,6 +203,8 @@ class Board:
 # ---------------------------------------------------------------------------------------------
 
 TrainBuyers = Literal["any", "minor"]
+# A train runs on broad or metre gauge (dual-gauge track serves both, 4.2.8).
+TrainGauge = Literal["broad", "metre"]
 PhaseTrigger = Literal["game_start", "first_stock_round", "first_train"]
 
 
@@ -210,7 +220,7 @@ class TrainSpec:
     """
 
     name: str
-    gauge: Gauge
+    gauge: TrainGauge
     large_stations: int
     price: int
     count: int

@@ -1,22 +1,19 @@
-"""The board of a game at any point: ``india1853 render game.json --out board.svg|png
-[--to ACTION_ID] [--routes COMPANY]``.
+"""The board of a game at any point, for every interface (``india1853 render game.json``, the
+terminal's ``board`` and ``run``, the web's board picture).
 
-The game is replayed from its log (up to an action if asked) and its tiles and bases are drawn by
-:func:`india1853.interfaces.render.render_board_svg`, bases in company colours.  With a company
-named, the router's optimal run for that company's trains on that board (4.5, 4.6; the duties of
-a promotion this turn, 4.2.6, when the company is the one operating) is drawn on top, one colour
-per train.
+The game's tiles and bases are drawn by :func:`india1853.interfaces.render.render_board_svg`,
+bases in company colours.  With a company named, the router's optimal run for that company's
+trains on that board (4.5, 4.6; the duties of a promotion this turn, 4.2.6, when the company
+is the one operating) is drawn on top, one colour per train.
 """
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass
 
 from india1853.board.graph import TrackGraph
 from india1853.errors import InputError, RuleError
-from india1853.interfaces.render import render_board_svg, write_picture
-from india1853.interfaces.terminal.savefile import load_log
+from india1853.interfaces.render import render_board_svg
 from india1853.rules.game import board_port
 from india1853.rules.game.game import Game
 from india1853.rules.router import Budget, best_run
@@ -68,12 +65,8 @@ def optimal_run(game: Game, company: str, budget_seconds: float | None = None) -
 
 def game_board_svg(game: Game, routes: OptimalRun | None = None) -> str:
     """The game's board (tiles, bases) as SVG, with the run's routes highlighted if given."""
-    board = game.state.board
-    tiles = {hex_: (placed.tile, placed.rotation) for hex_, placed in board.tiles.items()}
-    bases = [(b.company, b.hex, b.station) for b in board.bases]
     highlight = [list(r.nodes) for r in routes.routes] if routes else []
-    return render_board_svg(game.rules.ed, tiles=tiles, bases=bases,
-                            highlight_routes=highlight, check_slots=False)
+    return render_board_svg(game.state.board, highlight_routes=highlight)
 
 
 def describe_run(run: OptimalRun) -> str:
@@ -84,20 +77,3 @@ def describe_run(run: OptimalRun) -> str:
     if not run.proven:
         return f"{run.company}: best so far, not yet proven: run £{run.total}: {trains}"
     return f"{run.company}: optimal run £{run.total}: {trains}"
-
-
-def run_game_render(args: argparse.Namespace) -> int:
-    """The ``render GAME`` form of the render command."""
-    if args.tile or args.base:
-        raise InputError("--tile/--base: draw a game's own board; they apply without a game log")
-    game = load_log(args.game, args.to)
-    edition = getattr(args, "edition", None)
-    if edition is not None and edition != game.settings.edition:
-        raise InputError(f"--edition {edition}: {args.game!r} is a game of the "
-                         f"{game.settings.edition} edition")
-    run = optimal_run(game, args.routes) if args.routes else None
-    path = write_picture(game_board_svg(game, run), args.out)
-    if run is not None:
-        print(describe_run(run))
-    print(path)
-    return 0

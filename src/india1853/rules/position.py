@@ -3,10 +3,16 @@
 ``load_position`` accepts a path or an already parsed dict and returns a :class:`Position`;
 every problem is reported as one :class:`PositionError` naming the field, e.g.
 ``tiles[3].rotation: must be 0..5``.  ``position_to_dict`` writes the same format back.
+
+The format stands above the rules: no rule module imports it.  What a position says to the
+rules is read here: a company's trains able to run and its run duties (:func:`runnable_trains`),
+its construction context (:func:`context_from_position`); and :func:`game_position` turns a
+game into a position (``india1853 export-position``), public information only.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +25,10 @@ from india1853.data.jsonfile import read_json_file
 from india1853.data.loader import load_edition
 from india1853.data.model import CompanySpec, Edition, HomeBase, TileSpec
 from india1853.errors import India1853Error, InputError
+from india1853.rules.construction.context import CompanyContext, Lay
+from india1853.rules.game.board_port import owes_for_credit_train
+from india1853.rules.game.game import Game
+from india1853.rules.routes import Train
 
 
 class PositionError(InputError):
@@ -29,9 +39,10 @@ CompanyKind = Literal["major", "minor"]
 
 
 @dataclass(frozen=True)
-class CompanyState:
-    """A company in a position.  Fields the file leaves out take the defaults shown in
-    docs/positions.md; ``extra`` keeps any further fields for other tools."""
+class CompanyEntry:
+    """A company's entry in a position file (a game's own company is
+    :class:`india1853.rules.game.state.CompanyState`).  Fields the file leaves out take the
+    defaults shown in docs/positions.md; ``extra`` keeps any further fields for other tools."""
 
     company: str
     trains: tuple[str, ...] = ()
@@ -49,7 +60,7 @@ class Position:
     edition: Edition
     phase: int
     board: BoardState
-    companies: Mapping[str, CompanyState]
+    companies: Mapping[str, CompanyEntry]
     frontier_paid: frozenset[tuple[str, str]] = frozenset()
     extra: Mapping[str, Any] = field(default_factory=dict)
 
@@ -59,7 +70,7 @@ class Position:
         listed = {c.company for c in self.companies.values() if c.running}
         return frozenset(listed | {b.company for b in self.board.bases})
 
-    def company(self, key: str) -> CompanyState:
+    def company(self, key: str) -> CompanyEntry:
         initials = self.edition.company(key).initials
         if initials not in self.companies:
             raise PositionError(f"companies: {initials} is not in this position")
@@ -307,8 +318,8 @@ def _station(
     return station
 
 
-def _companies(raw: Any, edition: Edition, board: BoardState) -> dict[str, CompanyState]:
-    out: dict[str, CompanyState] = {}
+def _companies(raw: Any, edition: Edition, board: BoardState) -> dict[str, CompanyEntry]:
+    out: dict[str, CompanyEntry] = {}
     for i, item in enumerate(_list(raw, "companies")):
         where = f"companies[{i}]"
         entry = _obj(item, where)
@@ -334,7 +345,7 @@ def _companies(raw: Any, edition: Edition, board: BoardState) -> dict[str, Compa
         if not running and board.company_bases(spec.initials):
             raise PositionError(f"{where}.running: {spec.initials} has bases on the board, so it "
                                 "is running (3.3.2, 4.4.7 / 32.6)")
-        out[spec.initials] = CompanyState(
+        out[spec.initials] = CompanyEntry(
             company=spec.initials,
             trains=tuple(trains),
             cash=_int(entry.get("cash", 0), f"{where}.cash", 0),
@@ -439,3 +450,105 @@ def _side_of_station(board: BoardState, hex: str, station: str) -> str:
             continue
     raise PositionError(f"bases: station {station} on {hex} reaches no side")
 
+
+# ---------------------------------------------------------------------------------------------
+# What a position says about a company's run.
+
+# CompanyEntry.extra keys read here (documented in docs/routes.md).
+BOUGHT_THIS_TURN = "trains_bought_this_turn"
+RUN_DUTIES = "run_duties"
+
+
+def runnable_trains(position: Position, company: str) -> tuple[str, list[Train], list[str]]:
+    """The company's initials, its trains able to run this turn and its duty hexes.
+
+    4.5.1 / 33.1: a train bought this turn does not run (``trains_bought_this_turn`` in the
+    company entry lists them).  4.2.3 / 4.4.2: ``run_duties`` lists hexes that must be on a run.
+    """
+    state = position.company(company)
+    owned = Counter(state.trains)
+    bought = state.extra.get(BOUGHT_THIS_TURN, [])
+    if not isinstance(bought, list):
+        raise InputError(f"companies.{state.company}.{BOUGHT_THIS_TURN}: expected a list")
+    for name in bought:
+        if owned[name] <= 0:
+            raise InputError(f"companies.{state.company}.{BOUGHT_THIS_TURN}: {name!r} is not "
+                             "among its trains")
+        owned[name] -= 1
+    trains = [Train.named(position.edition, n) for n in sorted(owned) for _ in range(owned[n])]
+    duties_raw = state.extra.get(RUN_DUTIES, [])
+    if not isinstance(duties_raw, list):
+        raise InputError(f"companies.{state.company}.{RUN_DUTIES}: expected a list of hexes")
+    duties: list[str] = []
+    for k, raw in enumerate(duties_raw):
+        try:
+            duties.append(parse_coord(str(raw)))
+        except InputError as exc:
+            raise InputError(f"companies.{state.company}.{RUN_DUTIES}[{k}]: {exc}") from None
+    return state.company, trains, duties
+
+
+# ---------------------------------------------------------------------------------------------
+# A position as the rules see it: a company's construction context.
+
+
+def context_from_position(
+    position: Position, company: str, *, lays_done: tuple[Lay, ...] = (), promoted: bool = False
+) -> CompanyContext:
+    """The context of ``company`` in a position file: the running companies are those listed
+    as running and every company with a base on the board (:meth:`Position.running`,
+    4.4.7 / 32.6)."""
+    state = position.company(company)
+    return CompanyContext(
+        company=state.company,
+        type=state.type,
+        phase=position.phase,
+        cash=state.cash,
+        trains=state.trains,
+        running=position.running(),
+        double_lay=state.double_lay,
+        owes_credit_train=state.owes_credit_train,
+        lays_done=lays_done,
+        promoted=promoted,
+        frontier_paid=position.frontier_paid,
+        bases_placed=state.bases_placed,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# A game's position now (``india1853 export-position``): public information only.
+
+
+DOUBLE_LAY: dict[int, Literal["later", "paid"]] = {1: "later", 2: "paid"}
+
+
+def game_position(game: Game) -> Position:
+    """The position of ``game`` now: its board and its formed companies."""
+    st = game.state
+    operating = st.turn.order[st.turn.index] if st.round == "operating" else None
+    companies: dict[str, CompanyEntry] = {}
+    for initials, co in st.companies.items():
+        if not co.formed:
+            continue
+        extra: dict[str, Any] = {}
+        if initials == operating and st.turn.duties:
+            extra["run_duties"] = list(st.turn.duties)
+        companies[initials] = CompanyEntry(
+            company=initials,
+            trains=tuple(t.runs_as for t in st.company_trains(initials)),
+            cash=co.cash,
+            running=True,
+            type="major" if co.kind == "major" else "minor",
+            double_lay=DOUBLE_LAY.get(co.lay_option or 0),
+            owes_credit_train=owes_for_credit_train(game.rules, co),
+            bases_placed=co.extra_bases,
+            extra=extra,
+        )
+    about: dict[str, Any] = {"action": len(game.log), "round": st.round, "phase": st.phase}
+    if operating is not None:
+        about |= {"operating": operating, "step": st.turn.step,
+                  "lays_done": [{"hex": h, "tile": t, "rotation": r}
+                                for h, t, r in st.turn.lays_done],
+                  "promoted": st.turn.promoted}
+    return Position(game.rules.ed, st.phase, st.board, companies,
+                    frozenset((h, c) for h, c in st.frontier_paid), {"game": about})

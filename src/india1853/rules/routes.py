@@ -20,11 +20,10 @@ from typing import Any, Literal, Protocol
 
 from india1853.board.hexes import neighbour, opposite, parse_coord, side_between
 from india1853.data.model import Edition, TrainSpec
+from india1853.data.model import TrainGauge as TrainGauge
 from india1853.errors import DataError, InputError, RuleError
-from india1853.rules.position import Position
 
 Gauge = Literal["broad", "metre", "dual"]
-TrainGauge = Literal["broad", "metre"]
 StationNode = tuple[Literal["S"], str, str]
 EdgeNode = tuple[Literal["E"], str, int]
 Node = StationNode | EdgeNode
@@ -98,10 +97,7 @@ class Train:
     def from_spec(spec: TrainSpec, route_min_stations: int) -> Train:
         """The running rules of an edition's train type (``ed.trains``), with the edition's
         fewest stations of a run (``ed.rules.route_min_stations``)."""
-        if spec.gauge == "dual":
-            raise InputError(f"train {spec.name!r}: a train runs on broad or metre gauge")
-        gauge: TrainGauge = "broad" if spec.gauge == "broad" else "metre"
-        return Train(spec.name, gauge, spec.large_stations, route_min_stations,
+        return Train(spec.name, spec.gauge, spec.large_stations, route_min_stations,
                      spec.min_small_stations, spec.large_station_needs_base)
 
     @staticmethod
@@ -583,40 +579,3 @@ def route_to_json(route: Route, graph: RouteGraph) -> dict[str, Any]:
             visits[-1][1].append(end[2])
     hexes = [f"{h}:{','.join(ids)}" if ids else h for h, ids in visits]
     return {"train": route.train.name, "hexes": hexes, "mail": route.mail}
-
-
-# ---------------------------------------------------------------------------------------------
-# What a position says about a company's run.
-
-# CompanyState.extra keys read here (documented in docs/routes.md).
-BOUGHT_THIS_TURN = "trains_bought_this_turn"
-RUN_DUTIES = "run_duties"
-
-
-def runnable_trains(position: Position, company: str) -> tuple[str, list[Train], list[str]]:
-    """The company's initials, its trains able to run this turn and its duty hexes.
-
-    4.5.1 / 33.1: a train bought this turn does not run (``trains_bought_this_turn`` in the
-    company entry lists them).  4.2.3 / 4.4.2: ``run_duties`` lists hexes that must be on a run.
-    """
-    state = position.company(company)
-    owned = Counter(state.trains)
-    bought = state.extra.get(BOUGHT_THIS_TURN, [])
-    if not isinstance(bought, list):
-        raise InputError(f"companies.{state.company}.{BOUGHT_THIS_TURN}: expected a list")
-    for name in bought:
-        if owned[name] <= 0:
-            raise InputError(f"companies.{state.company}.{BOUGHT_THIS_TURN}: {name!r} is not "
-                             "among its trains")
-        owned[name] -= 1
-    trains = [Train.named(position.edition, n) for n in sorted(owned) for _ in range(owned[n])]
-    duties_raw = state.extra.get(RUN_DUTIES, [])
-    if not isinstance(duties_raw, list):
-        raise InputError(f"companies.{state.company}.{RUN_DUTIES}: expected a list of hexes")
-    duties: list[str] = []
-    for k, raw in enumerate(duties_raw):
-        try:
-            duties.append(parse_coord(str(raw)))
-        except InputError as exc:
-            raise InputError(f"companies.{state.company}.{RUN_DUTIES}[{k}]: {exc}") from None
-    return state.company, trains, duties

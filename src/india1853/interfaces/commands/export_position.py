@@ -11,9 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from india1853.interfaces.terminal.savefile import load_log
-from india1853.rules.game.position_export import game_position
-from india1853.rules.position import position_to_dict
+from india1853.interfaces.logfile import load_log
+from india1853.rules.position import game_position, position_to_dict
 
 
 def register(sub: Any) -> None:

@@ -12,8 +12,8 @@ import os
 import sys
 from typing import Any
 
+from india1853.interfaces.logfile import load_log
 from india1853.interfaces.narrate import game_log
-from india1853.interfaces.terminal.savefile import load_log
 from india1853.rules.game.game import Game
 
 

@@ -33,10 +33,9 @@ from india1853.rules.construction import (
     Promotion,
     apply_lay,
     check_move,
-    context_from_position,
     legal_moves,
 )
-from india1853.rules.position import load_position, parse_hex
+from india1853.rules.position import context_from_position, load_position, parse_hex
 
 
 def register(sub: Any) -> None:

@@ -19,13 +19,13 @@ from typing import IO, Any
 
 from india1853.errors import InputError
 from india1853.interfaces.bots import BOT_NAMES
+from india1853.interfaces.logfile import Table, load_game
 from india1853.interfaces.terminal.console import Console
 from india1853.interfaces.terminal.loop import Hotseat
-from india1853.interfaces.terminal.savefile import Table, load_game
-from india1853.rules import router_kernel
 from india1853.rules.game.game import Game
 from india1853.rules.game.rules_data import game_rules
 from india1853.rules.game.settings import EDITIONS, Settings
+from india1853.rules.router import warm_up as warm_up_router
 
 
 def register(sub: Any) -> None:
@@ -124,7 +124,7 @@ def run(args: argparse.Namespace, stdin: IO[str] | None = None,
     game, table, save = _loaded_game(args) if args.load else _new_game(args)
     # The router's compiled kernel loads from numba's cache in 0.3-0.7 s: load it while the
     # first screens are read, so that the first best run shown does not wait for it.
-    threading.Thread(target=router_kernel.warm, name="router-kernel-warm", daemon=True).start()
+    threading.Thread(target=warm_up_router, name="router-kernel-warm", daemon=True).start()
     console = Console(stdin or sys.stdin, stdout or sys.stdout)
     hotseat = Hotseat(game, table, console, save)
     if args.load:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from india1853.board.hexes import parse_coord
+from india1853.board.state import Base, BoardState, PlacedTile
 from india1853.board.tiles import (
     fitting_rotations,
     is_reserved,
@@ -23,6 +24,8 @@ from india1853.board.tiles import (
 from india1853.data.loader import load_edition
 from india1853.data.model import Edition, HexSpec, TileSpec
 from india1853.errors import InputError
+from india1853.interfaces.game_render import describe_run, game_board_svg, optimal_run
+from india1853.interfaces.logfile import load_log
 from india1853.interfaces.render import render_board_svg, write_picture
 
 
@@ -132,16 +135,93 @@ def parse_base(text: str) -> tuple[str, str, str | None]:
     return parts[0], parts[1], parts[2] if len(parts) == 3 else None
 
 
+def sketch_board(ed: Edition, tiles: Sequence[str], bases: Sequence[str]) -> BoardState:
+    """The printed board with the ``--tile`` options (:func:`sketch_tiles`) and then the
+    ``--base`` options (:func:`sketch_bases`) on it."""
+    laid = {**BoardState.initial(ed).tiles,
+            **{coord: PlacedTile(tile, rotation)
+               for coord, (tile, rotation) in sketch_tiles(ed, tiles).items()}}
+    board = BoardState(ed, laid)
+    return BoardState(ed, laid, sketch_bases(board, bases))
+
+
+def sketch_bases(board: BoardState, texts: Sequence[str]) -> tuple[Base, ...]:
+    """The ``--base`` options as base tokens on ``board`` (4.4, 4.2.9): a station named, the
+    tile's only large station, or the printed city circle of a hex without a tile.  A token
+    never disappears silently from the picture: a hex without a city, a town, an unnamed
+    station among several or more tokens than slots raises InputError."""
+    ed = board.edition
+    out: list[Base] = []
+    taken: dict[tuple[str, str | None], int] = {}
+    for initials, text, station in map(parse_base, texts):
+        company = ed.company(initials)
+        coord = parse_coord(text)
+        if coord not in ed.board.hexes:
+            raise InputError(f"bases: hex {coord} is not on the {ed.name} edition board")
+        tile = board.tile_at(coord)
+        station, slots = (_printed_city_slot(ed, coord, station) if tile is None
+                          else _tile_station_slots(tile[0], coord, station))
+        if taken.get((coord, station), 0) >= slots:
+            where = coord if station is None else f"{coord}/{station}"
+            raise InputError(f"bases: no free slot for {company.initials} on {where} "
+                             f"({slots} slot{'s' if slots != 1 else ''})")
+        taken[coord, station] = taken.get((coord, station), 0) + 1
+        out.append(Base(company.initials, coord, station))
+    return tuple(out)
+
+
+def _printed_city_slot(ed: Edition, coord: str, station: str | None) -> tuple[None, int]:
+    """A hex without a tile: only a printed city circle takes a token (one slot)."""
+    if station is not None:
+        raise InputError(f"bases: no station {station!r} on {coord} (no tile there)")
+    if ed.board.hexes[coord].kind != "city":
+        raise InputError(f"bases: {coord} has no city to hold a base")
+    return None, 1
+
+
+def _tile_station_slots(tile: TileSpec, coord: str, station: str | None) -> tuple[str, int]:
+    """The station of ``tile`` a base goes to and its slot count; an unnamed station is the
+    tile's only large station."""
+    large = [s for s in tile.stations if s.kind == "large"]
+    if station is None:
+        if len(large) != 1:
+            if not large:
+                raise InputError(f"bases: tile {tile.id} on {coord} has no large station")
+            names = ", ".join(s.id for s in large)
+            raise InputError(f"bases: name the station on {coord} (one of {names})")
+        return large[0].id, large[0].slots
+    for s in tile.stations:
+        if s.id == station:
+            if s.kind != "large":
+                raise InputError(f"bases: station {station!r} on {coord} is a town, not a "
+                                 "large station")
+            return s.id, s.slots
+    raise InputError(f"bases: no station {station!r} on {coord}")
+
+
+def run_game_render(args: argparse.Namespace) -> int:
+    """The ``render GAME`` form of the render command."""
+    if args.tile or args.base:
+        raise InputError("--tile/--base: draw a game's own board; they apply without a game log")
+    game = load_log(args.game, args.to)
+    edition = getattr(args, "edition", None)
+    if edition is not None and edition != game.settings.edition:
+        raise InputError(f"--edition {edition}: {args.game!r} is a game of the "
+                         f"{game.settings.edition} edition")
+    run = optimal_run(game, args.routes) if args.routes else None
+    path = write_picture(game_board_svg(game, run), args.out)
+    if run is not None:
+        print(describe_run(run))
+    print(path)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     if args.game is not None:
-        from india1853.interfaces.game_render import run_game_render
-
         return run_game_render(args)
     if args.to is not None or args.routes is not None:
         raise InputError("--to/--routes: need a game log, e.g. render game.json --out b.svg")
     ed = load_edition(args.edition or "second")
-    tiles = sketch_tiles(ed, args.tile)
-    bases = [parse_base(b) for b in args.base]
-    svg = render_board_svg(ed, tiles=tiles, bases=bases)
+    svg = render_board_svg(sketch_board(ed, args.tile, args.base))
     print(write_picture(svg, args.out))
     return 0

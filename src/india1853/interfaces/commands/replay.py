@@ -15,8 +15,8 @@ from typing import Any
 
 from rich.console import Console
 
+from india1853.interfaces.logfile import load_log
 from india1853.interfaces.terminal import screen
-from india1853.interfaces.terminal.savefile import load_log
 from india1853.rules.game.game import Game
 from india1853.rules.game.turn import turn_model
 

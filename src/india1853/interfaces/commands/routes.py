@@ -14,7 +14,7 @@ from typing import Any
 from india1853.board.graph import TrackGraph
 from india1853.data.jsonfile import read_json_file
 from india1853.errors import InputError
-from india1853.rules.position import load_position
+from india1853.rules.position import load_position, runnable_trains
 from india1853.rules.router import BestRun, best_run
 from india1853.rules.routes import (
     RouteGraph,
@@ -22,7 +22,6 @@ from india1853.rules.routes import (
     check_routes,
     parse_route_file,
     route_to_json,
-    runnable_trains,
 )
 
 

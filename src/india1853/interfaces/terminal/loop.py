@@ -35,6 +35,8 @@ from rich.text import Text
 from india1853.errors import India1853Error
 from india1853.interfaces.bots import Bot, make_bot
 from india1853.interfaces.game_render import describe_run, game_board_svg, optimal_run
+from india1853.interfaces.logfile import SaveFile
+from india1853.interfaces.logfile import Table as Seating
 from india1853.interfaces.narrate import LogLine, game_log, narrate
 from india1853.interfaces.render import write_picture
 from india1853.interfaces.terminal import screen
@@ -48,8 +50,6 @@ from india1853.interfaces.terminal.parse import (
     parse,
     resolve,
 )
-from india1853.interfaces.terminal.savefile import SaveFile
-from india1853.interfaces.terminal.savefile import Table as Seating
 from india1853.rules.game import turn
 from india1853.rules.game.game import Game, effective_actions, redo_stack
 from india1853.rules.game.turn import turn_model

@@ -32,9 +32,9 @@ from india1853.interfaces.web.schema import install as install_schema
 from india1853.interfaces.web.security import Guard, RateLimit
 from india1853.interfaces.web.store import ApiError, GameStore, NewGame, NewSeat, encode
 from india1853.interfaces.web.sweep import BotSweep
-from india1853.rules import router_kernel
 from india1853.rules.game.settings import EDITIONS
 from india1853.rules.game.variants import catalogue
+from india1853.rules.router import warm_up as warm_up_router
 
 log = logging.getLogger("india1853.web")
 
@@ -129,7 +129,7 @@ def create_app(url: str, *, cache_size: int = 200, bot_delay: float = 0.0,
         await _run(db.migrate)
         # The router's compiled kernel loads from numba's cache in 0.3-0.7 s: load it beside the
         # start so that the first route asked for does not wait for it (docs/routes.md).
-        threading.Thread(target=router_kernel.warm, name="router-kernel-warm", daemon=True).start()
+        threading.Thread(target=warm_up_router, name="router-kernel-warm", daemon=True).start()
         notifier = Notifier(asyncio.get_running_loop())
         bus = broadcast(notifier, redis_url)
         await bus.start()

@@ -33,10 +33,10 @@ from sqlalchemy import Connection, insert, select, update
 
 from india1853.errors import InputError, RuleError
 from india1853.interfaces.bots import BOT_NAMES, Bot, make_bot
-from india1853.interfaces.commands.stats import draw, history
+from india1853.interfaces.charts import draw, history
 from india1853.interfaces.game_render import game_board_svg
+from india1853.interfaces.logfile import escape_old_names
 from india1853.interfaces.narrate import LogLine, narrate
-from india1853.interfaces.terminal.savefile import escape_old_names
 from india1853.interfaces.web.db import Database, actions, games, seats
 from india1853.interfaces.web.integrity import CorruptLog, load_rows, row_digest
 from india1853.interfaces.web.turn import decider, preview, turn

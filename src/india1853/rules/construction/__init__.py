@@ -19,7 +19,6 @@ from india1853.rules.construction.context import (
     Outcome,
     PlaceBase,
     Promotion,
-    context_from_position,
 )
 from india1853.rules.construction.contract import contract_connected, contract_groups
 from india1853.rules.construction.frontier import connected_posts, frontier_bonuses
@@ -80,7 +79,6 @@ __all__ = [
     "check_move",
     "check_promotion",
     "connected_posts",
-    "context_from_position",
     "contract_connected",
     "contract_groups",
     "double_lay_fee",

@@ -12,7 +12,6 @@ from typing import Literal
 
 from india1853.data.model import CompanyType, Edition, FrontierBonus
 from india1853.errors import InputError
-from india1853.rules.position import Position
 
 DoubleLay = Literal["later", "paid"]
 
@@ -136,26 +135,3 @@ class ConstructionPolicy:
     def double_lay_is_a_choice(self) -> bool:
         """Second edition 4.1.3: a major chooses how it gets its second lay."""
         return bool(self.double_lay_fees)
-
-
-def context_from_position(
-    position: Position, company: str, *, lays_done: tuple[Lay, ...] = (), promoted: bool = False
-) -> CompanyContext:
-    """The context of ``company`` in a position file: the running companies are those listed
-    as running and every company with a base on the board (:meth:`Position.running`,
-    4.4.7 / 32.6)."""
-    state = position.company(company)
-    return CompanyContext(
-        company=state.company,
-        type=state.type,
-        phase=position.phase,
-        cash=state.cash,
-        trains=state.trains,
-        running=position.running(),
-        double_lay=state.double_lay,
-        owes_credit_train=state.owes_credit_train,
-        lays_done=lays_done,
-        promoted=promoted,
-        frontier_paid=position.frontier_paid,
-        bases_placed=state.bases_placed,
-    )

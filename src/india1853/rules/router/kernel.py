@@ -3,11 +3,11 @@ the bounds of the search over more trains.
 
 Three loops, compiled by numba (``@njit(cache=True)``) over numpy arrays:
 
-1. :func:`list_runs`: every run of the gauge from the arms of :mod:`india1853.rules.router`
+1. :func:`list_runs`: every run of the gauge from the arms of :mod:`india1853.rules.router.arms`
    (an arm alone, or two arms of one base from different children of the base that share
    no resource and no city and keep within the Large Station limit: 4.5.2, 4.5.4, 4.5.5,
    4.5.10), exactly the complete listing of the pure-Python router
-   (:func:`india1853.rules.router.runs_at_least` with threshold 0), with resource masks as
+   (:func:`india1853.rules.router.arms.runs_at_least` with threshold 0), with resource masks as
    rows of 64-bit words.
 2. :func:`best_pair`: the most valuable pair of runs sharing no resource (4.5.10), one of
    them carrying the mail (4.6.6), each eligible for its train (4.5.4: its Large Station

@@ -1,4 +1,4 @@
-"""Save files of terminal games: the engine's log plus who plays by bot.
+"""Game logs and the save files of terminal games: the engine's log plus who plays by bot.
 
 A save file is the engine's log (``Game.to_log()``: ``engine_version``, ``settings``,
 ``actions``) with one more key, ``"table"``, holding the seating of the terminal game

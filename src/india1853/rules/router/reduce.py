@@ -1,0 +1,177 @@
+"""Stage 1 of the router: the reduced graph of each train gauge (docs/routes.md).
+
+Chains of tile edges with one track on each side collapse into a single *link* that
+carries the set of resources it consumes (4.5.10 / 33.10); stations and junction edges
+stay as nodes; a line that could only turn back into the same tile is a dead end
+(4.5.5 / 33.5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from india1853.rules.routes import (
+    Node,
+    RouteGraph,
+    TrackLike,
+    TrainGauge,
+)
+
+# ---------------------------------------------------------------------------------------------
+# Stage 1: the reduced graph.
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A chain of track between two key nodes, in one direction.
+
+    ``mask`` holds the resource bits it consumes; ``leave_hex``/``arrive_hex`` are the hexes of
+    its first and last track (a line may not turn back into the tile it came from at a junction
+    edge); ``duty`` the duty-hex bits of the hexes it crosses; ``hub`` the bits of the junction
+    tiles it passes (4.2.5: one run passes each at most once, like a station).
+    """
+
+    id: int
+    reverse: int
+    chain: int
+    start: int
+    end: int
+    mask: int
+    leave_hex: str
+    arrive_hex: str
+    duty: int
+    hub: int
+    nodes: tuple[Node, ...]
+    tracks: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ReducedGraph:
+    """Key nodes (stations and junction edges) of one gauge, joined by links.  ``hub_bits``
+    is how many low bits of a run's city mask stand for junction tiles."""
+
+    gauge: TrainGauge
+    nodes: tuple[Node, ...]
+    links: tuple[Link, ...]
+    adjacency: tuple[tuple[Link, ...], ...]
+    hub_bits: int = 0
+
+
+class _Resources:
+    """Bit numbers for everything a run can use up: tile edges and station-to-station track."""
+
+    def __init__(self) -> None:
+        self.bits: dict[object, int] = {}
+
+    def bit(self, item: object) -> int:
+        index = self.bits.get(item)
+        if index is None:
+            index = self.bits[item] = len(self.bits)
+        return 1 << index
+
+
+def _usable(track: TrackLike, gauge: TrainGauge) -> bool:
+    return track.gauge == gauge or track.gauge == "dual"
+
+
+def _edge_role(tracks: Sequence[TrackLike]) -> str:
+    """How a tile edge behaves for a line: ``pass`` (one track on each side), ``junction``
+    (several, on both sides) or ``dead`` (a line arriving could only turn back, 4.5.5)."""
+    hexes = {t.hex for t in tracks}
+    if len(hexes) < 2:
+        return "dead"
+    return "pass" if len(tracks) == 2 else "junction"
+
+
+def reduce_graph(graph: RouteGraph, gauge: TrainGauge, resources: _Resources,
+                 duty_bits: dict[str, int], hub_bits: dict[str, int]) -> ReducedGraph:
+    """Stage 1 for one gauge (4.5.3 / 33.3: the train's gauge or dual).  ``hub_bits``: a bit
+    per junction tile (:func:`india1853.rules.routes.junction_hexes`, 4.2.5)."""
+    incident: dict[Node, list[TrackLike]] = {}
+    for t in graph.tracks:
+        if _usable(t, gauge) and t.a != t.b:
+            incident.setdefault(t.a, []).append(t)
+            incident.setdefault(t.b, []).append(t)
+    roles: dict[Node, str] = {
+        n: _edge_role(ts) for n, ts in incident.items() if n[0] == "E"
+    }
+    keys = sorted(n for n in incident if n[0] == "S" or roles[n] == "junction")
+    index = {n: i for i, n in enumerate(keys)}
+    raw: list[tuple[int, int, int, str, str, int, int, tuple[Node, ...], tuple[int, ...]]] = []
+    for start in keys:
+        for first in sorted(incident[start], key=lambda t: t.id):
+            walked = _walk_chain(start, first, incident, roles, index)
+            if walked is None:
+                continue
+            nodes, tracks = walked
+            end = nodes[-1]
+            if end == start:
+                continue
+            mask = 0
+            for n in nodes[1:-1]:
+                mask |= resources.bit(n)
+            for k, tr in enumerate(tracks):
+                if nodes[k][0] == "S" and nodes[k + 1][0] == "S":
+                    mask |= resources.bit(("T", tr.id))
+            if end[0] == "E":
+                mask |= resources.bit(end)
+            duty = 0
+            for tr in tracks:
+                duty |= duty_bits.get(tr.hex, 0)
+            hub = _hubs_passed(tracks, hub_bits)
+            if hub < 0:
+                continue  # 4.2.5: a junction tile passed twice
+            raw.append((index[start], index[end], mask, tracks[0].hex, tracks[-1].hex, duty,
+                        hub, nodes, tuple(tr.id for tr in tracks)))
+    # Pair each directed link with its reverse (the same chain walked from the other end).
+    by_tracks: dict[tuple[int, tuple[int, ...]], int] = {}
+    for i, item in enumerate(raw):
+        by_tracks[item[0], item[8]] = i
+    links: list[Link] = []
+    for i, (s, e, mask, lh, ah, duty, hub, nodes, tids) in enumerate(raw):
+        rev = by_tracks[e, tids[::-1]]
+        links.append(Link(i, rev, min(tids), s, e, mask, lh, ah, duty, hub, nodes, tids))
+    adjacency: list[list[Link]] = [[] for _ in keys]
+    for link in links:
+        adjacency[link.start].append(link)
+    return ReducedGraph(gauge, tuple(keys), tuple(links), tuple(tuple(a) for a in adjacency),
+                        len(hub_bits))
+
+
+def _hubs_passed(tracks: Sequence[TrackLike], hub_bits: dict[str, int]) -> int:
+    """The bits of the junction tiles a chain of track passes, or -1 if it passes one twice
+    (4.2.5 with 4.5.5: a junction is run through once, like a station)."""
+    hub = 0
+    previous = ""
+    for tr in tracks:
+        bit = hub_bits.get(tr.hex, 0)
+        if bit and tr.hex != previous:
+            if hub & bit:
+                return -1
+            hub |= bit
+        previous = tr.hex
+    return hub
+
+
+def _walk_chain(start: Node, first: TrackLike, incident: dict[Node, list[TrackLike]],
+                roles: dict[Node, str], index: dict[Node, int],
+                ) -> tuple[tuple[Node, ...], tuple[TrackLike, ...]] | None:
+    nodes: list[Node] = [start]
+    tracks: list[TrackLike] = []
+    track = first
+    here = start
+    while True:
+        there = track.b if track.a == here else track.a
+        nodes.append(there)
+        tracks.append(track)
+        if there in index:
+            return tuple(nodes), tuple(tracks)
+        if roles.get(there) != "pass":
+            return None
+        if there in nodes[:-1]:
+            return None
+        nxt = [t for t in incident[there] if t is not track]
+        track = nxt[0]
+        here = there
+
