@@ -723,8 +723,12 @@ class GameStore:
         return None
 
     def _bot_failed(self, game_id: str, entry: Entry, message: str) -> None:
+        """The failure goes to the server's log whole; every viewer is told only whose bot
+        failed: the engine's reason may hold the bot's secrets (its bond, its cards)."""
         log.error("game %s: %s", game_id, message)
-        entry.bot_error = message
+        who = message.split(":", 1)[0]
+        entry.bot_error = f"{who}: failed to move; the game waits (the reason is in the " \
+                          "server's log)"
         entry.changed()
         if self.on_change is not None:
             self.on_change(game_id)
