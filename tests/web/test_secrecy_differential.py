@@ -26,6 +26,8 @@ import httpx
 import pytest
 from webclient import auth, client
 
+from india1853.rules.game import Game, Settings
+
 GAMES = Path(__file__).resolve().parents[1] / "games"
 JUNK = "junk-token-that-is-no-seats"
 Json = dict[str, Any]
@@ -51,19 +53,19 @@ SCENARIOS = {
     "second-bond": Scenario("greedy-3p-seed3.json", 0, {"amount": 110}, 4,
                             lambda v: v["round"] != "bonds", "110", reveals_in_window=True),
     # Second edition: Ann's first city (2.5.4), revealed when her contract is fulfilled.
-    "second-claim": Scenario("greedy-3p-seed3.json", 3, {"city": "Lucknow"}, 14,
+    "second-claim": Scenario("greedy-3p-seed3.json", 3, {"city": "Lucknow"}, 13,
                              lambda v: _player(v, "Ann")["contract"] is not None
                              or v["round"] == "finished", "Lucknow"),
     # First edition: Bob's whole bid (14.5), the same shares and bond, other cities in another
     # order: the shares are stated once every bid is in (15.1), the cities stay secret.
     "first-bid": Scenario("first/greedy-4p-seed5.json", 1, {"claims": [
         {"city": "Lahore", "company": "NWR"}, {"city": "Ajmer", "company": "NWR"},
-        {"city": "Peshawar", "company": "NWR"}]}, 10,
+        {"city": "Peshawar", "company": "NWR"}]}, 6,
         lambda v: _player(v, "Bob")["cities"] is not None or v["round"] == "finished",
         "Peshawar"),
     # MIK 2: C rejects Rice instead of Tea (face down on the discard stack); his hand differs.
     "mik2-reject": Scenario("first/greedy-4p-seed3-mik2-alt-start.json", 543,
-                            {"cards": ["COMMODITY:RICE"]}, 10,
+                            {"cards": ["COMMODITY:RICE"]}, 5,
                             lambda v: v["round"] == "finished", "COMMODITY:RICE"),
 }
 
@@ -124,8 +126,12 @@ class Table:
         view: Json = self.c.get(f"/api/games/{self.id}").json()["turn"]["view"]
         return view
 
-    def responses(self, upcoming: Json | None, probe: Json) -> list[tuple[str, bytes]]:
-        """Every response each viewer receives now (``upcoming``: the log's next action)."""
+    def responses(self, upcoming: Json | None, probe: Json, *,
+                  full: bool = False) -> list[tuple[str, bytes]]:
+        """Every response each viewer receives now (``upcoming``: the log's next action).
+        The listing, the log and the pictures read no token: after each action they are
+        asked by the spectator only; ``full`` (at the end of the window): by every viewer,
+        and the charts too (matplotlib is slow)."""
         out: list[tuple[str, bytes]] = []
         g = f"/api/games/{self.id}"
         for who, token in self.viewers.items():
@@ -141,15 +147,16 @@ class Table:
                 r = self.c.post(path, headers=h, json=body)
                 out.append((f"{who}: {label}", f"{r.status_code} ".encode() + r.content))
 
-            listing = self.c.get("/api/games", headers=h).json()["games"]
-            mine = next(x for x in listing if x["id"] == self.id)
-            out.append((f"{who}: listing", json.dumps(mine, sort_keys=True).encode()))
-            get(g, "view")
-            get(f"{g}/log", "log")
-            get(f"{g}/log", "log after 2", after=2)
-            get(f"{g}/board.svg", "board")
-            if token is None:  # the charts are the same for every token (matplotlib is slow)
+            if full or token is None:
+                listing = self.c.get("/api/games", headers=h).json()["games"]
+                mine = next(x for x in listing if x["id"] == self.id)
+                out.append((f"{who}: listing", json.dumps(mine, sort_keys=True).encode()))
+                get(f"{g}/log", "log")
+                get(f"{g}/log", "log after 2", after=2)
+                get(f"{g}/board.svg", "board")
+            if full:
                 get(f"{g}/stats.svg", "stats.svg")
+            get(g, "view")
             params = {"token": token} if token else {}
             out.append((f"{who}: events", _snapshot_event(self.url, f"{g}/events", params)))
             seat = who.removeprefix("seat ") if who.startswith("seat ") else "Nobody"
@@ -193,6 +200,21 @@ def _same(a: list[tuple[str, bytes]], b: list[tuple[str, bytes]], when: str) -> 
                                  f"{y[max(0, at - 150):at + 150]!r}")
 
 
+def _revealing(s: Scenario, data: Json, logs: tuple[list[Json], ...], end: int) -> int | None:
+    """The index of the first action in the window after which the rules have revealed the
+    secret in either game (the engine's public view), or None."""
+    settings = Settings.from_json(data["settings"])
+    found: list[int] = []
+    for log in logs:
+        game = Game.replay(settings, log[:s.index], check=False)
+        for k in range(s.index, end):
+            game.process(log[k])
+            if s.revealed(json.loads(json.dumps(game.view(None)))):
+                found.append(k)
+                break
+    return min(found) if found else None
+
+
 def _owner(action: Json) -> str:
     return str(action["entity"])
 
@@ -209,12 +231,14 @@ def test_one_secret_choice_changes_no_byte_another_seat_receives(
     # A probe each viewer previews for his own seat: the secret action with game A's secret.
     probe = {**log_a[s.index], "id": s.index + 1}
     end = min(len(log_a), s.index + 1 + s.window)
+    revealing = _revealing(s, data, (log_a, log_b), end)  # the engine says where (checked)
     revealed_at = None
     for k in range(s.index, end):
         upcoming = [{**log[k], "created_at": 0} for log in (log_a, log_b)]
         probe = {**probe, "id": k + 1}
-        _same(tables[0].responses(upcoming[0] if k > s.index else None, probe),
-              tables[1].responses(upcoming[1] if k > s.index else None, probe),
+        full = k == revealing  # before the revealing action: every endpoint, every viewer
+        _same(tables[0].responses(upcoming[0] if k > s.index else None, probe, full=full),
+              tables[1].responses(upcoming[1] if k > s.index else None, probe, full=full),
               f"before action {k + 1}")
         for table, action in zip(tables, upcoming, strict=True):
             table.post(action)
@@ -222,10 +246,11 @@ def test_one_secret_choice_changes_no_byte_another_seat_receives(
         if any(s.revealed(v) for v in views):
             revealed_at = k + 1
             break
-    done = (revealed_at or end) - (1 if revealed_at else 0)
+    assert revealed_at == (None if revealing is None else revealing + 1)
     if revealed_at is None:
-        _same(tables[0].responses(None, probe), tables[1].responses(None, probe),
-              f"after action {end}")
+        _same(tables[0].responses(None, probe, full=True),
+              tables[1].responses(None, probe, full=True), f"after action {end}")
+    done = (revealed_at or end) - (1 if revealed_at else 0)
     _same(tables[0].history(s.index, done), tables[1].history(s.index, done),
           f"history up to action {done}")
     if s.reveals_in_window:
