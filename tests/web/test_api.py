@@ -46,9 +46,12 @@ def test_create_gives_one_token_per_human_seat_and_lists_no_secret(c: httpx.Clie
     assert {"id", "edition", "variants", "round", "finished", "created_at", "actions"} <= set(mine)
     for token in made["tokens"].values():
         assert token.encode() not in raw
-    assert not SEED.search(raw) and b"seed" not in raw
+    # Only the seed's commitment and who chose it (docs/web-api.md), never the seed.
+    assert not SEED.search(raw) and mine["seed"]["value"] is None
+    assert mine["seed"]["chosen_by"] == "creator"
     spectator = c.get(f"/api/games/{made['id']}").content
-    assert not SEED.search(spectator) and b'"seed"' not in spectator
+    assert not SEED.search(spectator)
+    assert json.loads(spectator)["game"]["seed"] == mine["seed"]
 
 
 def test_hotseat_token_acts_for_every_human_seat(c: httpx.Client) -> None:

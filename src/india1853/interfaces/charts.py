@@ -126,7 +126,10 @@ def draw(h: History, path: Path, colours: Mapping[str, str] | None = None) -> Pa
     fig.tight_layout()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(path)
+        # No date and no random ids in the file: the same game draws the same bytes (the web
+        # server's charts are compared byte for byte, tests/web/test_secrecy_differential.py).
+        with matplotlib.rc_context({"svg.hashsalt": "india1853"}):
+            fig.savefig(path, metadata={"Date": None})
     except OSError as exc:
         raise InputError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
     finally:

@@ -4,9 +4,12 @@
 change in the acting entity's cash), then the events the action set off: a new round or phase,
 a contract fulfilled, bonds revealed, the end of the game.  :func:`game_log` replays a whole log.
 
-Secrets (2.5.2-2.5.4): without ``moderator`` a bond's amount is told only when every bond is in
-(2.5.3) and a bid's cities only when the contract is fulfilled (4.3); the public views the
-narration reads already hide them, so a secret cannot leak through a cash change or a list.
+Secrets: the narration tells an action as the table saw it when it was made, its secret fields
+withheld as the engine's one declaration of secrets says (``rules/game/secrecy.py``):
+:func:`narrate` is given the action so observed (:func:`observed`).  The reveals are events of
+their own: every bond when all are in (2.5.3), a bid's cities when the contract is fulfilled
+(4.3), every secret at the end (5.1); the public views the narration reads hide the same, so a
+secret cannot leak through a cash change or a list.  ``moderator``: every action whole.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 from india1853.data.model import Edition
 from india1853.rules.game import turn
 from india1853.rules.game.game import Game
+from india1853.rules.game.secrecy import as_made
 from india1853.rules.game.turn import STEP_NAMES
 from india1853.rules.game.wording import agree, possessive, verb
 
@@ -99,22 +103,29 @@ def round_title(view: View) -> str:
     return f"{text} ({rule})" if rule else text
 
 
-def _describe_player_action(a: Mapping[str, Any], before: View, after: View,
-                            moderator: bool) -> str:
+def _hand_size(view: View, who: str) -> int:
+    return int(((view.get("kit") or {}).get("hand_sizes") or {}).get(who, 0))
+
+
+def _describe_player_action(a: Mapping[str, Any], before: View, after: View) -> str:
+    """``a`` as observed (secrecy.py): a secret field still hidden is missing."""
     who, kind = a["entity"], a["type"]
     spent = _spent(before, after, who)
     if kind == "place_bond":
-        if moderator:
+        if "amount" in a:
             return agree(who, f"places a bond of {_money(a['amount'])}")
         return agree(who, "places a secret bond")
     if kind == "claim_city":
-        city = f"names {a['city']} and " if moderator else "names a secret city and "
+        city = f"names {a['city']} and " if "city" in a else "names a secret city and "
         return agree(who, f"{city}{verb(who, 'claims')} a share of {a['company']}")
     if kind == "submit_bid":
-        if moderator:
+        if "claims" not in a:
+            return agree(who, "hands in a secret bid")
+        if all("city" in c for c in a["claims"]):
             named = ", ".join(f"{c['city']} ({c['company']})" for c in a["claims"])
             return agree(who, f"bids {named}")
-        return agree(who, "hands in a secret bid")
+        shares = ", ".join(str(c["company"]) for c in a["claims"])
+        return agree(who, f"bids for shares of {shares} (the cities secret)")
     if kind == "buy_share":
         where = "the bank pool" if a["source"] == "pool" else "the offering"
         return agree(who, f"buys a share of {a['company']} from {where} for {_money(spent)}")
@@ -134,9 +145,11 @@ def _describe_player_action(a: Mapping[str, Any], before: View, after: View,
     if kind == "draw_card":
         return agree(who, "takes a card of the MIK 2 kit")
     if kind == "reject_cards":
-        # Face down on the discard stack: which cards is secret.
-        cards = ", ".join(a["cards"]) if moderator else f"{len(a['cards'])} card(s)"
-        return agree(who, f"rejects {cards}")
+        # Face down on the discard stack: which cards is secret, how many is not.
+        if "cards" in a:
+            return agree(who, f"rejects {', '.join(a['cards'])}")
+        count = _hand_size(before, who) - _hand_size(after, who)
+        return agree(who, f"rejects {count} card(s)")
     if kind == "play_card":
         target = a.get("hex") or a.get("city")
         return agree(who, f"actions {a['card']}" + (f" on {target}" if target else ""))
@@ -234,9 +247,9 @@ def _describe_train(co: str, a: Mapping[str, Any], spent: int) -> str:
     return text + ("; " + ", ".join(extras) if extras else "")
 
 
-def describe_action(ed: Edition, action: Mapping[str, Any], before: View, after: View, *,
-                    moderator: bool = False) -> str:
-    """One sentence for ``action``, given the (public or moderator's) views around it."""
+def describe_action(ed: Edition, action: Mapping[str, Any], before: View, after: View) -> str:
+    """One sentence for ``action`` as observed (secrecy.py), given the (public or
+    moderator's) views around it."""
     if action["type"] in ("undo", "redo"):
         # The entity is the one whose action is taken back (or put back), not a person
         # undoing: "Greedy2 undos" read as if the bot had chosen to.
@@ -244,7 +257,7 @@ def describe_action(ed: Edition, action: Mapping[str, Any], before: View, after:
         return f"{possessive(action['entity'])} last action is {done}"
     if action["entity_type"] == "company":
         return _describe_company_action(ed, action, before, after)
-    return _describe_player_action(action, before, after, moderator)
+    return _describe_player_action(action, before, after)
 
 
 def _bond_events(before: View, after: View) -> Iterator[str]:
@@ -331,10 +344,10 @@ def events(before: View, after: View) -> list[str]:
     return out
 
 
-def narrate(ed: Edition, action: Mapping[str, Any], before: View, after: View, *,
-            moderator: bool = False) -> LogLine:
-    """The action in words followed by the events it set off."""
-    first = describe_action(ed, action, before, after, moderator=moderator)
+def narrate(ed: Edition, action: Mapping[str, Any], before: View, after: View) -> LogLine:
+    """The action in words followed by the events it set off; ``action`` as its reader may
+    see it (:func:`observed`)."""
+    first = describe_action(ed, action, before, after)
     return LogLine(int(action.get("id", 0)), str(action["entity"]),
                    (first, *events(before, after)))
 
@@ -343,14 +356,21 @@ def _view(game: Game, moderator: bool) -> dict[str, Any]:
     return game.moderator_view() if moderator else game.view(None)
 
 
+def observed(action: Mapping[str, Any], *, moderator: bool = False) -> dict[str, Any]:
+    """``action`` as the table saw it when it was made (the moderator: whole); the one
+    declaration of secrets decides (``rules/game/secrecy.py``)."""
+    return as_made(action, moderator=moderator)
+
+
 def game_log(game_from: Game, actions: list[dict[str, Any]], *,
              moderator: bool = False) -> Iterator[LogLine]:
-    """Replay ``actions`` on ``game_from`` (a game at its start), narrating each one."""
+    """Replay ``actions`` on ``game_from`` (a game at its start), narrating each one as the
+    table saw it when it was made (the moderator: every action whole)."""
     game = game_from
     ed = game.rules.ed
     before = _view(game, moderator)
     for action in actions:
         game.process(action)
         after = _view(game, moderator)
-        yield narrate(ed, action, before, after, moderator=moderator)
+        yield narrate(ed, observed(action, moderator=moderator), before, after)
         before = after

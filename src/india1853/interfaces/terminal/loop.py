@@ -37,7 +37,7 @@ from india1853.interfaces.bots import Bot, make_bot
 from india1853.interfaces.game_render import describe_run, game_board_svg, optimal_run
 from india1853.interfaces.logfile import SaveFile
 from india1853.interfaces.logfile import Table as Seating
-from india1853.interfaces.narrate import LogLine, game_log, narrate
+from india1853.interfaces.narrate import LogLine, game_log, narrate, observed
 from india1853.interfaces.render import write_picture
 from india1853.interfaces.terminal import screen
 from india1853.interfaces.terminal.board_text import local_board
@@ -190,7 +190,8 @@ class Hotseat:
             self.game.process(full)
             self.save()
         told = narrated or full
-        line = narrate(self.game.rules.ed, told, before, self.game.view(None))
+        line = narrate(self.game.rules.ed, observed(told), before,
+                       self.game.view(None))
         self.remember(line)
         return line.lines
 

@@ -54,6 +54,8 @@ games = Table(
     Column("actions", Integer, nullable=False, default=0),
     Column("round", String(32), nullable=False),
     Column("finished", Boolean, nullable=False, default=False),
+    # "server" or "creator" (0003; NULL: a game from before, "unknown")
+    Column("seed_chosen_by", String(16), nullable=True),
 )
 
 Index("ix_games_created_at", games.c.created_at)

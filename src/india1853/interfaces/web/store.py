@@ -36,11 +36,12 @@ from india1853.interfaces.bots import BOT_NAMES, Bot, make_bot
 from india1853.interfaces.charts import draw, history
 from india1853.interfaces.game_render import game_board_svg
 from india1853.interfaces.logfile import escape_old_names
-from india1853.interfaces.narrate import LogLine, narrate
+from india1853.interfaces.narrate import LogLine, narrate, observed
 from india1853.interfaces.web.db import Database, actions, games, seats
 from india1853.interfaces.web.integrity import CorruptLog, load_rows, row_digest
 from india1853.interfaces.web.turn import decider, preview, turn
 from india1853.rules.game.game import ENGINE_VERSION, Game, effective_actions, redo_stack
+from india1853.rules.game.secrecy import SEED_BITS, observed_log, seed_commitment
 from india1853.rules.game.settings import Settings
 
 log = logging.getLogger("india1853.web")
@@ -51,11 +52,6 @@ WRITE_ATTEMPTS = 3
 HISTORY_STEPS = 50  # actions processed forward on the history game, beyond: a replay
 PAST_CACHE = 512  # history responses kept (views and boards after a given action)
 
-# Action fields that hold a secret while the game runs: a bond's amount (2.5.2) and a bid's
-# city (2.5.4).  The public log leaves them out; the narration tells them once revealed.
-SECRET_FIELDS: dict[str, tuple[str, ...]] = {"place_bond": ("amount",), "claim_city": ("city",),
-                                             # MIK 2: rejected cards go face down.
-                                             "reject_cards": ("cards",)}
 
 
 class ApiError(Exception):
@@ -102,6 +98,7 @@ class Entry:
     hotseat_hash: str | None
     created_at: float
     submitters: list[str | None]  # the deciding player of each action in the log
+    seed_chosen_by: str | None = None  # "server", "creator"; None: unknown (before 0003)
     bots: dict[str, Bot] = field(default_factory=dict)
     # Answers per (seat, seats, covered), built and encoded once per change.
     responses: dict[tuple[str | None, tuple[str, ...], bool], dict[str, Any]] = field(
@@ -137,11 +134,6 @@ class NewGame:
     variants: tuple[str, ...] = ()
     seed: int | None = None
     hotseat: bool = False
-
-
-def public_action(action: dict[str, Any]) -> dict[str, Any]:
-    hidden = SECRET_FIELDS.get(str(action.get("type")), ())
-    return {k: v for k, v in action.items() if k not in hidden}
 
 
 class GameStore:
@@ -218,7 +210,7 @@ class GameStore:
         entry = Entry(game=game,
                       seats=tuple(Seat(s.name, s.bot, s.token_hash) for s in seat_rows),
                       hotseat_hash=row.hotseat_hash, created_at=row.created_at,
-                      submitters=[r.seat for r in rows])
+                      submitters=[r.seat for r in rows], seed_chosen_by=row.seed_chosen_by)
         self._remember(game_id, entry)
         return entry
 
@@ -295,6 +287,7 @@ class GameStore:
             "round": entry.game.state.round,
             "finished": entry.game.finished,
             "actions": len(entry.game.log),
+            "seed": seed_info(settings.seed, entry.seed_chosen_by, entry.game.finished),
         }
 
     def _undo_target(self, entry: Entry, kind: str) -> dict[str, Any] | None:
@@ -411,7 +404,9 @@ class GameStore:
         return [{"id": r.id, "edition": r.settings.get("edition"),
                  "variants": r.settings.get("variants", []), "players": players[r.id],
                  "round": r.round, "finished": r.finished, "created_at": r.created_at,
-                 "actions": r.actions} for r in rows]
+                 "actions": r.actions,
+                 "seed": seed_info(int(r.settings.get("seed", 0)), r.seed_chosen_by,
+                                   bool(r.finished))} for r in rows]
 
     def public_log(self, game_id: str, after: int = 0) -> dict[str, Any]:
         """The log in words with each action's public data (those after action ``after``);
@@ -422,10 +417,14 @@ class GameStore:
             entry = self._read(game_id)
             game = entry.game
             self._narrate(entry)
+            # Each action as the public sees it now (rules/game/secrecy.py: the engine's one
+            # declaration of secrets), beside its narration as the table saw it then.
+            seen = observed_log(game, None)
             out: dict[str, Any] = {"finished": game.finished,
                                    "settings": _public_settings(game.settings),
                                    "last_action_id": len(game.log),
-                                   "actions": entry.lines[after:]}
+                                   "actions": [{**line, "action": seen[line["id"] - 1]}
+                                               for line in entry.lines[after:]]}
             if game.finished:
                 out["log"] = game.to_log()
             return out
@@ -442,9 +441,8 @@ class GameStore:
         for action in game.log[len(entry.lines):]:
             narrator.process(action)
             after = narrator.view(None)
-            line: LogLine = narrate(ed, action, before, after)
-            entry.lines.append({"id": line.id, "entity": line.entity, "lines": list(line.lines),
-                                "action": public_action(action)})
+            line: LogLine = narrate(ed, observed(action), before, after)
+            entry.lines.append({"id": line.id, "entity": line.entity, "lines": list(line.lines)})
             before = after
 
     def _game_at(self, game_id: str, at: int | None) -> Game:
@@ -521,10 +519,11 @@ class GameStore:
                                     f"(known: {', '.join(BOT_NAMES)})")
         if all(p.bot is not None for p in spec.players):
             raise ApiError(422, "players: at least one seat must be a human's (no bot)")
-        seed = spec.seed if spec.seed is not None else secrets.randbelow(2**31)
+        seed = spec.seed if spec.seed is not None else server_seed()
         settings = _settings(lambda: Settings(names, seed, spec.edition, spec.variants))
         game = _game(lambda: Game(settings))
-        return self._insert(game, [(p.name, p.bot) for p in spec.players], [], spec.hotseat)
+        return self._insert(game, [(p.name, p.bot) for p in spec.players], [], spec.hotseat,
+                            "creator" if spec.seed is not None else "server")
 
     def import_log(self, data: object, hotseat: bool) -> dict[str, Any]:
         """A log file as the command line writes it (a save file's ``table.bots`` names the
@@ -542,7 +541,12 @@ class GameStore:
         if data.get("engine_version") != ENGINE_VERSION:
             raise ApiError(422, f"log.engine_version: {data.get('engine_version')!r} is not "
                                 f"{ENGINE_VERSION!r}")
-        settings = _settings(lambda: Settings.from_json(data.get("settings")))
+        raw_settings = data.get("settings")
+        chosen_by = "creator"
+        if isinstance(raw_settings, dict) and "seed" not in raw_settings:
+            # A log without a seed gets one nobody at the table chose (docs/web-api.md).
+            raw_settings, chosen_by = {**raw_settings, "seed": server_seed()}, "server"
+        settings = _settings(lambda: Settings.from_json(raw_settings))
         for name, bot in bots.items():
             if name not in settings.players:
                 raise ApiError(422, f"table.bots: {name!r} is not a player")
@@ -562,10 +566,11 @@ class GameStore:
             except (InputError, RuleError) as exc:
                 raise ApiError(422, f"actions[{i}]: {exc}") from None
         return self._insert(game, [(p, bots.get(p)) for p in settings.players], submitters,
-                            hotseat)
+                            hotseat, chosen_by)
 
     def _insert(self, game: Game, players: list[tuple[str, str | None]],
-                submitters: list[str | None], hotseat: bool) -> dict[str, Any]:
+                submitters: list[str | None], hotseat: bool,
+                seed_chosen_by: str) -> dict[str, Any]:
         game_id = secrets.token_urlsafe(GAME_ID_BYTES)
         tokens = {name: new_token() for name, bot in players if bot is None}
         hotseat_token = new_token() if hotseat else None
@@ -575,7 +580,7 @@ class GameStore:
                 id=game_id, engine_version=ENGINE_VERSION, settings=game.settings.to_json(),
                 hotseat_hash=token_hash(hotseat_token) if hotseat_token else None,
                 created_at=now, updated_at=now, actions=len(game.log),
-                round=game.state.round, finished=game.finished))
+                round=game.state.round, finished=game.finished, seed_chosen_by=seed_chosen_by))
             conn.execute(insert(seats), [
                 {"game_id": game_id, "position": i, "name": name, "bot": bot,
                  "token_hash": token_hash(tokens[name]) if name in tokens else None}
@@ -589,7 +594,7 @@ class GameStore:
                                                   if n in tokens else None)
                                              for n, b in players),
                       hotseat_hash=token_hash(hotseat_token) if hotseat_token else None,
-                      created_at=now, submitters=list(submitters))
+                      created_at=now, submitters=list(submitters), seed_chosen_by=seed_chosen_by)
         self._remember(game_id, entry)
         out: dict[str, Any] = {
             "id": game_id,
@@ -768,8 +773,12 @@ class GameStore:
         return None
 
     def _bot_failed(self, game_id: str, entry: Entry, message: str) -> None:
+        """The failure goes to the server's log whole; every viewer is told only whose bot
+        failed: the engine's reason may hold the bot's secrets (its bond, its cards)."""
         log.error("game %s: %s", game_id, message)
-        entry.bot_error = message
+        who = message.split(":", 1)[0]
+        entry.bot_error = f"{who}: failed to move; the game waits (the reason is in the " \
+                          "server's log)"
         entry.changed()
         if self.on_change is not None:
             self.on_change(game_id)
@@ -787,6 +796,25 @@ class GameStore:
 def encode(data: Any) -> bytes:
     """Compact JSON as UTF-8."""
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def server_seed() -> int:
+    """A seed nobody at the table chose: SEED_BITS bits from the operating system."""
+    return secrets.randbits(SEED_BITS)
+
+
+SEED_CHOSEN_BY = {"server": "seed chosen by the server (random, committed)",
+                  "creator": "seed chosen by the creator", None: "seed of unknown origin"}
+
+
+def seed_info(seed: int, chosen_by: str | None, finished: bool) -> dict[str, Any]:
+    """What every view and listing tells of the seed: its SHA-256 from the start, who chose
+    it, and the seed itself (its decimal digits, the string the SHA-256 is of) once the game
+    is over: then anyone can check the deal."""
+    return {"sha256": seed_commitment(seed), "chosen_by": chosen_by or "unknown",
+            "note": SEED_CHOSEN_BY.get(chosen_by, SEED_CHOSEN_BY[None]),
+            # A string: a 128-bit number is beyond a JavaScript number's exact integers.
+            "value": str(seed) if finished else None}
 
 
 def _public_settings(settings: Settings) -> dict[str, Any]:

@@ -4,6 +4,7 @@ Hidden information (2.5.2-2.5.4, 4.3.2): a bond's amount is secret until every b
 cities of a bid are secret until the contract is fulfilled (the claimed shares are public).  A
 player always sees his own bond and cities; the moderator sees everything.  Once the game is
 over (5.1) nothing is secret: every bid's cities and which contracts failed are in every view.
+When each secret is revealed is declared once, in ``secrecy.py``; the views ask it.
 """
 
 from __future__ import annotations
@@ -13,16 +14,10 @@ from typing import Any
 from india1853.data.citations import cite
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.scoring import bonds_held, scores
+from india1853.rules.game.secrecy import bid_secret, bonds_secret, cities_public
 from india1853.rules.game.shares import controller, price
 from india1853.rules.game.state import GameState, PlayerState
 from india1853.rules.game.stock_round import FIRST_STOCK_ROUND
-
-
-def _bonds_secret(st: GameState) -> bool:
-    """2.5.2-2.5.3: bonds are written secretly and revealed together once every bond is in.
-    14.5, 15.1 (first edition): the whole bid is secret until every bid is in; then the bonds
-    and the shares claimed are stated, the cities stay secret."""
-    return st.round in ("bonds", "bids")
 
 
 def revealed(rules: GameRules, st: GameState) -> frozenset[str]:
@@ -36,7 +31,7 @@ def revealed(rules: GameRules, st: GameState) -> frozenset[str]:
     out = set()
     if st.round == "finished":
         out.add("every bid's cities and which contracts failed, the game is over (5.1)")
-    if not _bonds_secret(st):
+    if not bonds_secret(st):
         out.add(f"the bonds, {rules.policy.bonds_revealed_rule}")
     for p in st.players:
         if p.bond_returned:
@@ -58,24 +53,30 @@ def revealed(rules: GameRules, st: GameState) -> frozenset[str]:
     return frozenset(out)
 
 
-def _player(st: GameState, p: PlayerState, viewer: str | None, moderator: bool) -> dict[str, Any]:
+def _player(rules: GameRules, st: GameState, p: PlayerState, viewer: str | None,
+            moderator: bool) -> dict[str, Any]:
     own = moderator or viewer == p.name
-    bonds_public = not _bonds_secret(st)
+    bonds_public = not bonds_secret(st)
     # The bond money is put aside as soon as it is written, so a player's cash would give the
     # secret amount away: while bonds are secret, others see no cash for a player who has one.
     cash_hidden = not own and not bonds_public and p.bond is not None
     over = st.round == "finished"
-    bid_hidden = not own and st.round == "bids" and p.bond is not None
+    bid_hidden = not own and bid_secret(st) and p.bond is not None
+    cities_seen = own or cities_public(st, p)
+    claims = list(p.claims)
+    if not cities_seen and rules.policy.bid_procedure == "secret":
+        # 14.5: a bid's order pairs each share with a city: sorted while the cities are secret.
+        claims.sort()
     return {
         "name": p.name,
         "cash": None if cash_hidden else p.cash,
         "shares": dict(p.shares),
         "unredeemed": dict(p.unredeemed),
         # 14.5: a first-edition bid's claims are secret with the rest of the bid.
-        "claims": None if bid_hidden else list(p.claims),
+        "claims": None if bid_hidden else claims,
         "bond_placed": p.bond is not None,
         "bond": p.bond if (own or bonds_public) else None,
-        "cities": list(p.cities) if (own or p.bond_returned or p.declared or over) else None,
+        "cities": list(p.cities) if cities_seen else None,
         "cities_claimed": None if bid_hidden else len(p.cities),
         "bid_complete": p.bid_complete,
         "bond_returned": p.bond_returned,
@@ -122,11 +123,11 @@ def view(rules: GameRules, st: GameState, viewer: str | None, *,
         "ors_in_set": st.ors_in_set,
         "bank": st.bank,
         # The total held aside would reveal the secret bonds while they are being written.
-        "bonds_held": None if _bonds_secret(st) and not moderator else bonds_held(st),
+        "bonds_held": None if bonds_secret(st) and not moderator else bonds_held(st),
         "elephant": st.elephant,
         "bank_broken": st.bank_broken,
         "end_reason": st.end_reason,
-        "players": [_player(st, p, viewer, moderator) for p in st.players],
+        "players": [_player(rules, st, p, viewer, moderator) for p in st.players],
         "companies": {
             i: {
                 "kind": c.kind,

@@ -134,6 +134,11 @@ document.getElementById("new-game").addEventListener("submit", async (event) => 
     formError.textContent = "seed: a whole number of 0 or more, or empty for a random one";
     return;
   }
+  if (seedText && !Number.isSafeInteger(Number(seedText))) {
+    // A JavaScript number would round it: the game would get another seed than the one typed.
+    formError.textContent = "seed: at most 9007199254740991 here (the API takes any integer)";
+    return;
+  }
   const hotseat = document.getElementById("hotseat").checked;
   const body = {
     edition: document.getElementById("edition").value,
@@ -163,7 +168,9 @@ async function loadGames() {
     status.textContent = games.length ? `${games.length} game${games.length === 1 ? "" : "s"}` : "No games yet.";
     clear(body, games.map((g) => h("tr", {},
       h("td", {}, h("code", {}, g.id)),
-      h("td", {}, g.edition + (g.variants && g.variants.length ? ` (${g.variants.join(", ")})` : "")),
+      h("td", {}, g.edition + (g.variants && g.variants.length ? ` (${g.variants.join(", ")})` : "")
+        // The server's seed is committed (docs/web-api.md, "Seeds"); a creator's may be known.
+        + (g.seed && g.seed.chosen_by !== "server" ? ` · ${g.seed.note}` : "")),
       h("td", {}, g.players.map((p) => p.bot ? `${p.name} (bot)` : p.name).join(", ")),
       h("td", {}, g.finished ? "finished" : String(g.round ?? "")),
       h("td", {}, String(g.actions ?? "")),
