@@ -38,6 +38,7 @@ from india1853.interfaces.game_render import game_board_svg
 from india1853.interfaces.narrate import LogLine, narrate
 from india1853.interfaces.terminal.savefile import escape_old_names
 from india1853.interfaces.web.db import Database, actions, games, seats
+from india1853.interfaces.web.deciders import Deciders
 from india1853.interfaces.web.integrity import CorruptLog, load_rows, row_digest
 from india1853.interfaces.web.turn import decider, preview, turn
 from india1853.rules.game.game import ENGINE_VERSION, Game, effective_actions, redo_stack
@@ -508,14 +509,15 @@ class GameStore:
         if not isinstance(log_actions, list):
             raise ApiError(422, "log.actions: must be a list")
         game = Game(settings)
-        submitters: list[str | None] = []
+        deciders = Deciders()  # deciders.py: in one pass (many undo/redo pairs: linear)
         for i, action in enumerate(log_actions):
             try:
-                submitters.append(_submitter(game, action, submitters))
+                who = deciders.of(game, action)
                 game.process(action)
             except (InputError, RuleError) as exc:
                 raise ApiError(422, f"actions[{i}]: {exc}") from None
-        return self._insert(game, [(p, bots.get(p)) for p in settings.players], submitters,
+            deciders.accepted(game.log[-1], who)
+        return self._insert(game, [(p, bots.get(p)) for p in settings.players], deciders.seats,
                             hotseat)
 
     def _insert(self, game: Game, players: list[tuple[str, str | None]],
@@ -755,21 +757,3 @@ def _game(build: Callable[[], Game]) -> Game:
         return build()
     except (InputError, RuleError) as exc:
         raise ApiError(422, str(exc)) from None
-
-
-def _submitter(game: Game, action: object, submitters: list[str | None]) -> str | None:
-    """Who decided an imported action: for undo and redo, whoever decided its target."""
-    if not isinstance(action, dict):
-        return None
-    kind = action.get("type")
-    if kind in ("undo", "redo"):
-        stack = effective_actions(game.log) if kind == "undo" else redo_stack(game.log)
-        target_id = stack[-1].get("id") if stack else None
-        if not isinstance(target_id, int) or not 0 < target_id <= len(submitters):
-            return None
-        return submitters[target_id - 1]
-    entity = action.get("entity")
-    if not isinstance(entity, str):
-        return None
-    entity_type = "company" if entity in game.state.companies else "player"
-    return decider(game, entity, entity_type)
