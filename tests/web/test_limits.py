@@ -6,11 +6,17 @@ as damage."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from webclient import client, create, view
 
+from india1853.interfaces.web.db import Database
+from india1853.interfaces.web.store import HISTORY_SHARE, GameStore
 from india1853.rules.game import Game, Settings
 from india1853.rules.game.game import effective_actions, redo_stack
 from india1853.rules.game.settings import MAX_NAME_LENGTH
@@ -89,3 +95,67 @@ def test_a_log_of_many_undo_redo_pairs_imports_as_the_game_it_leaves(server_url:
         assert mine["can_redo"] is theirs["can_redo"] is False
     assert sum(view(c, paired["id"], paired["tokens"][s])["can_undo"]
                for s in ("Ann", "Bob", "Cat")) == 1
+
+
+def _store(tmp_path: Path, name: str, cache_bytes: int) -> GameStore:
+    db = Database(f"sqlite:///{tmp_path / name}.sqlite3")
+    db.migrate()
+    return GameStore(db, cache_bytes=cache_bytes)
+
+
+SHORT_GAMES = ["first/greedy-5p-seed8-amended-share-limits.json",
+               "first/greedy-4p-seed6-simplified.json", "first/greedy-4p-seed5.json"]
+
+
+def _read_games(store: GameStore) -> tuple[list[dict[str, Any]], list[tuple[int, int]], bytes]:
+    """Import the short games, then read each as the pages do; the games, the estimated
+    bytes (games, history responses) the store holds after each, and the first game's view."""
+    made = [store.import_log(json.loads((ROOT / "tests" / "games" / n).read_text()), False)
+            for n in SHORT_GAMES]
+    held = []
+    for game in made:
+        store.public_log(game["id"])  # the narrator's game and the narrated lines
+        store.at_json(game["id"], 300)  # the history game
+        for token in game["tokens"].values():
+            store.view_json(game["id"], token, None)
+        held.append(store.cache_bytes())
+    return made, held, store.view_json(made[0]["id"], None, None)[1]
+
+
+def test_the_game_cache_holds_at_most_its_budget_of_estimated_bytes(tmp_path: Path) -> None:
+    _made, unbounded, _view = _read_games(_store(tmp_path, "unbounded", 1 << 30))
+    everything = unbounded[-1][0]  # nothing was dropped: every game as read
+    budget = everything // 2 * HISTORY_SHARE // (HISTORY_SHARE - 1)
+    store = _store(tmp_path, "bounded", budget)
+    made, held, view = _read_games(store)
+    # Half of what the games weigh when read: the least recently used were dropped, and the
+    # cache never held more than its share of the budget.
+    assert all(games <= budget - budget // HISTORY_SHARE for games, _ in held), held
+    assert all(history <= budget // HISTORY_SHARE for _, history in held), held
+    assert held[-1][0] < everything
+    # A dropped game is rebuilt from the database, the same.
+    assert store.view_json(made[0]["id"], None, None)[1] == view
+
+
+def test_one_game_over_the_budget_is_kept_while_it_is_used(tmp_path: Path) -> None:
+    store = _store(tmp_path, "small", 1 << 20)
+    made = store.import_log(json.loads((ROOT / "tests" / "games" / "first" /
+                                        "greedy-4p-seed5.json").read_text()), False)
+    log = store.public_log(made["id"])
+    assert store.cache_bytes()[0] > 1 << 20 and log["finished"]
+    assert store.public_log(made["id"]) == log
+
+
+@pytest.mark.parametrize(("args", "env", "message"), [
+    (["--cache-mb", "0"], {}, "error: --cache-mb: must be between 1 and 1000000 megabytes, "
+                              "got 0"),
+    ([], {"INDIA1853_CACHE_MB": "lots"}, "error: INDIA1853_CACHE_MB: must be a whole number "
+                                         "of megabytes, got 'lots'"),
+])
+def test_serve_refuses_a_cache_budget_out_of_range(tmp_path: Path, args: list[str],
+                                                   env: dict[str, str], message: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "india1853.interfaces.cli", "serve",
+                           "--port", "0", "--data-dir", str(tmp_path), *args],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, **env}, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and done.stderr.strip() == message, done.stderr

@@ -23,8 +23,8 @@ import secrets
 import tempfile
 import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,6 +37,7 @@ from india1853.interfaces.commands.stats import draw, history
 from india1853.interfaces.game_render import game_board_svg
 from india1853.interfaces.narrate import LogLine, narrate
 from india1853.interfaces.terminal.savefile import escape_old_names
+from india1853.interfaces.web.budget import ByteLRU, entry_bytes, response_bytes
 from india1853.interfaces.web.db import Database, actions, games, seats
 from india1853.interfaces.web.deciders import Deciders
 from india1853.interfaces.web.integrity import CorruptLog, load_rows, row_digest
@@ -51,6 +52,10 @@ GAME_ID_BYTES = 12
 WRITE_ATTEMPTS = 3
 HISTORY_STEPS = 50  # actions processed forward on the history game, beyond: a replay
 PAST_CACHE = 512  # history responses kept (views and boards after a given action)
+# The caches' memory (budget.py): games and history responses together hold at most this many
+# estimated bytes (india1853 serve --cache-mb), the history responses at most 1/HISTORY_SHARE.
+CACHE_BYTES = 512 << 20
+HISTORY_SHARE = 8
 
 # Action fields that hold a secret while the game runs: a bond's amount (2.5.2) and a bid's
 # city (2.5.4).  The public log leaves them out; the narration tells them once revealed.
@@ -120,6 +125,11 @@ class Entry:
         self.responses.clear()
         self.encoded.clear()
 
+    def nbytes(self) -> int:
+        """The estimated bytes this entry holds (budget.py)."""
+        return entry_bytes((self.game, self.narrator, self.history), len(self.lines),
+                           self.encoded.values())
+
 
 @dataclass(frozen=True)
 class NewSeat:
@@ -142,23 +152,43 @@ def public_action(action: dict[str, Any]) -> dict[str, Any]:
 
 
 class GameStore:
-    """Games in the database and in an LRU cache; every method blocks (run it in a thread)."""
+    """Games in the database and in an LRU cache; every method blocks (run it in a thread).
 
-    def __init__(self, db: Database, *, cache_size: int = 200,
+    The cache holds at most ``cache_size`` games and ``cache_bytes`` estimated bytes (games
+    and history responses together; budget.py), the least recently used evicted first."""
+
+    def __init__(self, db: Database, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTES,
                  on_change: Callable[[str], None] | None = None) -> None:
         self.db = db
         self.cache_size = cache_size
         self.on_change = on_change
-        self._cache: OrderedDict[str, Entry] = OrderedDict()
-        self._cache_guard = threading.Lock()
+        history = max(1, cache_bytes // HISTORY_SHARE)
+        self._cache: ByteLRU[str, Entry] = ByteLRU(cache_bytes - history, Entry.nbytes,
+                                                   max_items=cache_size)
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
-        self._past_cache: OrderedDict[tuple[str, int, str], bytes] = OrderedDict()
+        self._past_cache: ByteLRU[tuple[str, int, str], bytes] = ByteLRU(
+            history, response_bytes, max_items=PAST_CACHE)
         self._charts_guard = threading.Lock()  # matplotlib's pyplot is not thread-safe
 
     # --- cache and locks ------------------------------------------------------------------
 
-    def lock(self, game_id: str) -> threading.Lock:
+    def cache_bytes(self) -> tuple[int, int]:
+        """The estimated bytes held now by the games' cache and by the history responses'."""
+        return self._cache.bytes, self._past_cache.bytes
+
+    @contextmanager
+    def lock(self, game_id: str) -> Iterator[None]:
+        """Hold the game's lock; 404 for a game that does not exist.  At the end the cached
+        game is weighed again (whatever the request added to it: its narration, history,
+        views), and the cache evicts others if it is over its budget."""
+        with self._game_lock(game_id):
+            try:
+                yield
+            finally:
+                self._cache.reweigh(game_id)
+
+    def _game_lock(self, game_id: str) -> threading.Lock:
         """The game's lock; 404 for a game that does not exist (so that requests for made-up
         ids cannot grow the table of locks)."""
         with self._locks_guard:
@@ -171,22 +201,13 @@ class GameStore:
             return self._locks.setdefault(game_id, threading.Lock())
 
     def _cached(self, game_id: str) -> Entry | None:
-        with self._cache_guard:
-            entry = self._cache.get(game_id)
-            if entry is not None:
-                self._cache.move_to_end(game_id)
-            return entry
+        return self._cache.get(game_id)
 
     def _remember(self, game_id: str, entry: Entry) -> None:
-        with self._cache_guard:
-            self._cache[game_id] = entry
-            self._cache.move_to_end(game_id)
-            while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
+        self._cache.put(game_id, entry)
 
     def _forget(self, game_id: str) -> None:
-        with self._cache_guard:
-            self._cache.pop(game_id, None)
+        self._cache.pop(game_id)
 
     def _count(self, conn: Connection, game_id: str, *, for_update: bool = False) -> int:
         query = select(games.c.actions).where(games.c.id == game_id)
@@ -429,20 +450,15 @@ class GameStore:
               build: Callable[[Game], bytes]) -> bytes:
         """A history response: the log's prefix never changes, so each is built once."""
         key = (game_id, at, kind)
-        with self._cache_guard:
-            found = self._past_cache.get(key)
-            if found is not None:
-                self._past_cache.move_to_end(key)
-                return found
+        found = self._past_cache.get(key)
+        if found is not None:
+            return found
         with self.lock(game_id):
             entry = self._read(game_id)
             live = at == len(entry.game.log)
             data = build(self._history_game(game_id, entry, at))
         if not live:
-            with self._cache_guard:
-                self._past_cache[key] = data
-                while len(self._past_cache) > PAST_CACHE:
-                    self._past_cache.popitem(last=False)
+            self._past_cache.put(key, data)
         return data
 
     def at_json(self, game_id: str, at: int) -> bytes:
