@@ -150,3 +150,18 @@ def test_a_bad_new_game_names_the_option(tmp_path: Path, args: list[str], messag
     assert main(["play", *args, "--save", str(tmp_path / "g.json")]) == 2
     assert _error(capsys) == message
     assert not (tmp_path / "g.json").exists()
+
+
+def test_a_name_longer_than_the_limit_is_refused_by_play_and_load(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from india1853.rules.game.settings import MAX_NAME_LENGTH
+
+    long = "N" * (MAX_NAME_LENGTH + 1)
+    assert main(["play", "--players", f"Ann,{long},Cat", "--save", str(tmp_path / "g.json")]) == 2
+    assert _error(capsys).startswith("error: --players: a name of 65 characters ('NNNNNNNNNNNN")
+    assert not (tmp_path / "g.json").exists()
+    log = tmp_path / "long.json"
+    log.write_text(json.dumps({"engine_version": "1", "actions": [], "settings": {
+        "edition": "second", "players": ["Ann", long, "Cat"], "seed": 3, "variants": []}}))
+    assert main(["play", "--load", str(log)]) == 2
+    assert f"a name has at most {MAX_NAME_LENGTH}" in _error(capsys)

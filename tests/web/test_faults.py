@@ -130,3 +130,80 @@ def test_restore_refuses_a_damaged_backup_with_one_line(tmp_path: Path,
     assert done.returncode == 2 and done.stderr == "error: admin backup: FILE is required\n"
     done = admin("migrate", "--data-dir", str(tmp_path / "target"))
     assert done.returncode == 0 and "newest schema (0 games)" in done.stdout
+
+
+def _bond_row(data_dir: Path, game: str) -> tuple[int, int]:
+    """The index and amount of the game's first bond after its first action."""
+    with sqlite3.connect(data_dir / "india1853.sqlite3") as db:
+        for idx, data in db.execute("SELECT idx, data FROM actions WHERE game_id = ? "
+                                    "ORDER BY idx", (game,)):
+            action = json.loads(data)
+            if idx > 1 and action["type"] == "place_bond":
+                return idx, int(action["amount"])
+    raise AssertionError("no bond after the first action")
+
+
+def test_a_row_whose_digest_was_removed_is_damage(
+        tmp_path: Path, start_server: Callable[[Path], ServerProcess]) -> None:
+    """Issue 19 item 9: a bond changed and its digest set to NULL went through silently."""
+    data_dir = tmp_path / "db"
+    server = start_server(data_dir)
+    game, hot = played_game(server)
+    server.stop()
+    idx, amount = _bond_row(data_dir, game)
+    damage(data_dir, "UPDATE actions SET data = json_set(data, '$.amount', ?), digest = NULL "
+                     "WHERE game_id = ? AND idx = ?", amount + 190, game, idx)
+    again = start_server(data_dir)
+    r = client(again.url).get(f"/api/games/{game}", headers={"Authorization": f"Bearer {hot}"})
+    assert r.status_code == 500, r.text
+    assert r.json()["detail"].startswith(f"game {game}: the stored log is corrupted at action "
+                                         f"{idx}: it has no digest")
+    again.stop()
+    checked = admin("check", "--data-dir", str(data_dir))
+    assert checked.returncode == 1 and "check: 1 games, 1 damaged" in checked.stdout
+    assert f"corrupted at action {idx}: it has no digest" in checked.stdout
+    # The operator's word covers rows written before digests, which come first: not this one.
+    for task in ("check", "migrate"):
+        done = admin(task, "--accept-undigested", "--data-dir", str(data_dir))
+        assert done.returncode == 1, done.stdout
+        assert "yet an earlier row of the game has one" in done.stdout
+    backup = tmp_path / "games.json"
+    assert admin("backup", str(backup), "--data-dir", str(data_dir)).returncode == 0
+    for extra in ((), ("--accept-undigested",)):
+        done = admin("restore", str(backup), "--data-dir", str(tmp_path / "target"), *extra)
+        assert done.returncode == 2, done.stdout
+        assert f"corrupted at action {idx}: it has no digest" in done.stderr
+
+
+def test_rows_written_before_digests_load_only_on_the_operators_word(
+        tmp_path: Path, start_server: Callable[[Path], ServerProcess]) -> None:
+    data_dir = tmp_path / "db"
+    server = start_server(data_dir)
+    game, hot = played_game(server)
+    before = view(client(server.url), game, hot)
+    server.stop()
+    with sqlite3.connect(data_dir / "india1853.sqlite3") as db:  # as migration 0002 left them
+        assert db.execute("UPDATE actions SET digest = NULL WHERE game_id = ? AND idx <= 5",
+                          (game,)).rowcount == 5
+    backup = tmp_path / "games.json"
+    assert admin("backup", str(backup), "--data-dir", str(data_dir)).returncode == 0
+    checked = admin("check", "--data-dir", str(data_dir))
+    assert checked.returncode == 1 and "at action 1: it has no digest" in checked.stdout
+    accepted = admin("check", "--accept-undigested", "--data-dir", str(data_dir))
+    assert accepted.returncode == 0, accepted.stdout
+    assert "check: 1 games, 0 damaged, 5 rows without a digest accepted" in accepted.stdout
+    again = start_server(data_dir)
+    assert client(again.url).get(f"/api/games/{game}").status_code == 500  # the server: never
+    again.stop()
+    sealed = admin("migrate", "--accept-undigested", "--data-dir", str(data_dir))
+    assert sealed.returncode == 0 and "5 rows written before digests given" in sealed.stdout
+    assert admin("check", "--data-dir", str(data_dir)).stdout.endswith("0 damaged\n")
+    assert view(client(start_server(data_dir).url), game, hot, seat=before["seat"]) == before
+    # A backup of such rows: refused, or restored with their digests on the operator's word.
+    target = tmp_path / "target"
+    refused = admin("restore", str(backup), "--data-dir", str(target))
+    assert refused.returncode == 2 and "at action 1: it has no digest" in refused.stderr
+    done = admin("restore", str(backup), "--accept-undigested", "--data-dir", str(target))
+    assert done.returncode == 0, done.stderr
+    assert admin("check", "--data-dir", str(target)).returncode == 0
+    assert view(client(start_server(target).url), game, hot, seat=before["seat"]) == before

@@ -1,14 +1,16 @@
 """``india1853 serve``: the web server.
 
     india1853 serve [--host 127.0.0.1] [--port 8053] [--db URL] [--data-dir DIR]
-                    [--bot-delay SECONDS] [--cache-games N] [--redis URL]
-                    [--rate-limit N]
+                    [--bot-delay SECONDS] [--cache-games N] [--cache-mb MB]
+                    [--redis URL] [--rate-limit N]
 
 The database is ``--db``, else ``DATABASE_URL``, else an SQLite file in the data directory
 (``--data-dir``, default ``$INDIA1853_DATA`` or ``~/.local/share/india1853``).  The schema is
 migrated at start.  The address is printed once the server listens.  Several server processes
 on one database carry live updates between them through Redis (``--redis``, else
-``REDIS_URL``; docs/deployment.md).
+``REDIS_URL``; docs/deployment.md).  The games kept in memory are bounded by count
+(``--cache-games``) and by an estimate of their bytes (``--cache-mb``, else
+``INDIA1853_CACHE_MB``; history responses included).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from typing import Any
 
 from india1853.errors import InputError
 from india1853.interfaces.web.security import RateLimit as RateLimitDefault
+
+CACHE_MB = 512  # the default of --cache-mb (store.CACHE_BYTES)
 
 
 def default_data_dir() -> Path:
@@ -58,6 +62,10 @@ def register(sub: Any) -> None:
     parser.add_argument("--cache-games", type=int, default=200,
                         help="games kept in memory (default 200); others are rebuilt from "
                         "the database when needed")
+    parser.add_argument("--cache-mb", type=int, default=None,
+                        help="megabytes (estimated) the caches of games and history may hold "
+                        f"(default: INDIA1853_CACHE_MB, else {CACHE_MB}); the least recently "
+                        "used are dropped first")
     parser.add_argument("--redis", help="Redis URL for live updates between several server "
                         "processes (default: REDIS_URL, else this process alone)")
     parser.add_argument("--rate-limit", type=float, default=RateLimitDefault.rate,
@@ -80,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--rate-limit: must be between 0 and 1000000, got {args.rate_limit}")
     if args.cache_games < 1:
         raise InputError(f"--cache-games: must be at least 1, got {args.cache_games}")
+    cache_mb = _cache_mb(args.cache_mb)
     url = command_database_url(args.db, args.data_dir)
     _check_database(url)
     redis_url = args.redis or os.environ.get("REDIS_URL") or None
@@ -88,11 +97,29 @@ def run(args: argparse.Namespace) -> int:
     limit = RateLimitDefault(rate=args.rate_limit) if args.rate_limit else None
     app = create_app(url, bot_delay=args.bot_delay, redis_url=redis_url, rate_limit=limit,
                      rate_limited=bool(args.rate_limit),
-                     cache_size=args.cache_games)
+                     cache_size=args.cache_games, cache_bytes=cache_mb << 20)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
     return _serve(server, args.host)
+
+
+def _cache_mb(given: int | None) -> int:
+    """``--cache-mb``, else ``INDIA1853_CACHE_MB``, else the default; 1 to 1,000,000."""
+    where, value = "--cache-mb", given
+    if value is None:
+        configured = os.environ.get("INDIA1853_CACHE_MB")
+        if configured is None:
+            return CACHE_MB
+        where = "INDIA1853_CACHE_MB"
+        try:
+            value = int(configured)
+        except ValueError:
+            raise InputError(f"{where}: must be a whole number of megabytes, got "
+                             f"{configured[:40]!r}") from None
+    if not 1 <= value <= 1_000_000:
+        raise InputError(f"{where}: must be between 1 and 1000000 megabytes, got {value}")
+    return value
 
 
 def _check_database(url: str) -> None:

@@ -8,6 +8,11 @@ It is read in one transaction (a consistent snapshot while the server runs) and 
 temporary file renamed at the end.  A restore checks every game's rows (integrity.py) before
 it writes anything, refuses a game id the database already holds, and writes all games in one
 transaction.
+
+A row without a digest is damage (integrity.py) unless the operator accepts rows written
+before digests (``accept_undigested``): ``check`` then counts them instead, ``restore`` writes
+them with their digests computed, and ``seal`` (``india1853 admin migrate
+--accept-undigested``) computes the digests of those already in the database.
 """
 
 from __future__ import annotations
@@ -19,11 +24,17 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, func, insert, select
+from sqlalchemy import Connection, func, insert, select, update
 
 from india1853.errors import InputError
 from india1853.interfaces.web.db import Database, actions, games, seats
-from india1853.interfaces.web.integrity import CorruptLog, check_row, verify_game
+from india1853.interfaces.web.integrity import (
+    CorruptLog,
+    check_rows,
+    load_rows,
+    row_digest,
+    verify_game,
+)
 
 FORMAT = "india1853-backup"
 VERSION = 1
@@ -84,7 +95,7 @@ def _read_backup(path: Path) -> list[dict[str, Any]]:
     return found
 
 
-def _checked(i: int, game: dict[str, Any]) -> dict[str, Any]:
+def _checked(i: int, game: dict[str, Any], accept_undigested: bool) -> dict[str, Any]:
     """The game as the tables take it; InputError naming the first bad field or row."""
     where = f"restore: games[{i}]"
     missing = [k for k in (*GAME_FIELDS, "seats", "rows") if k not in game]
@@ -101,21 +112,28 @@ def _checked(i: int, game: dict[str, Any]) -> dict[str, Any]:
         missing = [k for k in SEAT_FIELDS if k not in seat]
         if missing:
             raise InputError(f"{where}.seats[{j}]: missing {', '.join(missing)}")
+    for position, row in enumerate(game["rows"], start=1):
+        missing = [k for k in ACTION_FIELDS if k not in row]
+        if missing:
+            raise InputError(f"{where}.rows[{position - 1}]: missing {', '.join(missing)}")
     try:
-        for position, row in enumerate(game["rows"], start=1):
-            missing = [k for k in ACTION_FIELDS if k not in row]
-            if missing:
-                raise InputError(f"{where}.rows[{position - 1}]: missing {', '.join(missing)}")
-            check_row(game["id"], position, row["idx"], json.dumps(row["data"]), row["seat"],
-                      row["digest"])
+        checked = check_rows(game["id"], ((r["idx"], json.dumps(r["data"]), r["seat"],
+                                           r["digest"]) for r in game["rows"]),
+                             accept_undigested=accept_undigested)
     except CorruptLog as exc:
         raise InputError(f"{where}: {exc}") from None
-    return game
+    # Rows accepted without a digest (the operator's word) are written with one.
+    rows = [r if c.digested else {**r, "digest": row_digest(game["id"], r["idx"], c.data,
+                                                             c.seat)}
+            for r, c in zip(game["rows"], checked, strict=True)]
+    return {**game, "rows": rows}
 
 
-def restore(db: Database, path: Path) -> int:
-    """Write every game of the backup at ``path`` into the database; the number of games."""
-    found = [_checked(i, g) for i, g in enumerate(_read_backup(path))]
+def restore(db: Database, path: Path, *, accept_undigested: bool = False) -> int:
+    """Write every game of the backup at ``path`` into the database; the number of games.
+    ``accept_undigested``: rows without a digest (a backup of rows written before digests)
+    are accepted, and written with their digests."""
+    found = [_checked(i, g, accept_undigested) for i, g in enumerate(_read_backup(path))]
     ids = [g["id"] for g in found]
     if len(set(ids)) != len(ids):
         raise InputError("restore: the backup holds a game id twice")
@@ -139,12 +157,37 @@ def restore(db: Database, path: Path) -> int:
     return len(found)
 
 
-def check(db: Database) -> tuple[int, list[str]]:
-    """Every game's rows checked: the number of games and one line per damaged game."""
+def check(db: Database, *, accept_undigested: bool = False) -> tuple[int, list[str], int]:
+    """Every game's rows checked: the number of games, one line per damaged game, and the
+    number of rows accepted without a digest (``accept_undigested`` only)."""
     with _snapshot(db) as conn:
         rows = conn.execute(select(games.c.id, games.c.actions)).all()
-        problems = [p for p in (verify_game(conn, r.id, int(r.actions)) for r in rows) if p]
-    return len(rows), problems
+        found = [verify_game(conn, r.id, int(r.actions), accept_undigested=accept_undigested)
+                 for r in rows]
+    return len(rows), [p for p, _n in found if p], sum(n for _p, n in found)
+
+
+def seal(db: Database) -> tuple[int, list[str]]:
+    """The operator's word that the rows without a digest were written before digests: each
+    gets its digest (one transaction).  The number of rows sealed, and one line per damaged
+    game (left as it is)."""
+    sealed = 0
+    problems: list[str] = []
+    with db.write() as conn:
+        for game in conn.execute(select(games.c.id, games.c.actions)).all():
+            try:
+                rows = load_rows(conn, game.id, int(game.actions), accept_undigested=True)
+            except CorruptLog as exc:
+                problems.append(str(exc))
+                continue
+            for index, row in enumerate(rows, start=1):
+                if row.digested:
+                    break  # undigested rows come first (check_rows)
+                conn.execute(update(actions).where(actions.c.game_id == game.id)
+                             .where(actions.c.idx == index).where(actions.c.digest.is_(None))
+                             .values(digest=row_digest(game.id, index, row.data, row.seat)))
+                sealed += 1
+    return sealed, problems
 
 
 def count_games(db: Database) -> int:

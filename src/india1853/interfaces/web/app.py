@@ -30,7 +30,14 @@ from india1853.interfaces.web.events import Notifier
 from india1853.interfaces.web.pubsub import broadcast
 from india1853.interfaces.web.schema import install as install_schema
 from india1853.interfaces.web.security import Guard, RateLimit
-from india1853.interfaces.web.store import ApiError, GameStore, NewGame, NewSeat, encode
+from india1853.interfaces.web.store import (
+    CACHE_BYTES,
+    ApiError,
+    GameStore,
+    NewGame,
+    NewSeat,
+    encode,
+)
 from india1853.interfaces.web.sweep import BotSweep
 from india1853.rules.game.settings import EDITIONS
 from india1853.rules.game.variants import catalogue
@@ -116,12 +123,14 @@ def _openapi_body(model: type[BaseModel] | None, description: str) -> dict[str, 
                             "content": {"application/json": {"schema": schema}}}}
 
 
-def create_app(url: str, *, cache_size: int = 200, bot_delay: float = 0.0,
+def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTES,
+               bot_delay: float = 0.0,
                redis_url: str | None = None, rate_limit: RateLimit | None = None,
                rate_limited: bool = True) -> FastAPI:
     """The application on the database at ``url`` (migrated to the newest schema at start);
     bots wait ``bot_delay`` seconds before each move; live updates go through Redis pub/sub
-    when ``redis_url`` is given (several server processes, docs/deployment.md)."""
+    when ``redis_url`` is given (several server processes, docs/deployment.md); the caches
+    hold at most ``cache_size`` games and ``cache_bytes`` estimated bytes (store.py)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -133,7 +142,8 @@ def create_app(url: str, *, cache_size: int = 200, bot_delay: float = 0.0,
         notifier = Notifier(asyncio.get_running_loop())
         bus = broadcast(notifier, redis_url)
         await bus.start()
-        store = GameStore(db, cache_size=cache_size, on_change=bus.changed)
+        store = GameStore(db, cache_size=cache_size, cache_bytes=cache_bytes,
+                          on_change=bus.changed)
         runner = BotRunner(store, bot_delay)
         app.state.store, app.state.notifier, app.state.bots = store, notifier, runner
         for game_id in await _run(store.games_waiting_for_bots):

@@ -39,6 +39,7 @@ from sqlalchemy import (
 )
 
 from india1853.errors import InputError
+from india1853.rules.game.settings import MAX_NAME_LENGTH
 
 metadata = MetaData()
 
@@ -65,7 +66,9 @@ seats = Table(
     metadata,
     Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
     Column("position", Integer, primary_key=True),
-    Column("name", String(64), nullable=False),
+    # A player's name: the engine's limit (settings.py), so that no name it accepts is
+    # refused here (migration 0001 created it as String(64), the same number).
+    Column("name", String(MAX_NAME_LENGTH), nullable=False),
     Column("bot", String(32), nullable=True),
     Column("token_hash", String(64), nullable=True),
 )
@@ -78,7 +81,7 @@ actions = Table(
     Column("data", JSON, nullable=False),
     # The player who decided the action (the entity itself, or a company's director or
     # manager then): undo is allowed to that player's token (and to the hotseat token).
-    Column("seat", String(64), nullable=True),
+    Column("seat", String(MAX_NAME_LENGTH), nullable=True),
     Column("created_at", Float, nullable=False),
     # integrity.py: SHA-256 of (game, idx, data, seat), checked before every replay (0002)
     Column("digest", String(64), nullable=True),

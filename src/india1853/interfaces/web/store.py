@@ -23,8 +23,8 @@ import secrets
 import tempfile
 import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,7 +37,9 @@ from india1853.interfaces.charts import draw, history
 from india1853.interfaces.game_render import game_board_svg
 from india1853.interfaces.logfile import escape_old_names
 from india1853.interfaces.narrate import LogLine, narrate, observed
+from india1853.interfaces.web.budget import ByteLRU, entry_bytes, response_bytes
 from india1853.interfaces.web.db import Database, actions, games, seats
+from india1853.interfaces.web.deciders import Deciders
 from india1853.interfaces.web.integrity import CorruptLog, load_rows, row_digest
 from india1853.interfaces.web.turn import decider, preview, turn
 from india1853.rules.game.game import ENGINE_VERSION, Game, effective_actions, redo_stack
@@ -51,6 +53,10 @@ GAME_ID_BYTES = 12
 WRITE_ATTEMPTS = 3
 HISTORY_STEPS = 50  # actions processed forward on the history game, beyond: a replay
 PAST_CACHE = 512  # history responses kept (views and boards after a given action)
+# The caches' memory (budget.py): games and history responses together hold at most this many
+# estimated bytes (india1853 serve --cache-mb), the history responses at most 1/HISTORY_SHARE.
+CACHE_BYTES = 512 << 20
+HISTORY_SHARE = 8
 
 
 
@@ -120,6 +126,11 @@ class Entry:
         self.responses.clear()
         self.encoded.clear()
 
+    def nbytes(self) -> int:
+        """The estimated bytes this entry holds (budget.py)."""
+        return entry_bytes((self.game, self.narrator, self.history), len(self.lines),
+                           self.encoded.values())
+
 
 @dataclass(frozen=True)
 class NewSeat:
@@ -137,23 +148,43 @@ class NewGame:
 
 
 class GameStore:
-    """Games in the database and in an LRU cache; every method blocks (run it in a thread)."""
+    """Games in the database and in an LRU cache; every method blocks (run it in a thread).
 
-    def __init__(self, db: Database, *, cache_size: int = 200,
+    The cache holds at most ``cache_size`` games and ``cache_bytes`` estimated bytes (games
+    and history responses together; budget.py), the least recently used evicted first."""
+
+    def __init__(self, db: Database, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTES,
                  on_change: Callable[[str], None] | None = None) -> None:
         self.db = db
         self.cache_size = cache_size
         self.on_change = on_change
-        self._cache: OrderedDict[str, Entry] = OrderedDict()
-        self._cache_guard = threading.Lock()
+        history = max(1, cache_bytes // HISTORY_SHARE)
+        self._cache: ByteLRU[str, Entry] = ByteLRU(cache_bytes - history, Entry.nbytes,
+                                                   max_items=cache_size)
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
-        self._past_cache: OrderedDict[tuple[str, int, str], bytes] = OrderedDict()
+        self._past_cache: ByteLRU[tuple[str, int, str], bytes] = ByteLRU(
+            history, response_bytes, max_items=PAST_CACHE)
         self._charts_guard = threading.Lock()  # matplotlib's pyplot is not thread-safe
 
     # --- cache and locks ------------------------------------------------------------------
 
-    def lock(self, game_id: str) -> threading.Lock:
+    def cache_bytes(self) -> tuple[int, int]:
+        """The estimated bytes held now by the games' cache and by the history responses'."""
+        return self._cache.bytes, self._past_cache.bytes
+
+    @contextmanager
+    def lock(self, game_id: str) -> Iterator[None]:
+        """Hold the game's lock; 404 for a game that does not exist.  At the end the cached
+        game is weighed again (whatever the request added to it: its narration, history,
+        views), and the cache evicts others if it is over its budget."""
+        with self._game_lock(game_id):
+            try:
+                yield
+            finally:
+                self._cache.reweigh(game_id)
+
+    def _game_lock(self, game_id: str) -> threading.Lock:
         """The game's lock; 404 for a game that does not exist (so that requests for made-up
         ids cannot grow the table of locks)."""
         with self._locks_guard:
@@ -166,22 +197,13 @@ class GameStore:
             return self._locks.setdefault(game_id, threading.Lock())
 
     def _cached(self, game_id: str) -> Entry | None:
-        with self._cache_guard:
-            entry = self._cache.get(game_id)
-            if entry is not None:
-                self._cache.move_to_end(game_id)
-            return entry
+        return self._cache.get(game_id)
 
     def _remember(self, game_id: str, entry: Entry) -> None:
-        with self._cache_guard:
-            self._cache[game_id] = entry
-            self._cache.move_to_end(game_id)
-            while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
+        self._cache.put(game_id, entry)
 
     def _forget(self, game_id: str) -> None:
-        with self._cache_guard:
-            self._cache.pop(game_id, None)
+        self._cache.pop(game_id)
 
     def _count(self, conn: Connection, game_id: str, *, for_update: bool = False) -> int:
         query = select(games.c.actions).where(games.c.id == game_id)
@@ -472,20 +494,15 @@ class GameStore:
               build: Callable[[Game], bytes]) -> bytes:
         """A history response: the log's prefix never changes, so each is built once."""
         key = (game_id, at, kind)
-        with self._cache_guard:
-            found = self._past_cache.get(key)
-            if found is not None:
-                self._past_cache.move_to_end(key)
-                return found
+        found = self._past_cache.get(key)
+        if found is not None:
+            return found
         with self.lock(game_id):
             entry = self._read(game_id)
             live = at == len(entry.game.log)
             data = build(self._history_game(game_id, entry, at))
         if not live:
-            with self._cache_guard:
-                self._past_cache[key] = data
-                while len(self._past_cache) > PAST_CACHE:
-                    self._past_cache.popitem(last=False)
+            self._past_cache.put(key, data)
         return data
 
     def at_json(self, game_id: str, at: int) -> bytes:
@@ -558,14 +575,15 @@ class GameStore:
         if not isinstance(log_actions, list):
             raise ApiError(422, "log.actions: must be a list")
         game = Game(settings)
-        submitters: list[str | None] = []
+        deciders = Deciders()  # deciders.py: in one pass (many undo/redo pairs: linear)
         for i, action in enumerate(log_actions):
             try:
-                submitters.append(_submitter(game, action, submitters))
+                who = deciders.of(game, action)
                 game.process(action)
             except (InputError, RuleError) as exc:
                 raise ApiError(422, f"actions[{i}]: {exc}") from None
-        return self._insert(game, [(p, bots.get(p)) for p in settings.players], submitters,
+            deciders.accepted(game.log[-1], who)
+        return self._insert(game, [(p, bots.get(p)) for p in settings.players], deciders.seats,
                             hotseat, chosen_by)
 
     def _insert(self, game: Game, players: list[tuple[str, str | None]],
@@ -833,21 +851,3 @@ def _game(build: Callable[[], Game]) -> Game:
         return build()
     except (InputError, RuleError) as exc:
         raise ApiError(422, str(exc)) from None
-
-
-def _submitter(game: Game, action: object, submitters: list[str | None]) -> str | None:
-    """Who decided an imported action: for undo and redo, whoever decided its target."""
-    if not isinstance(action, dict):
-        return None
-    kind = action.get("type")
-    if kind in ("undo", "redo"):
-        stack = effective_actions(game.log) if kind == "undo" else redo_stack(game.log)
-        target_id = stack[-1].get("id") if stack else None
-        if not isinstance(target_id, int) or not 0 < target_id <= len(submitters):
-            return None
-        return submitters[target_id - 1]
-    entity = action.get("entity")
-    if not isinstance(entity, str):
-        return None
-    entity_type = "company" if entity in game.state.companies else "player"
-    return decider(game, entity, entity_type)

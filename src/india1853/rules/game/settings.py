@@ -14,6 +14,11 @@ from india1853.data.loader import load_edition
 from india1853.errors import InputError
 
 EDITIONS: tuple[str, ...] = ("first", "second")
+# The longest player name, in characters: one limit for every interface (terminal, log files,
+# web), equal to the web server's database columns that hold a name (web/db.py takes its size
+# from here; PostgreSQL's varchar counts characters).  Not a rule: a name is printed on every
+# screen and in every view, and an unbounded one made a view of megabytes per seat.
+MAX_NAME_LENGTH = 64
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,10 @@ class Settings:
                 # sequence clearing the screen, say) would reach the players' terminals.
                 raise InputError(f"settings.players: {n!a} holds a control character; "
                                  "a name must be printable")
+        for n in names:
+            if len(n) > MAX_NAME_LENGTH:
+                raise InputError(f"settings.players: a name of {len(n)} characters "
+                                 f"({n[:16]!a}...); a name has at most {MAX_NAME_LENGTH}")
         if tuple(names) != self.players:
             raise InputError("settings.players: names must not start or end with spaces")
         if len({n.casefold() for n in names}) != len(names):

@@ -16,7 +16,8 @@ depends_on = None
 
 
 def upgrade() -> None:
-    # Rows written before this migration keep NULL: they are checked for shape and order only.
+    # Rows written before this migration keep NULL: damage to the server, until the operator
+    # gives them their digests (india1853 admin migrate --accept-undigested; integrity.py).
     with op.batch_alter_table("actions") as batch:
         batch.add_column(sa.Column("digest", sa.String(64), nullable=True))
 
