@@ -71,13 +71,13 @@ class Stock(Step):
 
     def disabled(self, rules: GameRules, st: GameState, entity: str) -> list[Disabled]:
         """Each share the player may not buy (from the offering and from the pool) and the
-        first sale of each company he may not sell, with the rule that forbids it (2.7.4,
+        first sale of each company he holds but may not sell, with the rule that forbids it (2.7.4,
         2.8.1, 2.8.3, 3.1.2-3.1.9, 3.2.3); a pass above the certificate limit (3.2.3)."""
         p = st.player(entity)
         over = stock_round.over_limit(rules, st, p)
         out: list[Disabled] = []
         for co in st.companies.values():
-            if stock_round.sellable(rules, st, p, co) == 0:
+            if p.shares.get(co.initials, 0) and stock_round.sellable(rules, st, p, co) == 0:
                 sale = act("sell_shares", p.name, "player", company=co.initials, count=1)
                 try:
                     stock_round.check_sell(rules, st, p, co.initials, 1)
