@@ -93,5 +93,6 @@ def test_a_directors_share_that_cannot_be_played_now_says_why(
     reason = _reason_of(page, card)
     assert reason.startswith("rule MIK 2, DIRECTOR'S SHARES: B holds no ordinary BBCI share")
     # He may still reject it.
-    expect(page.locator("#decision-body .reject-cards input[data-card='DS:BBCI:3']")).to_be_visible()
+    reject = page.locator("#decision-body .reject-cards input[data-card='DS:BBCI:3']")
+    expect(reject).to_be_visible()
     assert errors.seen == []
