@@ -26,11 +26,10 @@ from india1853.board import tiles as tile_geometry
 from india1853.board.graph import TrackGraph
 from india1853.data.citations import cite, cite_text
 from india1853.data.summaries import rule_summary
-from india1853.errors import RuleError
 from india1853.rules import construction as con
 from india1853.rules.construction.common import hex_spec
 from india1853.rules.construction.promotions import promotion_cost
-from india1853.rules.game import bids, board_port, steps, stock_round, wording
+from india1853.rules.game import board_port, steps, stock_round, wording
 from india1853.rules.game.edition import edition_policy
 from india1853.rules.game.game import Game
 from india1853.rules.game.legal import disabled_options
@@ -362,16 +361,12 @@ def _pending_option(ctx: _Context, a: Action) -> Json:
         return _option(a, f"Offer the Elephant to {a['buyer']} for £{price}", -price,
                        f"Offer the Elephant to {a['buyer']} for £{price} (they may refuse)",
                        "3.1.11", ui={"buyer": a["buyer"], "price": price})
-    if kind in ("accept_offer", "reject_offer"):
+    step = steps.current(st)
+    if kind in ("accept_offer", "reject_offer") and step is not None:
         yes = kind == "accept_offer"
-        price = int(data.get("price", 0))
-        if st.pending and st.pending[0].kind == "train_sale":
-            what = f"the '{data.get('train')}' to {data.get('buyer')} for £{price}"
-            return _option(a, "Accept" if yes else "Reject", -price if yes else None,
-                           ("Sell " if yes else "Refuse to sell ") + what, "4.8.9")
-        what = f"the Elephant from {data.get('seller')} for £{price}"
-        return _option(a, "Accept" if yes else "Reject", price if yes else None,
-                       ("Buy " if yes else "Refuse ") + what, "3.1.11")
+        answer = step.answer(data, accepted=yes)
+        return _option(a, "Accept" if yes else "Reject", answer.cost, answer.effect,
+                       step.rule)
     if kind == "call_extra_or":
         return _option(a, "Call an extra operating round", None,
                        "Call one extra operating round now (4.9)", "4.9")
@@ -568,37 +563,20 @@ def disabled(game: Game, entity: str, view: Mapping[str, Any]) -> list[Json]:
 
 
 def _unavailable(game: Game, entity: str) -> list[Json]:
-    """Why options the player might look for are missing, one line per rule: the claims the
-    bid may not make now (2.5.4-2.5.10) and the shares he may not buy (2.7.4, 3.1.2-3.1.9).
-    Only for the deciding player's own view (a claim's reasons speak of his secret bid)."""
+    """Why options the player might look for are missing, one line per rule: the disabled
+    options his step names as missing (``Step.missing_item``: the claims the bid may not make
+    now and a pass it may not make yet, 2.5.4-2.5.10; the new shares he may not buy, 2.7.4,
+    3.1.2-3.1.9).  Only for the deciding player's own view (a claim's reasons speak of his
+    secret bid)."""
     st, rules = game.state, game.rules
-    if st.pending or st.round not in ("claims", "stock"):
+    step = steps.current(st)
+    if step is None:
         return []
-    player = st.player(entity)
     found: dict[str, tuple[str, list[str]]] = {}
-
-    def note(error: RuleError, item: str) -> None:
-        found.setdefault(error.rule, (str(error), []))[1].append(item)
-
-    if st.round == "claims":
-        blocker = bids.may_end_bid(rules, st, player.cities, bids.unaccounted(rules, player))
-        if blocker is not None and bids.any_claim(rules, st, player):
-            note(blocker, "pass (ending the bid)")
-        for city in rules.cities:
-            for number in city.companies:
-                initials = rules.ed.company(number).initials
-                try:
-                    bids.check_claim(rules, st, player, city.name, initials)
-                except RuleError as error:
-                    if city.name not in player.cities:
-                        note(error, f"{city.name} {initials}")
-    else:
-        for initials in st.companies:
-            try:
-                stock_round.check_buy(rules, st, player, initials, "ipo")
-            except RuleError as error:
-                if error.rule not in ("3.1.4",):  # nothing on sale: nothing to explain
-                    note(error, initials)
+    for option in disabled_options(rules, st, entity):
+        item = step.missing_item(option)
+        if item is not None:
+            found.setdefault(option.reason.rule, (str(option.reason), []))[1].append(item)
     return [{"rule": rule, "reason": reason, "items": items,
              "rule_summary": rule_summary(rules.ed.name, rule)}
             for rule, (reason, items) in found.items()]

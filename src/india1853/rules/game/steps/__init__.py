@@ -23,7 +23,7 @@ from india1853.rules.game.steps.kit_draw import KitDraw
 from india1853.rules.game.steps.lay_option import LayOption
 from india1853.rules.game.steps.run import Run
 from india1853.rules.game.steps.secret_bid import SecretBid
-from india1853.rules.game.steps.step import Action, Disabled, PassOption, Step
+from india1853.rules.game.steps.step import Action, Answer, Disabled, PassOption, Step
 from india1853.rules.game.steps.stock import Stock
 from india1853.rules.game.steps.track import Track
 from india1853.rules.game.steps.train_sale import TrainSale
@@ -59,4 +59,4 @@ def current(st: GameState) -> Step | None:
 
 
 __all__ = ["OPERATING_STEPS", "OPERATING_STEP_KINDS", "PENDING_STEPS", "ROUND_STEPS", "STEPS",
-           "Action", "Disabled", "PassOption", "Step", "current", "current_kind"]
+           "Action", "Answer", "Disabled", "PassOption", "Step", "current", "current_kind"]

@@ -55,6 +55,9 @@ class Claims(Step):
         Secret: only for the bidding player's own decision."""
         p = st.player(entity)
         out: list[Disabled] = []
+        blocker = bids.may_end_bid(rules, st, p.cities, bids.unaccounted(rules, p))
+        if blocker is not None and bids.any_claim(rules, st, p):
+            out.append(Disabled(act("pass", p.name, "player"), blocker))
         for city in rules.cities:
             if city.name in p.cities:
                 continue
@@ -65,10 +68,13 @@ class Claims(Step):
                 except RuleError as error:
                     out.append(Disabled(act("claim_city", p.name, "player", city=city.name,
                                             company=initials), error))
-        blocker = bids.may_end_bid(rules, st, p.cities, bids.unaccounted(rules, p))
-        if blocker is not None and bids.any_claim(rules, st, p):
-            out.append(Disabled(act("pass", p.name, "player"), blocker))
         return out
+
+    def missing_item(self, option: Disabled) -> str | None:
+        a = option.action
+        if a["type"] == "pass":
+            return "pass (ending the bid)"
+        return f"{a['city']} {a['company']}"
 
     def apply(self, rules: GameRules, st: GameState, action: Action, check: bool) -> None:
         player = player_of(st, action["entity"])

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Collection
+from typing import Any
 
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.state import GameState, Pending
 from india1853.rules.game.steps.elephant_sale import after_stock_round
-from india1853.rules.game.steps.step import TRACK_MOVES, Action, Step, act
+from india1853.rules.game.steps.step import TRACK_MOVES, Action, Answer, Step, act
 
 
 class ElephantOffer(Step):
@@ -24,6 +25,11 @@ class ElephantOffer(Step):
         p = st.pending[0]
         return [act("accept_offer", p.entity, p.entity_type),
                 act("reject_offer", p.entity, p.entity_type)]
+
+    def answer(self, data: dict[str, Any], *, accepted: bool) -> Answer:
+        price = int(data.get("price", 0))
+        what = f"the Elephant from {data.get('seller')} for £{price}"
+        return Answer(price if accepted else None, ("Buy " if accepted else "Refuse ") + what)
 
     def apply(self, rules: GameRules, st: GameState, action: Action, check: bool) -> None:
         p = st.pending.pop(0)

@@ -38,6 +38,15 @@ class PassOption:
 
 
 @dataclass(frozen=True)
+class Answer:
+    """How the turn model words the answer to an offer: the money the answering entity pays
+    (negative: receives; None: no money moves) and the effect."""
+
+    cost: int | None
+    effect: str
+
+
+@dataclass(frozen=True)
 class Disabled:
     """An option that exists but is not possible now: the action it would be and why (the
     engine's reason, naming the rule and the numbers)."""
@@ -109,6 +118,11 @@ class Step:
         """The options that exist but are not possible now, each with its reason."""
         return []
 
+    def missing_item(self, option: Disabled) -> str | None:
+        """The words by which the turn model's ``unavailable`` lines name a disabled option
+        the player might look for (None: not listed there)."""
+        return None
+
     def check_type(self, st: GameState, action: Action) -> None:
         """Refuse an action type this step does not take, naming the rule."""
         kind = action["type"]
@@ -128,6 +142,11 @@ class Step:
             if same_action(option.action, action):
                 return option.reason
         return None
+
+    def answer(self, data: dict[str, Any], *, accepted: bool) -> Answer:
+        """The words of accepting (or rejecting) the offer this step asks about (the pending
+        question's ``data``); only the steps that ask about an offer have one."""
+        raise NotImplementedError(f"{self.kind} asks about no offer")
 
     def headline(self, names: list[str]) -> str | None:
         """The turn model's headline for this step, where it is not the first decision's

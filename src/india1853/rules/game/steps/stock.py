@@ -96,6 +96,13 @@ class Stock(Step):
             out.append(Disabled(act("pass", p.name, "player"), _over_limit(rules, st, p)))
         return out
 
+    def missing_item(self, option: Disabled) -> str | None:
+        """A new share he may not buy, unless none is on sale (nothing to explain, 3.1.4)."""
+        a = option.action
+        if a["type"] != "buy_share" or a["source"] != "ipo" or option.reason.rule == "3.1.4":
+            return None
+        return str(a["company"])
+
     def apply(self, rules: GameRules, st: GameState, action: Action, check: bool) -> None:
         kind = action["type"]
         player = player_of(st, action["entity"])

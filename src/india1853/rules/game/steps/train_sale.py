@@ -4,11 +4,19 @@
 from __future__ import annotations
 
 from collections.abc import Collection
+from typing import Any
 
 from india1853.rules.game import trains
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.state import GameState
-from india1853.rules.game.steps.step import TRACK_MOVES, Action, Step, act, company_of
+from india1853.rules.game.steps.step import (
+    TRACK_MOVES,
+    Action,
+    Answer,
+    Step,
+    act,
+    company_of,
+)
 
 
 class TrainSale(Step):
@@ -24,6 +32,12 @@ class TrainSale(Step):
         p = st.pending[0]
         return [act("accept_offer", p.entity, p.entity_type),
                 act("reject_offer", p.entity, p.entity_type)]
+
+    def answer(self, data: dict[str, Any], *, accepted: bool) -> Answer:
+        price = int(data.get("price", 0))
+        what = f"the '{data.get('train')}' to {data.get('buyer')} for £{price}"
+        return Answer(-price if accepted else None,
+                      ("Sell " if accepted else "Refuse to sell ") + what)
 
     def apply(self, rules: GameRules, st: GameState, action: Action, check: bool) -> None:
         p = st.pending.pop(0)
