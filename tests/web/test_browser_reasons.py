@@ -47,7 +47,7 @@ def test_a_train_the_company_cannot_pay_for_is_shown_disabled_with_the_money(
     game = import_game(server_url, "greedy-3p-seed3.json", 69, hotseat=False)
     page, errors = pages.new()
     open_game(page, server_url, game["links"]["Bob"])
-    train = page.locator("#decision-body .not-now button[data-type=buy_train]")
+    train = page.locator("#decision-body .not-now button[data-not-now=buy_train]")
     expect(train).to_have_count(1)
     expect(train).to_be_disabled()
     expect(train).to_have_text("Buy a '2' from the bank")
@@ -75,7 +75,7 @@ def test_a_claim_forbidden_by_the_ganges_rule_stays_in_the_list_disabled(
     # The claims still possible are enabled beside them.
     expect(page.locator("#secret-body button[data-type=claim_city]:enabled").first).to_be_visible()
     # The bid may not end yet (2.5.4): the pass is shown disabled with the bond left over.
-    end = page.locator("#secret-body .disabled-option button[data-type=pass]")
+    end = page.locator("#secret-body .disabled-option button[data-not-now=pass]")
     expect(end).to_be_disabled()
     assert "2.5.4" in _reason_of(page, end)
     shot(page, "reason-ganges-claim-laptop", tmp_path)

@@ -27,7 +27,8 @@ let whyCount = 0;
 function disabledButton(option, { label, attrs = {}, reasonId = null } = {}) {
   const id = reasonId || `why-${++whyCount}`;
   return h("span", { class: "disabled-option" },
-    h("button", { type: "button", disabled: true, "data-type": option.type,
+    // ``data-not-now``, not ``data-type``: a data-type button is always an offered option.
+    h("button", { type: "button", disabled: true, "data-not-now": option.type,
       title: option.reason, "aria-describedby": id, ...attrs }, label || option.label),
     reasonId ? null : h("span", { class: "why", id, "data-rule": option.rule }, option.reason));
 }
