@@ -100,9 +100,9 @@ def test_a_missing_claim_or_pass_is_explained_in_one_line() -> None:
         city, company = item.split(" ")
         assert (city, company) not in offered
         assert game.rules.city(city).ganges_valley
-    lines = [line.plain for line in screen.unavailable_lines(decision)]
+    lines = [line.plain for line in screen.disabled_lines(decision)]
     line = next(t for t in lines if "2.5.7" in t)
-    assert line.startswith("Not offered: ") and "\n" not in line and "Ganges" in line
+    assert line.startswith("Not possible now: ") and "\n" not in line and "Ganges" in line
     game, model, _ = _model_before(lambda g, m, e: g.state.round == "claims" and not any(
         o["type"] == "pass" for d in m["decisions"] for o in d["options"]))
     reasons = [u for d in model["decisions"] for u in d["unavailable"]]

@@ -22,20 +22,11 @@ from india1853.data.model import Edition
 from india1853.rules.game import turn
 from india1853.rules.game.game import Game
 from india1853.rules.game.secrecy import as_made
-from india1853.rules.game.turn import STEP_NAMES
+from india1853.rules.game.steps import STEPS
 from india1853.rules.game.wording import agree, possessive, verb
 
 View = Mapping[str, Any]
 
-
-
-# What a pass declines while a question is pending (the engine's pending kinds).
-DECLINED: dict[str, str] = {
-    "elephant_sale": "keeps the Elephant (no sale offered, 3.1.11)",
-    "extra_or": "does not call an extra operating round (4.9)",
-    "kit_draw": "takes no card of the MIK 2 kit",
-    "kit_action": "keeps the MIK 2 cards",
-}
 
 
 @dataclass(frozen=True)
@@ -91,16 +82,13 @@ def _shares(n: int) -> str:
     return "a share" if n == 1 else f"{n} shares"
 
 
-# The rule of each stage of the contract bids, told beside its title in the log.
-STAGE_RULES: dict[str, str] = {"bonds": "2.5.2", "claims": "2.5.4", "bids": "14"}
-
-
 def round_title(view: View) -> str:
     """The round in words, as the turn model titles it, in the log's sentence case ("Stock
     round 2", "Operating round 3.1", "Contract bids: bonds (2.5.2)")."""
     text = turn.title(view).replace(" Round", " round")
-    rule = STAGE_RULES.get(str(view["round"]))
-    return f"{text} ({rule})" if rule else text
+    # A stage of the contract bids is told with its rule beside its title.
+    step = STEPS.get(str(view["round"]))
+    return f"{text} ({step.rule})" if step is not None and step.secret else text
 
 
 def _hand_size(view: View, who: str) -> int:
@@ -154,12 +142,9 @@ def _describe_player_action(a: Mapping[str, Any], before: View, after: View) -> 
         target = a.get("hex") or a.get("city")
         return agree(who, f"actions {a['card']}" + (f" on {target}" if target else ""))
     if kind == "pass":
-        if before["round"] == "claims":
-            return agree(who, "completes the bid")
         pending = before.get("pending") or []
-        if pending:
-            return agree(who, DECLINED.get(pending[0]['kind'], 'declines'))
-        return agree(who, "passes")
+        step = STEPS.get(str(pending[0]["kind"] if pending else before["round"]))
+        return agree(who, step.declined if step is not None else "passes")
     return f"{who}: {kind}"
 
 
@@ -199,8 +184,9 @@ def _describe_company_action(ed: Edition, a: Mapping[str, Any], before: View,
     if kind == "reject_offer":
         return f"{co} rejects the offer for its train"
     if kind == "pass":
-        step = (before.get("turn") or {}).get("step", "")
-        return f"{co} passes ({STEP_NAMES.get(step, step or 'its turn')})"
+        kind = (before.get("turn") or {}).get("step", "")
+        step = STEPS.get(kind)
+        return f"{co} passes ({step.name if step is not None else kind or 'its turn'})"
     return f"{co}: {kind}"
 
 

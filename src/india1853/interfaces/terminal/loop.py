@@ -294,7 +294,9 @@ class Hotseat:
         if isinstance(command, Meta):
             return self.meta(command, player, legal, viewer)
         assert isinstance(command, (Choice, Request))
-        self.submit(resolve(command, legal, entity, entity_type))
+        decision = screen.decision_of(self.model, entity)
+        disabled = decision.get("disabled", []) if decision else []
+        self.submit(resolve(command, legal, entity, entity_type, disabled))
         return True
 
     def meta(self, command: Meta, player: str, legal: list[dict[str, Any]],
@@ -313,6 +315,8 @@ class Hotseat:
             decision = screen.decision_of(self.model, legal[0]["entity"]) if legal else None
             self.console.print(screen.options_table(decision["options"] if decision else [],
                                                     only=only, everything=True))
+            for line in screen.disabled_lines(decision, only=only, everything=True):
+                self.console.print(line)
         elif name == "board":
             self.console.print(screen.board_table(self.game.view(viewer), self.game.rules.ed))
             self.write_board()

@@ -16,12 +16,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from india1853.errors import InputError
+from india1853.errors import InputError, RuleError
 from india1853.rules.game.actions import ACTION_TYPES
 
 
 class CommandError(InputError):
     """A line the parser does not understand."""
+
+
+class Refused(RuleError):
+    """A command for an option that is not possible now: the engine's reason, as given."""
+
+    def __init__(self, rule: str, reason: str) -> None:
+        super().__init__(rule, reason.removeprefix(f"rule {rule}: "))
 
 
 @dataclass(frozen=True)
@@ -87,6 +94,7 @@ HELP: tuple[tuple[str, str], ...] = (
      "buy a train from the bank (with a minor's token 4.8.19, on credit 3.4.3) or a company"),
     ("discard TRAIN_ID", "return an excess train (4.8.6)"),
     ("repay / return", "pay for, or return, the train bought on credit (4.8.10)"),
+    ("draw / play CARD [HEX|CITY]", "MIK 2: take a card; action a card (e.g. play DS:BBCI:3)"),
     ("help RULE", "what a rule says, in short (e.g. help 2.5.7)"),
     ("undo / redo", "take back your own last action (and the bots' after it) / put it back"),
     ("board", "tiles and bases on the board (india1853 render draws it)"),
@@ -122,6 +130,7 @@ COMMAND_WORDS: dict[str, str] = {
     "place_base": "base", "run_routes": "run", "dividend": "payout/withhold",
     "buy_train": "train", "discard_train": "discard", "repay_credit": "repay",
     "return_credit_train": "return", "undo": "undo", "redo": "redo",
+    "draw_card": "draw", "play_card": "play",
 }
 _FIELD_OF_ACTION = re.compile(r"\baction (\w+)\.(\w+)")
 _NOT_NOW = re.compile(r"\b(\w+) is not possible now; expected (\w+(?: or \w+)*)")
@@ -242,7 +251,9 @@ ALONE: dict[str, tuple[str, dict[str, Any]]] = {
     "payout": ("dividend", {"kind": "payout"}), "withhold": ("dividend", {"kind": "withhold"}),
     "repay": ("repay_credit", {}),
     "return": ("return_credit_train", {}),
+    "draw": ("draw_card", {}),
 }
+_HEX = re.compile(r"[A-Za-z]\d{1,2}")
 
 
 def _simple(verb: str, words: list[str], company_turn: bool) -> Request | None:
@@ -280,7 +291,22 @@ def _with_company(verb: str, words: list[str]) -> Request | None:
     if verb == "discard":
         _need(words, 2, "discard TRAIN_ID")
         return Request("discard_train", {"train": words[1]})
+    if verb == "play":
+        return _play(words)
     return None
+
+
+def _play(words: list[str]) -> Request:
+    """MIK 2, ACTIONING CARDS: ``play CARD [HEX|CITY]`` (a Commodity card's hex, a Disturbances
+    card's city, of one word or several)."""
+    _need(words, 2, "play CARD [HEX|CITY] (e.g. play DS:BBCI:3, play COMMODITY:COTTON K27)",
+          len(words))
+    fields: dict[str, Any] = {"card": words[1].upper()}
+    target = " ".join(words[2:])
+    if target:
+        fields["hex" if _HEX.fullmatch(target) else "city"] = (
+            target.upper() if _HEX.fullmatch(target) else target)
+    return Request("play_card", fields)
 
 
 def parse(line: str, *, company_turn: bool = False) -> Command:
@@ -335,8 +361,10 @@ def matches(request: Request, action: Mapping[str, Any]) -> bool:
 
 
 def resolve(command: Choice | Request, legal: Sequence[Mapping[str, Any]], entity: str,
-            entity_type: str) -> dict[str, Any]:
-    """The action (without id and time) that the choice or request stands for."""
+            entity_type: str, disabled: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+    """The action (without id and time) that the choice or request stands for.  A request
+    for an option the engine lists as not possible now (the turn model's ``disabled``) is
+    refused with the engine's reason, the rule and the numbers."""
     if isinstance(command, Choice):
         if not 1 <= command.number <= len(legal):
             raise CommandError(f"{command.number}: choose a number from 1 to {len(legal)}")
@@ -347,6 +375,9 @@ def resolve(command: Choice | Request, legal: Sequence[Mapping[str, Any]], entit
         raise CommandError(f"claim {command.fields['city']}: name the company ({choices})")
     if found:
         return dict(found[0])
+    for option in disabled:
+        if matches(command, option["action"]):
+            raise Refused(str(option["rule"]), str(option["reason"]))
     if command.type == "claim_city":
         _claim_left_over(command, legal)
     _check_whose_action(command.type, entity, entity_type)

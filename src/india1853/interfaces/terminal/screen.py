@@ -294,6 +294,11 @@ def option_text(action: Action) -> str:
         return text
     if kind == "discard_train":
         return f"discard {action['train']}"
+    if kind == "draw_card":
+        return "draw"
+    if kind == "play_card":
+        target = action.get("hex") or action.get("city")
+        return f"play {action['card']}" + (f" {target}" if target else "")
     return kind
 
 
@@ -394,20 +399,33 @@ def _option_rows(rows: Sequence[tuple[str, str, str, str]], *,
     return Group(Text("Your options", style="italic"), Columns(items, padding=(0, 3)))
 
 
-def unavailable_lines(decision: Mapping[str, Any] | None) -> list[Text]:
-    """One line per rule that keeps options off the list (e.g. the Ganges cities, 2.5.7)."""
+def disabled_lines(decision: Mapping[str, Any] | None, *, only: str | None = None,
+                   everything: bool = False) -> list[Text]:
+    """The options that are not possible now, with the engine's reason (the turn model's
+    ``disabled``), as the commands that would take them: one line per rule - the reason
+    itself where the options share it, else the rule in short - or, with ``everything``, one
+    line per option with its own reason.  ``only`` keeps the commands starting with it."""
     if decision is None:
         return []
+    items = [(option_text(o["action"]), o) for o in decision.get("disabled") or []]
+    items = [(text, o) for text, o in items if only is None or text.startswith(only)]
+    if everything:
+        return [Text(f"Not possible now: {text} — {o['reason']}", style="dim italic")
+                for text, o in items]
+    groups: dict[str, list[tuple[str, Mapping[str, Any]]]] = {}
+    for text, o in items:
+        groups.setdefault(str(o["rule"]), []).append((text, o))
     out = []
-    for u in decision.get("unavailable") or []:
-        items = list(u["items"])
-        listed = ", ".join(items[:UNAVAILABLE_ITEMS]) + (
-            f" and {len(items) - UNAVAILABLE_ITEMS} more" if len(items) > UNAVAILABLE_ITEMS
+    for rule, group in groups.items():
+        texts = [text for text, _ in group]
+        listed = ", ".join(texts[:UNAVAILABLE_ITEMS]) + (
+            f" and {len(texts) - UNAVAILABLE_ITEMS} more" if len(texts) > UNAVAILABLE_ITEMS
             else "")
-        # One item: the engine's own reason; several: the rule they share, explained.
-        reason = (u["reason"] if len(items) == 1 or not u.get("rule_summary")
-                  else f"rule {u['rule']}: {u['rule_summary']}")
-        out.append(Text(f"Not offered: {listed} — {reason}", style="dim italic"))
+        reasons = {str(o["reason"]) for _, o in group}
+        summary = group[0][1].get("rule_summary")
+        reason = (reasons.pop() if len(reasons) == 1 or not summary
+                  else f"rule {rule}: {summary}")
+        out.append(Text(f"Not possible now: {listed} — {reason}", style="dim italic"))
     return out
 
 
@@ -577,5 +595,5 @@ def turn_screen(model: Model, tables: Model, entity: str, recent: Sequence[str],
     if recent:
         parts.append(Panel(Text("\n".join(recent)), title=recent_title, title_align="left"))
     parts.append(options_table(decision["options"] if decision else []))
-    parts.extend(unavailable_lines(decision))
+    parts.extend(disabled_lines(decision))
     return Group(*parts)

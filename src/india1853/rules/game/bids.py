@@ -171,7 +171,9 @@ def check_claim(
     if claims_of(st, initials) >= ordinary:
         raise RuleError("2.5.10", f"no {initials} share is left to claim")
     if t.share_limit is not None and player.shares.get(initials, 0) + 1 > t.share_limit:
-        raise RuleError("3.1.2", f"at most {t.share_limit} shares of one company")
+        percent = 100 * t.share_limit // rules.shares_per_company
+        raise RuleError("3.1.2", f"at most {t.share_limit} shares ({percent}%) of one company; "
+                        f"{player.name} holds {player.shares.get(initials, 0)} of {initials}")
     cities = [*player.cities, city]
     assert player.bond is not None
     left = player.bond - bond_values(rules, player) - spec.bond_value
@@ -180,7 +182,7 @@ def check_claim(
     valley, _ = _ganges(rules, cities)
     if valley > rules.ganges_limit:
         raise RuleError("2.5.7", f"a bid may include at most {rules.ganges_limit} "
-                        "Ganges valley cities")
+                        f"Ganges valley cities; with {city} it would name {valley}")
     blocker = completion_blocker(rules, st, cities, left)
     if blocker is not None:
         detail = str(blocker).removeprefix(f"rule {blocker.rule}: ")

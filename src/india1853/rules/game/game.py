@@ -7,6 +7,8 @@ Public API::
     game.fork() / game.at(n)               # a copy to try actions on / the game after n actions
     game.legal_actions(entity)             # what that player or company may do now
     game.active_entities()                 # who may act now: [(entity, entity_type), ...]
+    game.disabled_options(entity)          # options not possible now, each with its reason
+    game.why_not(action)                   # why an action is not possible now, or None
     game.view(player) / game.view(None)    # a player's / the public view (hidden info removed)
     game.moderator_view()                  # everything
     game.to_log() / Game.from_log(data)    # the log file: settings, actions, engine version
@@ -45,12 +47,15 @@ from india1853.rules.game.actions import check_action
 from india1853.rules.game.alt_start import deal_places
 from india1853.rules.game.dispatch import apply_action, expected_entities
 from india1853.rules.game.kit import new_kit
+from india1853.rules.game.legal import disabled_options as _disabled_options
 from india1853.rules.game.legal import legal_actions as _legal_actions
 from india1853.rules.game.rules_data import GameRules, game_rules
 from india1853.rules.game.scoring import scores
 from india1853.rules.game.settings import Settings
 from india1853.rules.game.simplified import deal_directors
 from india1853.rules.game.state import CompanyState, GameState, PlayerState
+from india1853.rules.game.steps import Disabled
+from india1853.rules.game.steps import current as current_step
 from india1853.rules.game.trains import initial_trains
 
 ENGINE_VERSION = "1"
@@ -328,6 +333,31 @@ class Game:
         or price is offered in steps of £10."""
         extra = {"id": self.next_id(), "created_at": 0}
         return [{**a, **extra} for a in _legal_actions(self.rules, self.state, entity)]
+
+    def disabled_options(self, entity: str) -> list[Disabled]:
+        """The options of ``entity`` that exist but are not possible now, each with the
+        engine's reason (its step's ``disabled``), citing this game's edition."""
+        edition = self.rules.ed.name
+        out = []
+        for item in _disabled_options(self.rules, self.state, entity):
+            reason = in_own_numbering(edition, item.reason)
+            assert isinstance(reason, RuleError)
+            out.append(Disabled(item.action, reason))
+        return out
+
+    def why_not(self, action: dict[str, Any]) -> RuleError | None:
+        """Why ``action`` is not possible now, as its step knows it without trying it (a type
+        the step does not take, one of its disabled options), citing this game's edition;
+        None when the step has nothing to say (``process`` then judges it)."""
+        step = current_step(self.state)
+        if step is None:
+            return None
+        reason = step.why_not(self.rules, self.state, action)
+        if reason is None:
+            return None
+        cited = in_own_numbering(self.rules.ed.name, reason)
+        assert isinstance(cited, RuleError)
+        return cited
 
     @property
     def finished(self) -> bool:

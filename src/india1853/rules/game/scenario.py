@@ -34,13 +34,14 @@ from india1853.rules.game.game import Game
 from india1853.rules.game.random_play import random_action
 from india1853.rules.game.settings import Settings
 from india1853.rules.game.state import GameState
+from india1853.rules.game.steps import OPERATING_STEP_KINDS
 
 Intent = Mapping[str, Any]
 Step = Intent | str
 Predicate = Callable[[GameState], bool]
 
 # The steps of a company's operating turn (4.1-4.8), as the engine names them.
-STEPS: tuple[str, ...] = ("lay_option", "track", "base", "run", "dividend", "trains")
+STEPS: tuple[str, ...] = OPERATING_STEP_KINDS
 # Enough for any complete game of random legal moves (the longest fixtures: about 2,500).
 MAX_ACTIONS = 10_000
 

@@ -172,9 +172,11 @@ def no_sale_round(rules: GameRules, st: GameState, co: CompanyState) -> bool:
     return co.formed and co.formed_in_round == st.stock_round
 
 
-def sell_shares(
+def check_sell(
     rules: GameRules, st: GameState, player: PlayerState, initials: str, count: int
 ) -> None:
+    """Why the player may not sell ``count`` shares of the company now (2.7.4, 2.8.3, 3.1.5,
+    3.1.8), raised as the rule's error; nothing when he may."""
     co = st.companies[initials]
     held = player.shares.get(initials, 0)
     if held == 0:
@@ -197,6 +199,13 @@ def sell_shares(
                             "may not be sold until the next stock round")
         raise RuleError(rules.policy.no_sale_rule, f"{initials}'s director was appointed "
                         "this round; its shares may not be sold until the next dealing round")
+
+
+def sell_shares(
+    rules: GameRules, st: GameState, player: PlayerState, initials: str, count: int
+) -> None:
+    check_sell(rules, st, player, initials, count)
+    co = st.companies[initials]
     window = in_first_sale_window(st, player, co)
     directors = kit.directors_sold(rules, st, player, initials, count)
     amount = count * sale_price(rules, st, co)
@@ -244,6 +253,16 @@ def buy_cost(rules: GameRules, co: CompanyState, source: str) -> int:
     return par(rules, co) if source == "ipo" else price(rules, co)
 
 
+def share_limit_reason(rules: GameRules, limit: int, player: PlayerState,
+                       initials: str) -> str:
+    """3.1.2 / TABLE 3 in words with the numbers: "at most 6 shares (60%) of one company; Ann
+    holds 6 EIR shares"."""
+    percent = 100 * limit // rules.shares_per_company
+    held = player.shares.get(initials, 0)
+    return (f"at most {limit} shares ({percent}%) of one company; {player.name} holds "
+            f"{_shares(held)} of {initials}")
+
+
 def check_buy(
     rules: GameRules, st: GameState, player: PlayerState, initials: str, source: str
 ) -> int:
@@ -276,9 +295,11 @@ def check_buy(
     t = table(rules, st)
     if not exempt(rules, co):
         if t.share_limit is not None and player.shares.get(initials, 0) + 1 > t.share_limit:
-            raise RuleError("3.1.2", f"at most {t.share_limit} shares of one company")
-        if certificates(rules, st, player) + held_cards(st, player) + 1 > t.certificate_limit:
-            raise RuleError("3.1.2", f"at most {t.certificate_limit} certificates")
+            raise RuleError("3.1.2", share_limit_reason(rules, t.share_limit, player, initials))
+        held = certificates(rules, st, player) + held_cards(st, player)
+        if held + 1 > t.certificate_limit:
+            raise RuleError("3.1.2", f"at most {t.certificate_limit} certificates "
+                            f"({player.name} holds {held})")
     cost = buy_cost(rules, co, source)
     if player.cash < cost:
         raise RuleError("3.1.4", f"the share costs £{cost}; {player.name} has £{player.cash}")

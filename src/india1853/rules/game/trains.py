@@ -263,7 +263,7 @@ def buy_from_bank(
         offer = _credit_offers(offers, train)[0]
         contribution = 0
     elif co.cash < offer.price:
-        _check_contribution(st, co, offer.price, contribution)
+        _check_contribution(st, co, offer, contribution)
     elif contribution:
         raise RuleError("4.8.8", "a director contributes only the shortfall of a purchase")
     card = _card_for(rules, st, offer)
@@ -330,15 +330,39 @@ def _check_credit(st: GameState, co: CompanyState, offer: Offer) -> None:
         raise RuleError("3.4.3", f"{co.initials} can afford the train; credit is not needed")
 
 
-def _check_contribution(st: GameState, co: CompanyState, price: int, contribution: int) -> None:
-    short = price - co.cash
+def unaffordable(st: GameState, co: CompanyState, offer: Offer) -> RuleError | None:
+    """Why the company cannot pay for a train the bank offers it, with the numbers (4.8.8: its
+    director adds the shortfall; 3.4.3: a manager buys on credit only a new train, and only
+    while the company has none), or None."""
+    if co.cash >= offer.price:
+        return None
+    short = offer.price - co.cash
+    costs = f"the '{offer.train}' train costs £{offer.price}, {co.initials} has £{co.cash}"
+    if co.director is not None:
+        director = st.player(co.director)
+        if director.cash >= short:
+            return None
+        return RuleError("4.8.8", f"{costs} and its director {director.name} £{director.cash} "
+                         f"(£{short} short)")
+    if st.company_trains(co.initials):
+        return RuleError("3.4.3", f"{costs}; run by a manager, it buys on credit only while it "
+                         "has no train")
+    if offer.returned:
+        return RuleError("3.4.3", f"{costs}; credit is only for a new train, and this one was "
+                         "returned by a company")
+    return None
+
+
+def _check_contribution(st: GameState, co: CompanyState, offer: Offer,
+                        contribution: int) -> None:
+    short = offer.price - co.cash
     if co.director is None:
         raise RuleError("4.8.8", f"{co.initials} has £{co.cash}; a manager cannot contribute")
+    reason = unaffordable(st, co, offer)
+    if reason is not None:
+        raise reason
     if contribution != short:
         raise RuleError("4.8.8", f"the director must contribute exactly the shortfall £{short}")
-    director = st.player(co.director)
-    if director.cash < short:
-        raise RuleError("4.8.8", f"{director.name} has only £{director.cash} to contribute")
 
 
 def _card_for(rules: GameRules, st: GameState, offer: Offer) -> TrainState:
@@ -474,7 +498,7 @@ def repay_credit(rules: GameRules, st: GameState, co: CompanyState, contribution
         if contribution:
             raise RuleError("4.8.8", "a director contributes only the shortfall of a purchase")
     else:
-        _check_contribution(st, co, price, contribution)
+        _check_contribution(st, co, Offer(card.runs_as, card.id, price), contribution)
         st.player(co.director or "").cash -= contribution
         st.bank += contribution
     company_pays(rules, st, co, price - contribution)

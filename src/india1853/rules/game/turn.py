@@ -26,13 +26,13 @@ from india1853.board import tiles as tile_geometry
 from india1853.board.graph import TrackGraph
 from india1853.data.citations import cite, cite_text
 from india1853.data.summaries import rule_summary
-from india1853.errors import RuleError
 from india1853.rules import construction as con
 from india1853.rules.construction.common import hex_spec
 from india1853.rules.construction.promotions import promotion_cost
-from india1853.rules.game import bids, board_port, stock_round, wording
+from india1853.rules.game import board_port, steps, stock_round, wording
 from india1853.rules.game.edition import edition_policy
 from india1853.rules.game.game import Game
+from india1853.rules.game.legal import disabled_options
 from india1853.rules.game.operating_round import price_after_dividend
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.shares import controller, would_be_director
@@ -42,42 +42,6 @@ from india1853.rules.routes import parse_route_file, route_value
 Action = dict[str, Any]
 Json = dict[str, Any]
 
-# What each stage decides, with the rule that governs it (second edition numbering; a first-edition
-# game's model cites the 1989 paragraphs through data/rule_citations.json, see _cited).
-ROUND_DECISIONS: dict[str, tuple[str, str]] = {
-    "bonds": ("write down your bond, secretly", "2.5.2"),
-    "claims": ("name a city (secret) and claim one of its shares, or end the bid", "2.5.4"),
-    "stock": ("buy, sell or redeem shares, or pass", "3.1"),
-    # First edition: every bid (cities, shares and bond) written secretly and at once.
-    "bids": ("write your contract bid secretly: cities, shares and bond", "14"),
-}
-STEP_DECISIONS: dict[str, tuple[str, str]] = {
-    "lay_option": ("choose how to lay two tiles a turn", "4.1.3"),
-    "track": ("lay or promote track, or pass", "4.1"),
-    "base": ("place a base, or pass", "4.4"),
-    "run": ("run its trains", "4.5"),
-    "dividend": ("pay out or withhold the run's revenue", "4.6.4"),
-    "trains": ("buy trains, or end its turn", "4.8"),
-}
-PENDING_DECISIONS: dict[str, tuple[str, str]] = {
-    "elephant_sale": ("may sell the Elephant to another player", "3.1.11"),
-    "elephant_offer": ("is offered the Elephant", "3.1.11"),
-    "extra_or": ("may call an extra operating round with the Elephant", "4.9"),
-    "discard_train": ("must return excess trains to the bank", "4.8.6"),
-    "credit_train": ("must pay for or return the train bought on credit", "4.8.10"),
-    "train_sale": ("is offered a price for one of its trains", "4.8.9"),
-    "kit_draw": ("may take a card of the MIK 2 kit", "MIK 2, METHOD"),
-    "kit_action": ("may action ONE card or reject any number", "MIK 2, ACTIONING CARDS"),
-}
-STEP_NAMES: dict[str, str] = {
-    "lay_option": "the lay option",
-    "track": "track",
-    "base": "bases",
-    "run": "running trains",
-    "dividend": "the dividend",
-    "trains": "buying trains",
-}
-SECRET_ROUNDS: frozenset[str] = frozenset({"bonds", "claims", "bids"})
 
 
 def title(view: Mapping[str, Any]) -> str:
@@ -125,23 +89,19 @@ def decider(game: Game, entity: str, entity_type: str) -> str:
 
 
 def _what(st: GameState, entity: str, entity_type: str) -> tuple[str, str, str]:
-    """(sentence, rule, step) of what ``entity`` decides now."""
+    """(sentence, rule, step) of what ``entity`` decides now, from the step's object."""
+    step = steps.current(st)
+    if step is None:
+        return f"{entity} to act", "", st.round
     if st.pending:
-        kind = st.pending[0].kind
-        what, rule = PENDING_DECISIONS.get(kind, (kind, ""))
-        return wording.agree(entity, what), rule, kind
-    if st.round in ROUND_DECISIONS:
-        what, rule = ROUND_DECISIONS[st.round]
-        return f"{entity}: {what}", rule, st.round
-    if st.round == "operating":
-        step = st.turn.step
-        what, rule = STEP_DECISIONS.get(step, (step, ""))
-        co = st.companies[entity]
-        who = controller(st, co)
-        role = "" if who is None else (f" (director {who})" if co.director == who
-                                       else f" (manager {who})")
-        return f"{entity}{role} operates: {STEP_NAMES.get(step, step)} - {what}", rule, step
-    return f"{entity} to act", "", st.round
+        return wording.agree(entity, step.what), step.rule, step.kind
+    if st.round != "operating":
+        return f"{entity}: {step.what}", step.rule, step.kind
+    co = st.companies[entity]
+    who = controller(st, co)
+    role = "" if who is None else (f" (director {who})" if co.director == who
+                                   else f" (manager {who})")
+    return f"{entity}{role} operates: {step.name} - {step.what}", step.rule, step.kind
 
 
 def _active(game: Game) -> list[Json]:
@@ -161,11 +121,10 @@ def _headline(game: Game, active: list[Json]) -> str:
         return f"Game over ({st.end_reason or 'finished'}): final scores (5.2)"
     if not active:
         return title(game.view(None))
-    if st.round == "bonds" and not st.pending:
-        names = [a["player"] for a in active]
-        who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-        writes = wording.verb(who, "writes") if len(names) == 1 else "write"
-        return f"{who} {writes} down a bond, secretly (2.5.2)"
+    step = steps.current(st)
+    headline = None if step is None else step.headline([a["player"] for a in active])
+    if headline is not None:
+        return headline
     first = active[0]
     return f"{first['what']} ({first['rule']})" if first["rule"] else str(first["what"])
 
@@ -386,34 +345,11 @@ def _buy_train(ctx: _Context, a: Action) -> Json:
 
 
 def _pass(ctx: _Context, a: Action) -> Json:
-    st = ctx.st
-    if st.pending:
-        kind = st.pending[0].kind
-        if kind == "elephant_sale":
-            return _option(a, "Keep the Elephant", None, "Keep the Elephant: no sale (3.1.11)",
-                           "3.1.11")
-        if kind == "kit_draw":
-            return _option(a, "Take no card", None, "Take no card of the MIK 2 kit this round",
-                           "MIK 2, METHOD")
-        if kind == "kit_action":
-            return _option(a, "Keep my cards", None, "Action no card: your cards are retained, "
-                           "secret (MIK 2, ACTIONING CARDS)", "MIK 2, ACTIONING CARDS")
-        return _option(a, "Do not call an extra round", None,
-                       "No extra operating round: the stock round follows (4.9)", "4.9")
-    if st.round == "claims":
-        return _option(a, "End my bid", None, "Claim no more cities: your bid is complete",
-                       "2.5.4")
-    if st.round == "stock":
-        return _option(a, "Pass", None, "Buy and sell nothing this turn (3.1.1)", "3.1.1")
-    step = st.turn.step
-    effects = {
-        "track": ("Lay no (more) track this turn", "4.1"),
-        "base": ("Place no base this turn", "4.4"),
-        "run": ("Run no trains: no revenue this turn", "4.5"),
-        "trains": ("Buy no (more) trains: the company's turn ends", "4.8"),
-    }
-    effect, rule = effects.get(step, ("Pass", ""))
-    return _option(a, "Pass", None, effect, rule)
+    step = steps.current(ctx.st)
+    words = None if step is None else step.pass_option
+    if words is None:
+        return _option(a, "Pass", None, "Pass", "")
+    return _option(a, words.label, None, words.effect, words.rule)
 
 
 def _pending_option(ctx: _Context, a: Action) -> Json:
@@ -425,16 +361,12 @@ def _pending_option(ctx: _Context, a: Action) -> Json:
         return _option(a, f"Offer the Elephant to {a['buyer']} for £{price}", -price,
                        f"Offer the Elephant to {a['buyer']} for £{price} (they may refuse)",
                        "3.1.11", ui={"buyer": a["buyer"], "price": price})
-    if kind in ("accept_offer", "reject_offer"):
+    step = steps.current(st)
+    if kind in ("accept_offer", "reject_offer") and step is not None:
         yes = kind == "accept_offer"
-        price = int(data.get("price", 0))
-        if st.pending and st.pending[0].kind == "train_sale":
-            what = f"the '{data.get('train')}' to {data.get('buyer')} for £{price}"
-            return _option(a, "Accept" if yes else "Reject", -price if yes else None,
-                           ("Sell " if yes else "Refuse to sell ") + what, "4.8.9")
-        what = f"the Elephant from {data.get('seller')} for £{price}"
-        return _option(a, "Accept" if yes else "Reject", price if yes else None,
-                       ("Buy " if yes else "Refuse ") + what, "3.1.11")
+        answer = step.answer(data, accepted=yes)
+        return _option(a, "Accept" if yes else "Reject", answer.cost, answer.effect,
+                       step.rule)
     if kind == "call_extra_or":
         return _option(a, "Call an extra operating round", None,
                        "Call one extra operating round now (4.9)", "4.9")
@@ -577,38 +509,74 @@ def options(game: Game, entity: str, legal: list[Action],
     return out
 
 
+def _disabled_words(ctx: _Context, a: Action) -> tuple[str, Json]:
+    """The label and picture data of an option that is not possible now: as its enabled
+    twin would be labelled, without a price (none is paid)."""
+    kind = a["type"]
+    if kind == "buy_share":
+        where = "the offering" if a["source"] == "ipo" else "the pool"
+        return (f"Buy {a['company']} from {where}",
+                {"company": a["company"], "source": a["source"], "count": 1})
+    if kind == "sell_shares":
+        return (f"Sell a share of {a['company']}",
+                {"company": a["company"], "source": "player", "to": "pool", "count": 1})
+    if kind == "claim_city":
+        city = ctx.rules.city(str(a["city"]))
+        return (f"Claim {city.name} for {a['company']}",
+                {"city": city.name, "company": a["company"], "hex": city.hex,
+                 "bond_value": city.bond_value})
+    if kind == "buy_train":
+        price = ctx.rules.train_type(str(a["train"])).price
+        return (f"Buy a '{a['train']}' from the bank",
+                {"train": a["train"], "source": "bank", "price": price})
+    if kind == "play_card":
+        card = str(a["card"])
+        spec = ctx.rules.kit.card(card) if ctx.rules.kit is not None else None
+        ui: Json = {"card": card}
+        if spec is not None and spec.company is not None:
+            ui["company"] = spec.company
+        return f"Action {_card_name(ctx, card)}", ui
+    if kind == "draw_card":
+        return "Take a card", {}
+    if kind == "pass":
+        return str(_pass(ctx, a)["label"]), {}
+    return kind, {}
+
+
+def disabled(game: Game, entity: str, view: Mapping[str, Any]) -> list[Json]:
+    """The options of ``entity`` that exist but are not possible now, each with the engine's
+    reason (its step's ``disabled``): ``action``, ``type``, ``label``, ``reason`` (the
+    sentence, "rule 3.1.2: at most 6 shares (60%) of one company; Ann holds 6 of EIR"),
+    ``rule``, ``rule_summary`` and ``ui`` as an option's."""
+    ctx = _Context(game, entity, view)
+    next_id = game.next_id()
+    out = []
+    # Second-edition numbers here: ``_cited`` translates the decision for its edition.
+    for item in disabled_options(game.rules, game.state, entity):
+        action = {**item.action, "id": next_id, "created_at": 0}
+        label, ui = _disabled_words(ctx, action)
+        out.append({"action": action, "type": action["type"], "label": label,
+                    "reason": str(item.reason), "rule": item.reason.rule,
+                    "rule_summary": rule_summary(game.rules.ed.name, item.reason.rule),
+                    "ui": ui})
+    return out
+
+
 def _unavailable(game: Game, entity: str) -> list[Json]:
-    """Why options the player might look for are missing, one line per rule: the claims the
-    bid may not make now (2.5.4-2.5.10) and the shares he may not buy (2.7.4, 3.1.2-3.1.9).
-    Only for the deciding player's own view (a claim's reasons speak of his secret bid)."""
+    """Why options the player might look for are missing, one line per rule: the disabled
+    options his step names as missing (``Step.missing_item``: the claims the bid may not make
+    now and a pass it may not make yet, 2.5.4-2.5.10; the new shares he may not buy, 2.7.4,
+    3.1.2-3.1.9).  Only for the deciding player's own view (a claim's reasons speak of his
+    secret bid)."""
     st, rules = game.state, game.rules
-    if st.pending or st.round not in ("claims", "stock"):
+    step = steps.current(st)
+    if step is None:
         return []
-    player = st.player(entity)
     found: dict[str, tuple[str, list[str]]] = {}
-
-    def note(error: RuleError, item: str) -> None:
-        found.setdefault(error.rule, (str(error), []))[1].append(item)
-
-    if st.round == "claims":
-        blocker = bids.may_end_bid(rules, st, player.cities, bids.unaccounted(rules, player))
-        if blocker is not None and bids.any_claim(rules, st, player):
-            note(blocker, "pass (ending the bid)")
-        for city in rules.cities:
-            for number in city.companies:
-                initials = rules.ed.company(number).initials
-                try:
-                    bids.check_claim(rules, st, player, city.name, initials)
-                except RuleError as error:
-                    if city.name not in player.cities:
-                        note(error, f"{city.name} {initials}")
-    else:
-        for initials in st.companies:
-            try:
-                stock_round.check_buy(rules, st, player, initials, "ipo")
-            except RuleError as error:
-                if error.rule not in ("3.1.4",):  # nothing on sale: nothing to explain
-                    note(error, initials)
+    for option in disabled_options(rules, st, entity):
+        item = step.missing_item(option)
+        if item is not None:
+            found.setdefault(option.reason.rule, (str(option.reason), []))[1].append(item)
     return [{"rule": rule, "reason": reason, "items": items,
              "rule_summary": rule_summary(rules.ed.name, rule)}
             for rule, (reason, items) in found.items()]
@@ -790,7 +758,8 @@ def turn_model(game: Game, viewer: str | None, *, moderator: bool = False) -> di
     finished game's log), with no decisions."""
     view = game.moderator_view() if moderator else game.view(viewer)  # checks the name
     active = _active(game)
-    secret = game.state.round in SECRET_ROUNDS and not game.state.pending
+    step = steps.current(game.state)
+    secret = step is not None and step.secret
     decisions = []
     for a in active:
         if viewer is None or moderator or a["player"] != viewer:
@@ -798,6 +767,7 @@ def turn_model(game: Game, viewer: str | None, *, moderator: bool = False) -> di
         legal = game.legal_actions(a["entity"])
         decision = {**a, "secret": secret,
                     "options": options(game, a["entity"], legal, view),
+                    "disabled": disabled(game, a["entity"], view),
                     "unavailable": (_unavailable(game, a["entity"])
                                     if a["entity_type"] == "player" else [])}
         if a["step"] == "bids":
@@ -872,10 +842,11 @@ def _cited(edition: str, item: Json) -> Json:
     for key in _CITING_TEXT:
         if isinstance(out.get(key), str):
             out[key] = cite_text(edition, out[key])
-    for key in ("options", "unavailable"):
+    for key in ("options", "disabled", "unavailable"):
         if key in out:
             out[key] = [_cited(edition, o) for o in out[key]]
     return out
 
 
-__all__ = ["bid_composer", "decider", "options", "preview", "tables", "title", "turn_model"]
+__all__ = ["bid_composer", "decider", "disabled", "options", "preview", "tables", "title",
+           "turn_model"]

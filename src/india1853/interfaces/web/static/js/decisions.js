@@ -20,6 +20,28 @@ function optionButton(option, act, { primary = false, label } = {}) {
   }, label || option.label, cost ? h("span", { class: "option-cost" }, ` (${cost})`) : null);
 }
 
+let whyCount = 0;
+
+/** An option that is not possible now (turn model ``decisions[].disabled``): a disabled
+ * button with the engine's reason under it (also its title and aria-describedby). */
+function disabledButton(option, { label, attrs = {}, reasonId = null } = {}) {
+  const id = reasonId || `why-${++whyCount}`;
+  return h("span", { class: "disabled-option" },
+    // ``data-not-now``, not ``data-type``: a data-type button is always an offered option.
+    h("button", { type: "button", disabled: true, "data-not-now": option.type,
+      title: option.reason, "aria-describedby": id, ...attrs }, label || option.label),
+    reasonId ? null : h("span", { class: "why", id, "data-rule": option.rule }, option.reason));
+}
+
+/** Disabled claims of one city: a button each, each distinct reason once under them. */
+function disabledClaims(opts) {
+  const reasons = new Map();
+  for (const o of opts) if (!reasons.has(o.reason)) reasons.set(o.reason, { id: `why-${++whyCount}`, rule: o.rule });
+  return [opts.map((o) => disabledButton(o, { label: `Claim for ${o.ui.company}`, reasonId: reasons.get(o.reason).id,
+    attrs: { "aria-label": o.label, "data-city": o.ui.city, "data-company": o.ui.company } })),
+  [...reasons.entries()].map(([reason, r]) => h("span", { class: "why", id: r.id, "data-rule": r.rule }, reason))];
+}
+
 function byHex(options) {
   const map = new Map();
   for (const o of options) {
@@ -172,11 +194,15 @@ export class Decisions {
     const cards = opts.filter((o) => CARDS.includes(o.type));
     const rest = opts.filter((o) => !TRACK.includes(o.type) && o.type !== "place_base"
       && o.type !== "run_routes" && !SHARES.includes(o.type) && !CARDS.includes(o.type));
+    // Options that exist but are not possible now (shares: in the share table; cards: with
+    // the cards), each with the engine's reason.
+    const notNow = (d.disabled || []).filter((o) => !SHARES.includes(o.type) && !CARDS.includes(o.type));
+    const cardsNotNow = (d.disabled || []).filter((o) => CARDS.includes(o.type));
     const parts = [header, d.entity_type === "company" ? entityCard(this.turn, d.entity) : null];
     if (track.length) parts.push(this.trackPart(track));
     if (bases.length) parts.push(this.basePart(bases));
     if (runs.length) parts.push(this.runPart(runs));
-    if (cards.length) parts.push(this.cardPart(cards));
+    if (cards.length || cardsNotNow.length) parts.push(this.cardPart(cards, cardsNotNow));
     if (shares.length) {
       parts.push(h("p", { class: "hint" }, `${shares.length} share options: use the Buy and Sell buttons in the share table.`),
         h("details", {}, h("summary", {}, "or choose from the list"),
@@ -187,6 +213,10 @@ export class Decisions {
         rest.map((o) => optionButton(o, this.act, { primary: o.type === "dividend" && o.action.kind === "payout" }))));
       const effects = rest.filter((o) => o.type === "dividend");
       for (const o of effects) parts.push(h("p", { class: "effect" }, `${o.label}: ${o.effect}`));
+    }
+    if (notNow.length) {
+      parts.push(h("div", { class: "options not-now", role: "group", "aria-label": "Not possible now" },
+        notNow.map((o) => disabledButton(o))));
     }
     return h("div", { class: "decision" }, parts);
   }
@@ -312,7 +342,7 @@ export class Decisions {
    * chosen card's targets (its options): a Commodity card's hexes on the board, a Disturbances
    * card's cities in a select, a Director's Share at its cost; and the rejection as
    * checkboxes. Only offered options are ever submitted. */
-  cardPart(cards) {
+  cardPart(cards, notNow = []) {
     const plays = cards.filter((o) => o.type === "play_card");
     const rejects = cards.filter((o) => o.type === "reject_cards");
     const held = [];
@@ -328,6 +358,12 @@ export class Decisions {
           playable.map((card) => h("button", { type: "button", class: sel && sel.card === card ? "chosen" : "",
             "data-card": card, "aria-pressed": sel && sel.card === card ? "true" : "false",
             onclick: () => this.pickCard(card) }, cardName(card)))));
+    }
+    // A card held that cannot be actioned now: shown disabled, with the engine's reason.
+    const unplayable = notNow.filter((o) => o.type === "play_card" && !playable.includes(o.ui.card));
+    if (unplayable.length) {
+      parts.push(h("div", { class: "options cards not-now", role: "group", "aria-label": "Cards that cannot be actioned now" },
+        unplayable.map((o) => disabledButton(o, { label: cardName(o.ui.card), attrs: { "data-card": o.ui.card } }))));
     }
     if (sel) parts.push(this.cardTarget(sel));
     if (rejects.length) parts.push(this.rejectPart(rejects, held, playable.length > 0));
@@ -460,25 +496,31 @@ export class Decisions {
           onclick: () => { dialog.close(); this.act(bonds[Number(select.value)]); } }, "Place bond")), note,
         h("p", { class: "hint" }, bonds[0].effect));
     }
-    if (claims.length) {
+    // The claims the bid may not make now stay in the list, disabled, with the engine's reason
+    // (2.5.6, 2.5.7 and its look-ahead, 2.5.9, 2.5.10, 3.1.2).
+    const claimsNotNow = (d.disabled || []).filter((o) => o.type === "claim_city");
+    if (claims.length || claimsNotNow.length) {
       const cities = new Map();
-      for (const o of claims) {
+      for (const o of [...claims, ...claimsNotNow]) {
         if (!cities.has(o.ui.city)) cities.set(o.ui.city, []);
         cities.get(o.ui.city).push(o);
       }
       parts.push(h("div", { class: "claims" }, [...cities.entries()].map(([city, opts]) =>
-        h("div", { class: "claim-city" },
+        h("div", { class: "claim-city", "data-city": city },
           h("strong", {}, city), h("span", { class: "hint" }, opts[0].ui.hex ? ` ${opts[0].ui.hex} · bond value ${money(opts[0].ui.bond_value)}` : ""),
           opts[0].note ? h("span", { class: "note" }, ` · ${opts[0].note}`) : null,
-          h("div", { class: "options" }, opts.map((o) => h("button", { type: "button",
+          h("div", { class: "options" }, opts.filter((o) => !o.reason).map((o) => h("button", { type: "button",
             "aria-label": o.label, title: o.effect, "data-type": "claim_city",
             "data-city": o.ui.city, "data-company": o.ui.company,
-            onclick: () => { dialog.close(); this.act(o); } }, `Claim for ${o.ui.company}`)))))));
+            onclick: () => { dialog.close(); this.act(o); } }, `Claim for ${o.ui.company}`)),
+          disabledClaims(opts.filter((o) => o.reason)))))));
     }
     if (d.composer) parts.push(this.bidComposer(d));
-    if (others.length) {
+    const othersNotNow = (d.disabled || []).filter((o) => o.type !== "claim_city");
+    if (others.length || othersNotNow.length) {
       if (d.composer) parts.push(h("p", { class: "hint" }, "Or one of the engine's sample bids:"));
-      parts.push(h("div", { class: "options" }, others.map((o) => optionButton(o, (opt) => { dialog.close(); this.act(opt); }))));
+      parts.push(h("div", { class: "options" }, others.map((o) => optionButton(o, (opt) => { dialog.close(); this.act(opt); })),
+        othersNotNow.map((o) => disabledButton(o))));
     }
     clear(body, parts);
     if (!dialog.open) dialog.showModal();

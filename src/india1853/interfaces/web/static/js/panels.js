@@ -43,16 +43,28 @@ export function renderShares(el, turn, { act, readOnly }) {
   const t = turn.tables;
   const players = t.players.map((p) => p.name);
   const options = [];
+  // The options that exist but are not possible now, each with the engine's reason.
+  const disabled = [];
   for (const d of turn.decisions || []) {
     for (const o of d.options) if (SHARE_ACTIONS.includes(o.type)) options.push(o);
+    for (const o of d.disabled || []) if (SHARE_ACTIONS.includes(o.type)) disabled.push(o);
   }
   const stock = !readOnly && ((turn.decisions || []).some((d) => d.step === "stock") || options.length > 0);
   const holdings = new Map(t.players.map((p) => [p.name, p.certificates || {}]));
-  const button = (label, option, what, company, kind) => h("button", {
+  // A disabled button names the engine's reason: as its title, and in words under the row's
+  // buttons (its aria-describedby).
+  const button = (label, option, what, company, kind, why) => h("button", {
     type: "button", disabled: !option, "aria-label": what, "data-company": company, "data-kind": kind,
-    title: option ? `${option.effect}${option.note ? ` — ${option.note}` : ""}` : `${what}: not allowed now`,
+    title: option ? `${option.effect}${option.note ? ` — ${option.note}` : ""}`
+      : why ? `${what}: ${why.reason}` : `${what}: not allowed now`,
+    "aria-describedby": !option && why ? `why-${company}-${kind}` : null,
     onclick: option ? () => act(option) : null,
   }, label);
+  const reasons = (company, whys) => {
+    const shown = whys.filter(([, why]) => why);
+    return shown.length ? h("span", { class: "share-why" }, shown.map(([kind, why, words]) =>
+      h("span", { class: "why", id: `why-${company}-${kind}`, "data-rule": why.rule }, `${words}: ${why.reason}`))) : null;
+  };
   clear(el, h("table", { class: "shares" },
     h("caption", { class: "sr-only" }, "Companies: par, price, treasury, trains, shares in the offering, the pool and each player's hands"),
     h("thead", {}, h("tr", {},
@@ -68,15 +80,23 @@ export function renderShares(el, turn, { act, readOnly }) {
       const find = (type, source) => mine.find((o) => o.type === type && (!source || o.ui.source === source));
       const sells = mine.filter((o) => o.type === "sell_shares").sort((a, b) => a.ui.count - b.ui.count);
       const redeem = find("redeem_share");
+      const notNow = disabled.filter((o) => o.ui && o.ui.company === c.initials);
+      const whyNot = (type, source) => notNow.find((o) => o.type === type && (!source || o.ui.source === source));
+      const buyIpo = find("buy_share", "ipo");
+      const buyPool = find("buy_share", "pool");
+      const whyIpo = buyIpo ? null : whyNot("buy_share", "ipo");
+      const whyPool = buyPool ? null : whyNot("buy_share", "pool");
+      const whySell = sells.length ? null : whyNot("sell_shares");
       return h("tr", { class: c.floated ? "floated" : "" },
         h("th", { scope: "row", title: c.name }, companyBadge(c),
           c.state === "operating" ? null : h("span", { class: "co-state" }, c.state)),
         stock ? h("td", {}, h("div", { class: "share-actions" },
-          button("Buy IPO", find("buy_share", "ipo"), `Buy ${c.initials} from the offering`, c.initials, "buy-ipo"),
-          button("Buy pool", find("buy_share", "pool"), `Buy ${c.initials} from the pool`, c.initials, "buy-pool"),
-          button("Sell", sells[0], `Sell a share of ${c.initials}`, c.initials, "sell"),
+          button("Buy IPO", buyIpo, `Buy ${c.initials} from the offering`, c.initials, "buy-ipo", whyIpo),
+          button("Buy pool", buyPool, `Buy ${c.initials} from the pool`, c.initials, "buy-pool", whyPool),
+          button("Sell", sells[0], `Sell a share of ${c.initials}`, c.initials, "sell", whySell),
           sells.slice(1).map((o) => button(`Sell ${o.ui.count}`, o, `Sell ${o.ui.count} shares of ${c.initials}`, c.initials, `sell-${o.ui.count}`)),
-          redeem ? button("Redeem", redeem, `Redeem a ${c.initials} share`, c.initials, "redeem") : null)) : null,
+          redeem ? button("Redeem", redeem, `Redeem a ${c.initials} share`, c.initials, "redeem") : null),
+        reasons(c.initials, [["buy-ipo", whyIpo, "IPO"], ["buy-pool", whyPool, "Pool"], ["sell", whySell, "Sell"]])) : null,
         h("td", {}, money(c.par)), h("td", {}, c.price === null ? "—" : money(c.price)),
         h("td", {}, money(c.treasury)),
         h("td", {}, (c.trains || []).join(", ") || "—", c.credit_train ? ` (+${c.credit_train} on credit)` : ""),

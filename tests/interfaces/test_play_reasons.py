@@ -1,0 +1,75 @@
+"""The terminal refuses a command for an option that is not possible now with the engine's
+reason (the turn model's ``disabled``: the rule and the numbers), and lists such options with
+their reasons (issue 20 item 1): the 60% share limit (3.1.2), a train the company cannot pay
+for (4.8.8), a claim 2.5.7 forbids, a MIK 2 Director's Share that cannot be played now.  The
+loop is driven in process, as test_play.py does, from positions of the fixture games; a
+refused command changes nothing."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+from india1853.interfaces.logfile import Table
+from india1853.interfaces.terminal.console import Console
+from india1853.interfaces.terminal.loop import Hotseat
+from india1853.rules.game.game import Game
+from india1853.rules.game.settings import Settings
+
+GAMES = Path(__file__).resolve().parents[1] / "games"
+
+
+def _at(fixture: str, actions: int) -> Game:
+    data = json.loads((GAMES / fixture).read_text())
+    return Game(Settings.from_json(data["settings"]), data["actions"][:actions])
+
+
+def _type(tmp_path: Path, game: Game, *lines: str) -> str:
+    """Every seat human; ``lines`` typed at the prompts (Enter at a "pass the keyboard"
+    screen first where the step is secret), then quit.  The output as one line of words."""
+    log = list(game.log)
+    keyboard = io.StringIO("\n".join([*lines, "quit"]) + "\n")
+    out = io.StringIO()
+    hotseat = Hotseat(game, Table({}), Console(keyboard, out), tmp_path / "game.json")
+    assert hotseat.run() == 0
+    assert game.log == log  # every command here was refused
+    return " ".join(out.getvalue().split())
+
+
+def test_buying_above_the_share_limit_is_refused_with_the_limit_and_the_holding(
+        tmp_path: Path) -> None:
+    game = _at("greedy-3p-seed3.json", 25)  # Cat holds 6 MSM shares (TABLE 3: 60%)
+    out = _type(tmp_path, game, "buy MSM", "list buy")
+    reason = "rule 3.1.2: at most 6 shares (60%) of one company; Cat holds 6 shares of MSM"
+    assert f"error: {reason}" in out
+    assert f"Not possible now: buy MSM ipo — {reason}" in out  # the full listing
+    # The screen's own listing names the rule too.
+    assert "Not possible now: " in out and "buy MSM ipo" in out
+
+
+def test_a_train_the_company_cannot_pay_for_is_refused_with_the_money(tmp_path: Path) -> None:
+    game = _at("greedy-3p-seed3.json", 69)  # GIP £180, its director Bob £70; a '2' is £300
+    out = _type(tmp_path, game, "train 2")
+    reason = ("rule 4.8.8: the '2' train costs £300, GIP has £180 and its director Bob £70 "
+              "(£120 short)")
+    assert f"error: {reason}" in out
+    assert f"Not possible now: train 2 — {reason}" in out
+
+
+def test_a_claim_the_ganges_rule_forbids_is_refused_with_the_rule(tmp_path: Path) -> None:
+    game = _at("random-6p-seed13.json", 27)  # Bob's bid names two Ganges valley cities
+    out = _type(tmp_path, game, "", "claim Calcutta EIR", "list claim")
+    assert ("error: rule 2.5.7: a bid may include at most 2 Ganges valley cities; with "
+            "Calcutta it would name 3") in out
+    assert "Not possible now: claim Calcutta EIR — rule 2.5.7" in out
+
+
+def test_a_directors_share_that_cannot_be_played_is_refused_with_the_mik2_rule(
+        tmp_path: Path) -> None:
+    game = _at("first/random-4p-seed2-mik2.json", 154)  # B: DS:BBCI:3, no ordinary BBCI share
+    out = _type(tmp_path, game, "", "play DS:BBCI:3")
+    reason = ("rule MIK 2, DIRECTOR'S SHARES: B holds no ordinary BBCI share to put in the "
+              "bank pool")
+    assert f"error: {reason}" in out
+    assert f"Not possible now: play DS:BBCI:3 — {reason}" in out
