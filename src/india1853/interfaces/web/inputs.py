@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 from typing import Any
 
 MAX_DEPTH = 64  # a log file nests about 6 deep
@@ -67,7 +68,12 @@ def parse(data: bytes) -> Any:
         value = json.loads(data, parse_constant=_constant)
     except RecursionError:
         raise ValueError(f"nested deeper than {MAX_DEPTH} levels") from None
-    except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, int's digit limit
-        raise ValueError(str(exc).splitlines()[0] if str(exc) else "not valid JSON") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"not valid JSON ({exc})") from None
+    except ValueError as exc:  # int's limit of digits, or NaN / Infinity (_constant)
+        if "integer string conversion" in str(exc):
+            raise ValueError(f"an integer of more than {sys.get_int_max_str_digits()} "
+                             "digits") from None
+        raise
     _check(value, surrogates=SURROGATE_ESCAPE.search(data) is not None)
     return value
