@@ -92,14 +92,21 @@ def test_made_up_tokens_do_not_escape_the_rate_limits(tmp_path: Path,
         time.sleep(0.5)
         made = c.post("/api/games", json=new)
     game, tokens = made.json()["id"], made.json()["tokens"]
-    spent = [c.post(f"/api/games/{game}/actions", json=stale, headers=junk()).status_code
-             for _ in range(3)]
-    assert spent[-1] == 429, spent  # the address's writes are spent
+    for _ in range(70):  # spend the address's writes
+        if c.post(f"/api/games/{game}/actions", json=stale,
+                  headers=junk()).status_code == 429:
+            break
+    else:
+        pytest.fail("the address's writes were never spent")
     budget(lambda: act(c, game, tokens["Ann"], stale).status_code, 70, 60, 1.0)
     assert act(c, game, tokens["Bob"], stale).status_code == 409
     # A client's own X-Forwarded-For changes nothing when no proxy header is configured.
-    assert c.post("/api/games", json=new,
-                  headers={"X-Forwarded-For": "203.0.113.1"}).status_code == 429
+    for _ in range(20):
+        if c.post("/api/games", json=new).status_code == 429:
+            break
+    codes = [c.post("/api/games", json=new, headers={"X-Forwarded-For": f"203.0.113.{i}"})
+             .status_code for i in range(3)]
+    assert codes.count(429) >= 2, codes
 
 
 def test_the_client_address_comes_from_a_proxy_header_only_when_configured(
