@@ -170,6 +170,8 @@ def test_malformed_input_is_a_4xx_with_the_headers_and_no_traceback(
         (f"/api/games/{game}/actions", deep, "body: nested deeper"),
         (f"/api/games/{game}/actions", b'{"id": 1, "type": "pass", "entity": "\\udc80"}',
          "body: a string holds a lone surrogate"),
+        (f"/api/games/{game}/actions", b'{"id": 1, "type": "pass", "entity": "Ann", '
+         b'"\\udfff": 1}', "body: a string holds a lone surrogate"),
         (f"/api/games/{game}/preview", b'{"\\udfff": ' + huge + b"}", "body: an integer"),
     ]
     for path, body, detail in cases:
