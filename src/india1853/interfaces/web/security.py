@@ -85,6 +85,7 @@ class Budgets:
     imports: RateLimit = field(default_factory=lambda: RateLimit(rate=0.2, burst=5.0))
     renders: RateLimit = field(default_factory=lambda: RateLimit(rate=10.0, burst=60.0))
 
+
 class _Buckets:
     """Token buckets, least recently used dropped beyond ``MAX_BUCKETS`` (thread-safe)."""
 
