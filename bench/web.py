@@ -40,7 +40,10 @@ TARGET_P95_MS = 100.0
 def _start(data_dir: Path, *options: str) -> tuple[subprocess.Popen[bytes], str]:
     process = subprocess.Popen(
         [sys.executable, "-m", "india1853.interfaces.cli", "serve", "--port", "0",
-         "--data-dir", str(data_dir), "--bot-delay", str(BOT_DELAY), *options],
+         "--data-dir", str(data_dir), "--bot-delay", str(BOT_DELAY),
+         # every simulated person comes from one address: its budget of new games would be
+         # theirs together (docs/deployment.md, "Limits"); each seat keeps its own budget
+         "--create-limit", "1000", *options],
         stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
     assert process.stdout is not None
     line = process.stdout.readline().decode()
@@ -74,9 +77,12 @@ async def _person(url: str, index: int, stats: Stats, end: float,
         game, token = made["id"], made["tokens"]["You"]
         headers = {"Authorization": f"Bearer {token}"}
         last = 0
+        # A page opens its stream with a single-use ticket (on another process too).
+        ticket = (await client.post(f"/api/games/{game}/stream-ticket",
+                                    headers=headers)).json()["ticket"]
         try:
             async with watcher.stream("GET", f"/api/games/{game}/events",
-                                     params={"token": token},
+                                     params={"ticket": ticket},
                                      timeout=httpx.Timeout(60.0, read=30.0)) as stream:
                 data = ""
                 async for line in stream.aiter_lines():

@@ -88,12 +88,20 @@ def auth(token: str | None) -> dict[str, str]:
 class Stream:
     """A page's event stream (SSE) read in a thread: every event's id and JSON."""
 
-    def __init__(self, url: str, game_id: str, token: str | None = None) -> None:
+    def __init__(self, url: str, game_id: str, token: str | None = None,
+                 ticket_from: str | None = None) -> None:
+        """A seat's stream opens with a stream ticket (no token in the URL), asked of
+        ``ticket_from`` (another process: the ticket is a database row) or of ``url``."""
         self.events: list[tuple[int, dict[str, Any]]] = []
         self.error: str | None = None
         self._stop = threading.Event()
         self._cond = threading.Condition()
-        params = {"token": token} if token else {}
+        params: dict[str, str] = {}
+        if token:
+            r = client(ticket_from or url).post(f"/api/games/{game_id}/stream-ticket",
+                                                headers=auth(token))
+            assert r.status_code == 200, r.text
+            params["ticket"] = r.json()["ticket"]
         self._thread = threading.Thread(target=self._read, args=(url, game_id, params),
                                         daemon=True)
         self._thread.start()

@@ -90,8 +90,10 @@ def test_two_processes_one_game_concurrent_pages_converge(
     b = start_server(pg_url, redis_url)
     made = client(a.url).post("/api/games", json={"players": PLAYERS, "seed": 11}).json()
     game, tokens = made["id"], made["tokens"]
-    # Every seat and a spectator follow the game on both processes.
-    streams = {(name, s.url): Stream(s.url, game, tokens.get(name))
+    # Every seat and a spectator follow the game on both processes, each seat's stream opened
+    # with a ticket the other process issued.
+    streams = {(name, s.url): Stream(s.url, game, tokens.get(name),
+                                     ticket_from=(b if s is a else a).url)
                for s in (a, b) for name in [*tokens, None]}
     accepted: list[int] = []
     refused: list[str] = []

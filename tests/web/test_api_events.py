@@ -60,8 +60,10 @@ def test_stream_refuses_bad_tokens_and_unknown_games(server_url: str,
                                                      c: httpx.Client) -> None:
     made = create(c)
     game = made["id"]
-    r = c.get(f"/api/games/{game}/events", params={"token": "z" * 32})
+    r = c.get(f"/api/games/{game}/events", headers=auth("z" * 32))
     assert r.status_code == 401 and "not a token" in r.json()["detail"]
+    r = c.get(f"/api/games/{game}/events", params={"ticket": "z" * 32})
+    assert r.status_code == 401 and r.json()["detail"].startswith("ticket: unknown")
     r = c.get("/api/games/nosuchgame/events")
     assert r.status_code == 404
     r = c.get(f"/api/games/{game}/events", params={"seat": "Bob"},

@@ -67,6 +67,9 @@ class EventStream:
 
         self.events: list[tuple[int, bytes]] = []
         self.raw = bytearray()
+        token = params.pop("token", None)
+        if token is not None:  # a token never goes into a URL (the server refuses it)
+            headers = {**(headers or {}), "Authorization": f"Bearer {token}"}
         self._client = httpx.Client(base_url=url, timeout=httpx.Timeout(30.0))
         self._request = self._client.build_request("GET", path, headers=headers or {},
                                                    params=params)

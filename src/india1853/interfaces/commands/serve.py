@@ -2,7 +2,11 @@
 
     india1853 serve [--host 127.0.0.1] [--port 8053] [--db URL] [--data-dir DIR]
                     [--bot-delay SECONDS] [--cache-games N] [--cache-mb MB]
-                    [--redis URL] [--rate-limit N]
+                    [--redis URL]
+                    [--rate-limit N] [--create-limit N] [--import-limit N]
+                    [--render-limit N] [--trusted-proxy-header NAME]
+                    [--header-timeout SECONDS] [--body-timeout SECONDS]
+                    [--stream-ticket-seconds SECONDS]
 
 The database is ``--db``, else ``DATABASE_URL``, else an SQLite file in the data directory
 (``--data-dir``, default ``$INDIA1853_DATA`` or ``~/.local/share/india1853``).  The schema is
@@ -10,7 +14,8 @@ migrated at start.  The address is printed once the server listens.  Several ser
 on one database carry live updates between them through Redis (``--redis``, else
 ``REDIS_URL``; docs/deployment.md).  The games kept in memory are bounded by count
 (``--cache-games``) and by an estimate of their bytes (``--cache-mb``, else
-``INDIA1853_CACHE_MB``; history responses included).
+``INDIA1853_CACHE_MB``; history responses included).  The limits a server keeps (rate limits,
+slow clients, stream tickets) are described in docs/deployment.md, "Limits".
 """
 
 from __future__ import annotations
@@ -21,7 +26,12 @@ from pathlib import Path
 from typing import Any
 
 from india1853.errors import InputError
-from india1853.interfaces.web.security import RateLimit as RateLimitDefault
+from india1853.interfaces.web.deadlines import BODY_SECONDS, HEADER_SECONDS
+from india1853.interfaces.web.security import Budgets, RateLimit
+from india1853.interfaces.web.tickets import TICKET_SECONDS
+
+DEFAULTS = Budgets()
+PROXY_HEADER_ENV = "INDIA1853_TRUSTED_PROXY_HEADER"
 
 CACHE_MB = 512  # the default of --cache-mb (store.CACHE_BYTES)
 
@@ -68,10 +78,33 @@ def register(sub: Any) -> None:
                         "used are dropped first")
     parser.add_argument("--redis", help="Redis URL for live updates between several server "
                         "processes (default: REDIS_URL, else this process alone)")
-    parser.add_argument("--rate-limit", type=float, default=RateLimitDefault.rate,
-                        help="writes (POST) a second allowed per token, or per address "
-                        f"without one, with bursts of {RateLimitDefault.burst:g} (default "
-                        f"{RateLimitDefault.rate:g}; 0: no limit)")
+    parser.add_argument("--rate-limit", type=float, default=DEFAULTS.writes.rate,
+                        help="writes (POST) a second allowed per seat (a token of the game), "
+                        f"else per client address, with bursts of {DEFAULTS.writes.burst:g} "
+                        f"(default {DEFAULTS.writes.rate:g}; 0: no rate limit at all)")
+    parser.add_argument("--create-limit", type=float, default=DEFAULTS.creates.rate,
+                        help="games created a second per address, bursts of "
+                        f"{DEFAULTS.creates.burst:g} (default {DEFAULTS.creates.rate:g})")
+    parser.add_argument("--import-limit", type=float, default=DEFAULTS.imports.rate,
+                        help="log imports a second per address, bursts of "
+                        f"{DEFAULTS.imports.burst:g} (default {DEFAULTS.imports.rate:g})")
+    parser.add_argument("--render-limit", type=float, default=DEFAULTS.renders.rate,
+                        help="board and stats SVGs and history views a second per seat or "
+                        f"address, bursts of {DEFAULTS.renders.burst:g} (default "
+                        f"{DEFAULTS.renders.rate:g})")
+    parser.add_argument("--trusted-proxy-header", default=None,
+                        help="behind a proxy: the header holding the client's address (e.g. "
+                        "X-Forwarded-For: its last entry); default: "
+                        f"{PROXY_HEADER_ENV}, else none (the connection's address)")
+    parser.add_argument("--header-timeout", type=float, default=HEADER_SECONDS,
+                        help="seconds a request's headers may take to arrive (default "
+                        f"{HEADER_SECONDS:g})")
+    parser.add_argument("--body-timeout", type=float, default=BODY_SECONDS,
+                        help="seconds a request's body may take to arrive after its headers "
+                        f"(default {BODY_SECONDS:g})")
+    parser.add_argument("--stream-ticket-seconds", type=float, default=TICKET_SECONDS,
+                        help="seconds a stream ticket stays good (default "
+                        f"{TICKET_SECONDS:g})")
     parser.set_defaults(func=run)
 
 
@@ -79,13 +112,25 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from india1853.interfaces.web.app import create_app
+    from india1853.interfaces.web.deadlines import deadline_protocol
 
     if not 0 <= args.port <= 65535:
         raise InputError(f"--port: must be between 0 and 65535, got {args.port}")
     if not 0 <= args.bot_delay <= 60:
         raise InputError(f"--bot-delay: must be between 0 and 60 seconds, got {args.bot_delay}")
-    if not 0 <= args.rate_limit <= 1e6:
-        raise InputError(f"--rate-limit: must be between 0 and 1000000, got {args.rate_limit}")
+    for option in ("rate_limit", "create_limit", "import_limit", "render_limit"):
+        value = getattr(args, option)
+        if not 0 < value <= 1e6 and not (option == "rate_limit" and value == 0):
+            raise InputError(f"--{option.replace('_', '-')}: must be more than 0 and at most "
+                             f"1000000, got {value:g}")
+    for option in ("header_timeout", "body_timeout", "stream_ticket_seconds"):
+        value = getattr(args, option)
+        if not 0 < value <= 3600:
+            raise InputError(f"--{option.replace('_', '-')}: must be more than 0 and at most "
+                             f"3600 seconds, got {value:g}")
+    header = args.trusted_proxy_header or os.environ.get(PROXY_HEADER_ENV) or None
+    if header is not None and not header.replace("-", "").isalnum():
+        raise InputError(f"--trusted-proxy-header: {header!r} is not a header name")
     if args.cache_games < 1:
         raise InputError(f"--cache-games: must be at least 1, got {args.cache_games}")
     cache_mb = _cache_mb(args.cache_mb)
@@ -94,12 +139,20 @@ def run(args: argparse.Namespace) -> int:
     redis_url = args.redis or os.environ.get("REDIS_URL") or None
     if redis_url:
         _check_redis(redis_url)
-    limit = RateLimitDefault(rate=args.rate_limit) if args.rate_limit else None
-    app = create_app(url, bot_delay=args.bot_delay, redis_url=redis_url, rate_limit=limit,
-                     rate_limited=bool(args.rate_limit),
-                     cache_size=args.cache_games, cache_bytes=cache_mb << 20)
+    budgets = Budgets(
+        writes=RateLimit(args.rate_limit or DEFAULTS.writes.rate, DEFAULTS.writes.burst),
+        creates=RateLimit(args.create_limit, DEFAULTS.creates.burst),
+        imports=RateLimit(args.import_limit, DEFAULTS.imports.burst),
+        renders=RateLimit(args.render_limit, DEFAULTS.renders.burst))
+    app = create_app(url, bot_delay=args.bot_delay, redis_url=redis_url, budgets=budgets,
+                     rate_limited=bool(args.rate_limit), cache_size=args.cache_games,
+                     cache_bytes=cache_mb << 20, trusted_proxy_header=header,
+                     ticket_seconds=args.stream_ticket_seconds)
+    # proxy_headers off: a client's address is read from a header only when configured
+    # (--trusted-proxy-header), never from uvicorn's default trust of 127.0.0.1.
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
-                            timeout_graceful_shutdown=2)
+                            timeout_graceful_shutdown=2, proxy_headers=False,
+                            http=deadline_protocol(args.header_timeout, args.body_timeout))
     server = uvicorn.Server(config)
     return _serve(server, args.host)
 

@@ -10,9 +10,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
@@ -26,19 +28,24 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from india1853.interfaces.web.bots import BotRunner
 from india1853.interfaces.web.db import Database
+from india1853.interfaces.web.docs import install as install_docs
 from india1853.interfaces.web.events import Notifier
+from india1853.interfaces.web.inputs import parse
 from india1853.interfaces.web.pubsub import broadcast
 from india1853.interfaces.web.schema import install as install_schema
-from india1853.interfaces.web.security import Guard, RateLimit
+from india1853.interfaces.web.security import Budgets, Guard, RateLimit
 from india1853.interfaces.web.store import (
     CACHE_BYTES,
     ApiError,
     GameStore,
+    HashedToken,
     NewGame,
     NewSeat,
     encode,
+    token_hash,
 )
 from india1853.interfaces.web.sweep import BotSweep
+from india1853.interfaces.web.tickets import TICKET_SECONDS, StreamTickets, TicketRefused
 from india1853.rules.game.settings import EDITIONS
 from india1853.rules.game.variants import catalogue
 from india1853.rules.router import warm_up as warm_up_router
@@ -51,6 +58,7 @@ MAX_IMPORT = 16 << 20  # a whole log file
 # A stream with nothing to send writes a keepalive comment this often, and asks the database
 # whether another server process has written an action to the game meanwhile.
 POLL_SECONDS = 5.0
+EVENT_ID = re.compile(r"[0-9]{1,18}")  # Last-Event-ID: an action id this server sent
 
 T = TypeVar("T")
 
@@ -90,9 +98,9 @@ async def _body(request: Request, cap: int) -> Any:
         if len(data) > cap:
             raise ApiError(413, f"body: larger than {cap} bytes")
     try:
-        return json.loads(data)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ApiError(422, f"body: not valid JSON ({exc})") from None
+        return parse(bytes(data))
+    except ValueError as exc:  # inputs.py: one line naming what is wrong
+        raise ApiError(422, f"body: {exc}") from None
 
 
 def _bearer(request: Request) -> str | None:
@@ -126,11 +134,16 @@ def _openapi_body(model: type[BaseModel] | None, description: str) -> dict[str, 
 def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTES,
                bot_delay: float = 0.0,
                redis_url: str | None = None, rate_limit: RateLimit | None = None,
-               rate_limited: bool = True) -> FastAPI:
+               rate_limited: bool = True, budgets: Budgets | None = None,
+               trusted_proxy_header: str | None = None,
+               ticket_seconds: float = TICKET_SECONDS) -> FastAPI:
     """The application on the database at ``url`` (migrated to the newest schema at start);
     bots wait ``bot_delay`` seconds before each move; live updates go through Redis pub/sub
     when ``redis_url`` is given (several server processes, docs/deployment.md); the caches
-    hold at most ``cache_size`` games and ``cache_bytes`` estimated bytes (store.py)."""
+    hold at most ``cache_size`` games and ``cache_bytes`` estimated bytes (store.py).  Rate
+    limits: ``budgets`` (``rate_limit``, if given, is the budget of writes), none unless
+    ``rate_limited``; the client's address is read from ``trusted_proxy_header`` when given
+    (security.py); a stream ticket is good for ``ticket_seconds`` (tickets.py)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -146,6 +159,7 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
                           on_change=bus.changed)
         runner = BotRunner(store, bot_delay)
         app.state.store, app.state.notifier, app.state.bots = store, notifier, runner
+        app.state.tickets = StreamTickets(db, ticket_seconds)
         for game_id in await _run(store.games_waiting_for_bots):
             runner.kick(game_id)
         sweep = BotSweep(store, runner)  # sweep.py: several processes, one may die
@@ -160,9 +174,11 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
             await bus.stop()
             db.dispose()
 
+    # docs.py serves /docs from packaged assets (FastAPI's own pages load them from a CDN,
+    # which the Content Security Policy forbids); there is no /redoc.
     app = FastAPI(title="india1853", version="1",
                   description="1853 (India) on the web: games, seats, actions, live views. "
-                  "See docs/web-api.md.", lifespan=lifespan)
+                  "See docs/web-api.md.", lifespan=lifespan, docs_url=None, redoc_url=None)
 
     def store() -> GameStore:
         result: GameStore = app.state.store
@@ -267,15 +283,46 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
         svg = await _run(store().stats_svg, game_id)
         return Response(content=svg, media_type="image/svg+xml")
 
+    @app.post("/api/games/{game_id}/stream-ticket")
+    async def stream_ticket(game_id: str, request: Request,
+                            seat: str | None = None) -> Response:
+        """A ticket that opens this token's event stream once, within a few seconds
+        (``/events?ticket=...``): no token in a URL (tickets.py)."""
+        token = _bearer(request)
+        if token is None:
+            raise ApiError(401, "token: a ticket is for a seat's token (Authorization: "
+                                "Bearer); a spectator's stream needs none")
+        await _run(store().check_access, game_id, token, seat)
+        tickets: StreamTickets = app.state.tickets
+        ticket = await _run(tickets.issue, game_id, token_hash(token))
+        return _json_response(_json({"ticket": ticket, "expires_in": tickets.seconds}))
+
     @app.get("/api/games/{game_id}/events")
-    async def game_events(game_id: str, request: Request, token: str | None = None,
+    async def game_events(game_id: str, request: Request, ticket: str | None = None,
                           seat: str | None = None, after: int | None = None) -> Response:
         """Server-sent events: the GET view at every change (``id:`` the last action id);
-        resumes after ``Last-Event-ID`` (or ``?after=N``)."""
-        token = token or _bearer(request)
+        resumes after ``Last-Event-ID`` (or ``?after=N``).  A seat's stream opens with
+        ``?ticket=`` (POST .../stream-ticket) or the ``Authorization`` header."""
+        if "token" in request.query_params:
+            raise ApiError(400, "token: a token in the URL is refused (URLs reach access "
+                                "logs): open the stream with ?ticket= from POST "
+                                f"/api/games/{game_id}/stream-ticket, or send Authorization: "
+                                "Bearer")
+        token = _bearer(request)
+        if ticket is not None:
+            if token is not None:
+                raise ApiError(400, "ticket: send a ticket or a token, not both")
+            tickets: StreamTickets = app.state.tickets
+            try:
+                token = HashedToken(await _run(tickets.redeem, game_id, ticket))
+            except TicketRefused as exc:
+                raise ApiError(401, str(exc)) from None
         await _run(store().check_access, game_id, token, seat)
         last = request.headers.get("last-event-id")
-        resume = int(last) if last is not None and last.strip().isdigit() else after
+        if last is not None and not EVENT_ID.fullmatch(last.strip()):
+            raise ApiError(422, "Last-Event-ID: must be an action id (digits) sent by this "
+                                "server")
+        resume = int(last) if last is not None else after
         stream = _stream(app, game_id, token, seat, resume)
         return StreamingResponse(stream, media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store",
@@ -291,9 +338,17 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
         return _page("game.html")
 
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
-    # security.py: headers, per-token rate limit on writes, body cap
-    app.add_middleware(Guard, limit=rate_limit if rate_limited else None,
-                       rate_limited=rate_limited)
+    install_docs(app, STATIC)  # docs.py: /docs from packaged assets, under the CSP
+
+    def recognise(game_id: str, token: str) -> bool:
+        return store().known_token(game_id, token)
+
+    chosen = budgets or Budgets()
+    if rate_limit is not None:
+        chosen = replace(chosen, writes=rate_limit)
+    # security.py: headers, rate limits per seat or address, body cap, errors
+    app.add_middleware(Guard, budgets=chosen, rate_limited=rate_limited, recognise=recognise,
+                       trusted_header=trusted_proxy_header)
     install_schema(app)  # schema.py: errors documented as they are ({"detail": "..."})
     return app
 

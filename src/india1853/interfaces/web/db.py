@@ -88,6 +88,18 @@ actions = Table(
     UniqueConstraint("game_id", "idx", name="uq_actions_game_idx"),
 )
 
+# tickets.py: a ticket opens one event stream (its SHA-256 stored, redeemed once, 0004)
+stream_tickets = Table(
+    "stream_tickets",
+    metadata,
+    Column("digest", String(64), primary_key=True),
+    Column("game_id", String(32), nullable=False),
+    Column("token_hash", String(64), nullable=False),
+    Column("expires_at", Float, nullable=False),
+)
+
+Index("ix_stream_tickets_expires_at", stream_tickets.c.expires_at)
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 BUSY_TIMEOUT_MS = 30_000
 

@@ -1,7 +1,7 @@
 """The OpenAPI schema as the server really answers: every error is ``{"detail": "one line"}``.
 
 FastAPI documents its own validation errors as a list of objects; this server answers every
-refusal (401, 403, 404, 409, 413, 422, 429) with one line of text naming the field or the rule,
+refusal (400, 401, 403, 404, 409, 413, 422, 429) with one line of text naming the field or the rule,
 so the schema says so (and that the ``.svg`` routes answer SVG, the event stream SSE), and
 schema-based fuzzing (tests/web/test_fuzz_api.py) holds the server
 to it.
@@ -16,11 +16,14 @@ from fastapi.openapi.utils import get_openapi
 
 ERROR = {"type": "object", "required": ["detail"], "additionalProperties": False,
          "properties": {"detail": {"type": "string"}}}
-ERROR_STATUSES = {"401": "no token, or not a token of this game",
+ERROR_STATUSES = {"400": "a token in a URL, or a ticket and a token at once (event stream)",
+                  "401": "no token, or not a token of this game (or a stream ticket refused)",
                   "403": "the token's seat may not do this",
                   "404": "no such game", "409": "stale action id",
                   "413": "body too large", "422": "malformed or illegal (field or rule named)",
-                  "429": "too many writes for this token"}
+                  "429": "this seat's or address's budget of requests is spent "
+                         "(Retry-After)",
+                  "500": "a fault of the server (its log has the details)"}
 
 
 def _media(path: str) -> str | None:

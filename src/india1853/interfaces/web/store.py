@@ -69,7 +69,14 @@ class ApiError(Exception):
         self.detail = detail
 
 
+class HashedToken(str):
+    """A token's SHA-256 standing for the token (a redeemed stream ticket, tickets.py): the
+    store checks it as it would check the token, without hashing it again."""
+
+
 def token_hash(token: str) -> str:
+    if isinstance(token, HashedToken):
+        return str.__str__(token)
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
@@ -272,6 +279,21 @@ class GameStore:
                 return self._covered(humans)
             return Access(seat, humans, hotseat=True)
         raise ApiError(401, "token: not a token of this game")
+
+    def known_token(self, game_id: str, token: str) -> bool:
+        """Whether ``token`` is a seat's (or the hotseat) token of the game: a rate limit's
+        key (security.py); False for a game that does not exist."""
+        digest = token_hash(token)
+        entry = self._cached(game_id)
+        if entry is not None:
+            hashes = [s.token_hash for s in entry.seats] + [entry.hotseat_hash]
+        else:
+            with self.db.read() as conn:
+                hashes = list(conn.execute(select(seats.c.token_hash)
+                                           .where(seats.c.game_id == game_id)).scalars())
+                hashes.append(conn.execute(select(games.c.hotseat_hash)
+                                           .where(games.c.id == game_id)).scalar_one_or_none())
+        return any(h is not None and hmac.compare_digest(h, digest) for h in hashes)
 
     @staticmethod
     def _covered(humans: tuple[str, ...]) -> Access:

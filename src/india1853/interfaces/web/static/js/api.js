@@ -52,10 +52,16 @@ export const api = {
     if (!response.ok) throw new ApiError(response.status, `board: ${response.statusText}`);
     return response.text();
   },
-  eventsUrl: (id, token, seat) => {
+  // The event stream's address. A seat's stream opens with a single-use ticket asked for
+  // with its token (in a header): a token never goes into a URL, where access logs keep it.
+  async eventsUrl(id, token, seat, after) {
     const q = new URLSearchParams();
-    if (token) q.set("token", token);
+    if (token) {
+      const path = `/api/games/${encodeURIComponent(id)}/stream-ticket${seat ? `?seat=${encodeURIComponent(seat)}` : ""}`;
+      q.set("ticket", (await call("POST", path, { token })).ticket);
+    }
     if (seat) q.set("seat", seat);
+    if (after !== null && after !== undefined) q.set("after", String(after));
     return `/api/games/${encodeURIComponent(id)}/events?${q}`;
   },
 };

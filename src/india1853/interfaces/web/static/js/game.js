@@ -276,17 +276,43 @@ $("redo").addEventListener("click", () => {
 });
 $("board-hint").textContent = "Drag or scroll to pan; Ctrl+wheel or the buttons zoom.";
 
+// A ticket opens one stream, so the browser's own reconnection (same URL) would be refused:
+// on any error the page closes the stream and opens a new one with a new ticket, resuming
+// after the last event it had (waiting longer after each failure, up to 30 s).
+const RETRY_MS = { first: 1000, most: 30000 };
+
 function listen() {
   if (!window.EventSource) return;
-  // A shared screen follows the public stream: each seat's view is fetched when confirmed.
-  const source = new EventSource(api.eventsUrl(gameId, state.shared ? null : token, null));
-  source.addEventListener("message", (event) => {
-    let id = Number(event.lastEventId);
-    try { id = JSON.parse(event.data).last_action_id ?? id; } catch { /* the id alone will do */ }
-    if (state.busy) state.behind = Math.max(state.behind ?? 0, id);
-    else if (state.data && id !== state.data.last_action_id) refresh();
-  });
-  state.events = source;
+  let lastId = null;
+  let retry = RETRY_MS.first;
+  const open = async () => {
+    let url;
+    try {
+      // A shared screen follows the public stream: each seat's view is fetched when confirmed.
+      url = await api.eventsUrl(gameId, state.shared ? null : token, null, lastId);
+    } catch {
+      setTimeout(open, retry);
+      retry = Math.min(retry * 2, RETRY_MS.most);
+      return;
+    }
+    const source = new EventSource(url);
+    source.addEventListener("open", () => { retry = RETRY_MS.first; });
+    source.addEventListener("message", (event) => {
+      let id = Number(event.lastEventId);
+      try { id = JSON.parse(event.data).last_action_id ?? id; } catch { /* the id alone will do */ }
+      if (Number.isInteger(id)) lastId = id;
+      if (state.busy) state.behind = Math.max(state.behind ?? 0, id);
+      else if (state.data && id !== state.data.last_action_id) refresh();
+    });
+    source.addEventListener("error", () => {
+      source.close();
+      if (state.events !== source) return;
+      setTimeout(open, retry);
+      retry = Math.min(retry * 2, RETRY_MS.most);
+    });
+    state.events = source;
+  };
+  open();
 }
 
 refresh().then(listen);
