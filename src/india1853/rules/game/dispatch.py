@@ -16,6 +16,7 @@ from india1853.rules.game import (
     kit,
     operating_round,
     secret_bids,
+    sequence,
     stock_round,
     trains,
 )
@@ -154,7 +155,7 @@ def _apply_pending(rules: GameRules, st: GameState, p: Pending, action: dict[str
         _elephant_answer(rules, st, p, accepted=kind == "accept_offer")
     elif p.kind == "extra_or":
         st.pending.pop(0)
-        operating_round.call_extra_or(rules, st, called=kind == "call_extra_or")
+        sequence.call_extra_or(rules, st, called=kind == "call_extra_or")
     elif p.kind == "discard_train":
         co = _company(st, p.entity)
         trains.discard_train(rules, st, co, action["train"])
@@ -224,7 +225,7 @@ def _elephant_answer(rules: GameRules, st: GameState, p: Pending, *, accepted: b
 
 def _after_stock_round(rules: GameRules, st: GameState) -> None:
     if st.round == "stock_end" and not st.pending:
-        operating_round.start_operating_rounds(rules, st)
+        st.end_round()
 
 
 def _apply_operating(rules: GameRules, st: GameState, co: CompanyState,

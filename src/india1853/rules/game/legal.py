@@ -16,6 +16,7 @@ from india1853.errors import India1853Error
 from india1853.rules.game import bids, board_port, kit, secret_bids, stock_round, trains
 from india1853.rules.game.dispatch import expected_entities
 from india1853.rules.game.rules_data import GameRules
+from india1853.rules.game.shares import directors_sold
 from india1853.rules.game.state import CompanyState, GameState, Pending, PlayerState
 
 BOND_STEP = 10
@@ -75,7 +76,7 @@ def _stock(rules: GameRules, st: GameState, p: PlayerState) -> list[dict[str, An
     for co in st.companies.values():
         for n in range(1, stock_round.sellable(rules, st, p, co) + 1):
             try:
-                kit.directors_sold(rules, st, p, co.initials, n)
+                directors_sold(rules, st, p, co.initials, n)
             except India1853Error:
                 continue  # MIK 2: a Director's Share is sold whole
             out.append(_act("sell_shares", p.name, "player", company=co.initials, count=n))
