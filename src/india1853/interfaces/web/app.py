@@ -33,7 +33,7 @@ from india1853.interfaces.web.security import Guard, RateLimit
 from india1853.interfaces.web.store import ApiError, GameStore, NewGame, NewSeat, encode
 from india1853.interfaces.web.sweep import BotSweep
 from india1853.rules import router_kernel
-from india1853.rules.game.settings import EDITIONS
+from india1853.rules.game.settings import EDITIONS, player_counts
 from india1853.rules.game.variants import catalogue
 
 log = logging.getLogger("india1853.web")
@@ -193,8 +193,10 @@ def create_app(url: str, *, cache_size: int = 200, bot_delay: float = 0.0,
     @app.get("/api/variants")
     async def list_variants() -> Response:
         """The variants each edition may be played with (name, rule, title, and those the
-        rulebook forbids it to be combined with), for the lobby."""
-        return _json_response(_json({"editions": {e: catalogue(e) for e in EDITIONS}}))
+        rulebook forbids it to be combined with) and its numbers of players (TABLE 3), for the
+        lobby."""
+        return _json_response(_json({"editions": {e: catalogue(e) for e in EDITIONS},
+                                     "players": {e: list(player_counts(e)) for e in EDITIONS}}))
 
     @app.get("/api/games")
     async def list_games() -> Response:
