@@ -5,6 +5,7 @@ there are (the sequencer's ``RoundKind``)."""
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
 from typing import get_args
 
@@ -15,6 +16,7 @@ from test_stock_round import to_next_stock_round
 from india1853.data.loader import load_edition
 from india1853.errors import InputError
 from india1853.rules.game import Game, Settings
+from india1853.rules.game.game import effective_actions
 from india1853.rules.game.settings import player_counts
 from india1853.rules.game.state import RoundKind
 
@@ -120,3 +122,18 @@ def test_round_kind_lists_exactly_the_rounds_the_engine_sets() -> None:
     values = _round_values()
     assert {"bonds", "bids", "kit_draws", "stock_end", "finished"} <= values
     assert set(get_args(RoundKind)) == values
+
+
+def test_who_decided_an_action_is_the_same_noted_or_rebuilt() -> None:
+    """``decided_by`` notes the decider when an action is processed; a game replayed without
+    checks finds it by rebuilding the state before the action - the same answer, companies
+    included (their director may have changed since)."""
+    games = Path(__file__).resolve().parents[1] / "games"
+    data = json.loads((games / "random-3p-seed3.json").read_text())
+    settings = Settings.from_json(data["settings"])
+    played = Game(settings, data["actions"][:400])
+    replayed = Game.replay(settings, data["actions"][:400], check=False)
+    done = effective_actions(played.log)
+    assert any(a["entity_type"] == "company" for a in done)
+    for action in reversed(done):
+        assert replayed.decided_by(action) == played.decided_by(action), action

@@ -157,6 +157,9 @@ class Game:
         # restore (redo_stack(self.log), the next one last), both kept up to date.
         self._done: list[dict[str, Any]] = []
         self._undone: list[dict[str, Any]] = []
+        # Who decided each action (by id), as far as known: noted when an action is processed,
+        # else found by rebuilding the state before it (``decided_by``).
+        self._deciders: dict[int, str | None] = {}
         start = initial_state(self.rules, settings)
         # _snapshots[k]: a private copy of the state after the first k actions in force, for
         # k a multiple of SNAPSHOT_EVERY (0 always).  Valid for every k <= len(_done) + len(
@@ -207,12 +210,16 @@ class Game:
             return
         if self.state.round == "finished":
             raise RuleError("5.1", "the game is over")
+        entity = checked["entity"]
+        co = self.state.companies.get(entity)
+        decided = entity if co is None else controller(self.state, co)
         new = self.state.clone()
         new.seq = len(self._done) + 1
         _apply(self.rules, new, checked, check=True)
         self.log.append(checked)
         self._done.append(checked)
         self._undone.clear()
+        self._deciders[checked["id"]] = decided
         self._set_state(new)
 
     def _set_state(self, st: GameState) -> None:
@@ -291,6 +298,7 @@ class Game:
         game = Game(self.settings)
         game.log = list(self.log)
         game._done, game._undone = list(self._done), list(self._undone)
+        game._deciders = dict(self._deciders)
         game._snapshots = dict(self._snapshots)
         game._state, game._state_len = self._state, self._state_len
         return game
@@ -354,6 +362,8 @@ class Game:
     def decided_by(self, action: dict[str, Any]) -> str | None:
         """The player who decided ``action``, an action in force or one a redo would put back
         (found by its id): the decider of its entity just before it was applied."""
+        if action["id"] in self._deciders:
+            return self._deciders[action["id"]]
         line = [*self._done, *reversed(self._undone)]
         i = next((i for i, a in enumerate(line) if a["id"] == action["id"]), None)
         if i is None:
@@ -362,7 +372,8 @@ class Game:
         if entity not in self._state.companies:
             return entity
         st = self._rebuild(i) if i != self._state_len else self._state
-        return controller(st, st.companies[entity])
+        self._deciders[action["id"]] = who = controller(st, st.companies[entity])
+        return who
 
     def undo_target(self, *seats: str) -> dict[str, Any] | None:
         """The action that an ``undo`` by one of ``seats`` takes back now, or None.  A player
