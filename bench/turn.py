@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from india1853.rules.game import Game, Settings
-from india1853.rules.game.turn import decider, turn_model
+from india1853.rules.game.turn import turn_model
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT / "tests" / "games"
@@ -40,8 +40,8 @@ def run() -> list[dict[str, Any]]:
         game = Game(Settings.from_json(data["settings"]))
         for action in data["actions"]:
             kind = _kind(game)
-            entity, entity_type = game.active_entities()[0]
-            player = decider(game, entity, entity_type)
+            entity, _ = game.active_entities()[0]
+            player = game.decider(entity)
             start = time.process_time()
             turn_model(game, player)
             middle = time.process_time()

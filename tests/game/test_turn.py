@@ -14,7 +14,7 @@ import pytest
 
 from india1853.errors import InputError
 from india1853.rules.game import Game, Settings
-from india1853.rules.game.turn import decider, turn_model
+from india1853.rules.game.turn import turn_model
 
 GAMES = Path(__file__).resolve().parents[1] / "games"
 # The 5-player game holds every kind of decision (a train sale between companies too).
@@ -312,7 +312,7 @@ def test_first_edition_games_give_a_model_at_every_kind_of_decision(path: Path) 
                         if row["name"] != viewer and row["bond_placed"]:
                             assert row["cities"] is None and row["claims"] is None
                             assert row["bond"] is None and row["cash"] is None
-            who = decider(game, str(action["entity"]), str(action["entity_type"]))
+            who = game.decider(str(action["entity"]))
             decisions = turn_model(game, who)["decisions"]
             assert decisions and all(d["options"] for d in decisions)
             assert all(set(o) >= OPTION_KEYS for d in decisions for o in d["options"])
@@ -366,8 +366,7 @@ def test_a_first_edition_turn_model_cites_the_first_editions_rules(path: Path) -
         kind = _kind(game)
         if kind not in seen:
             seen.add(kind)
-            who = (decider(game, str(action["entity"]), str(action["entity_type"]))
-                   if action is not None else None)
+            who = game.decider(str(action["entity"])) if action is not None else None
             for viewer in {who, None}:
                 model = turn_model(game, viewer)
                 for where, rule in _citations(model):

@@ -187,13 +187,14 @@ def test_random_game_finishes() -> None:
 
 
 def test_bots_need_a_decider_for_each_company() -> None:
-    # The table asks a company's controller: a view naming none is a clear error.
+    # The table asks the engine who decides: a company nobody decides for (before the contract
+    # bids give anyone the Elephant, 3.4.1) is a clear error.
     from india1853.interfaces.simulate import decider
 
-    view = {"companies": {"EIR": {"controller": None}}}
+    game = Game(Settings(("Ann", "Bob", "Cat"), seed=1))
     with pytest.raises(BotError, match="EIR"):
-        decider(view, "EIR", "company")
-    assert decider(view, "Ann", "player") == "Ann"
+        decider(game, "EIR")
+    assert decider(game, "Ann") == "Ann"
 
 
 def _run_steps(game: Game) -> dict[str, list[bool]]:

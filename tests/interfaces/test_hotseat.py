@@ -71,8 +71,8 @@ class Sitting:
         return self.game.active_entities()[0]
 
     def player(self) -> str:
-        entity, kind = self.entity()
-        return public_decider(self.game.view(None), entity, kind)
+        entity, _ = self.entity()
+        return public_decider(self.game, entity)
 
     def greedy_line(self) -> str:
         entity, _ = self.entity()
@@ -326,16 +326,15 @@ def _to(game: Game, until: Callable[[Game], bool]) -> None:
     players = game.settings.players
     bots = {p: make_bot("greedy", p, i) for i, p in enumerate(players)}
     while not until(game):
-        entity, kind = game.active_entities()[0]
-        who = public_decider(game.view(None), entity, kind)
+        entity, _ = game.active_entities()[0]
+        who = public_decider(game, entity)
         action = bots[who].choose(game.view(who), game.legal_actions(entity))
         game.process({**action, "id": game.next_id(), "created_at": 0})
 
 
 def _options(game: Game, entity: str, type_: str) -> list[dict[str, Any]]:
     """The options of one type that the turn model gives the player deciding for ``entity``."""
-    who = public_decider(game.view(None), entity, "company" if entity in
-                         game.state.companies else "player")
+    who = public_decider(game, entity)
     model = turn_model(game, who)
     return [o for d in model["decisions"] for o in d["options"] if o["type"] == type_]
 

@@ -20,7 +20,7 @@ from india1853.interfaces.logfile import load_game
 from india1853.interfaces.terminal import screen
 from india1853.interfaces.terminal.board_text import local_board
 from india1853.rules.game import Game, Settings
-from india1853.rules.game.turn import decider, turn_model
+from india1853.rules.game.turn import turn_model
 
 GAMES = Path(__file__).resolve().parents[1] / "games"
 FULL = GAMES / "random-5p-seed2-shortened.json"
@@ -52,8 +52,8 @@ def _model_before(pred: Any, path: Path = FULL) -> tuple[Game, dict[str, Any], s
     settings, actions = _moments(path)
     game = Game(settings)
     for action in actions:
-        entity, entity_type = game.active_entities()[0]
-        model = turn_model(game, decider(game, entity, entity_type))
+        entity, _ = game.active_entities()[0]
+        model = turn_model(game, game.decider(entity))
         if pred(game, model, entity):
             return game, model, entity
         game.process(action)
@@ -78,8 +78,8 @@ def test_every_rule_the_turn_model_cites_is_explained() -> None:
     missing: set[str] = set()
     for i, action in enumerate(actions):
         if i % 7 == 0:
-            entity, entity_type = game.active_entities()[0]
-            model = turn_model(game, decider(game, entity, entity_type))
+            entity, _ = game.active_entities()[0]
+            model = turn_model(game, game.decider(entity))
             for d in model["decisions"]:
                 items = [d, *d["options"], *d["unavailable"]]
                 missing |= {str(x["rule"]) for x in items if x["rule"] and not x["rule_summary"]}

@@ -348,8 +348,8 @@ def _save_at(tmp_path: Path, until: Callable[[Game, str, str], bool],
     game = Game(Settings(players, seed=7))
     minds = {p: make_bot("greedy", p, i) for i, p in enumerate(players)}
     while True:
-        entity, kind = game.active_entities()[0]
-        who = decider(game.view(None), entity, kind)
+        entity, _ = game.active_entities()[0]
+        who = decider(game, entity)
         if until(game, entity, who):
             break
         action = minds[who].choose(game.view(who), game.legal_actions(entity))

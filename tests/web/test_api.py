@@ -347,8 +347,11 @@ def test_serve_refuses_bad_options_in_one_line(args: list[str], message: str) ->
 
 
 def test_variants_lists_each_editions_catalogue(server_url: str) -> None:
-    """GET /api/variants: what the lobby offers, from the rules layer (no legacy variant)."""
-    data = httpx.get(server_url + "/api/variants").json()["editions"]
+    """GET /api/variants: what the lobby offers, from the rules layer (no legacy variant), and
+    the numbers of players of each edition (its TABLE 3)."""
+    body = httpx.get(server_url + "/api/variants").json()
+    assert body["players"] == {"first": [3, 4, 5, 6], "second": [3, 4, 5, 6]}
+    data = body["editions"]
     first = {v["name"]: v for v in data["first"]}
     assert {"simplified", "minimum_companies", "amended_share_limits", "shortened_game",
             "long_game", "alt_start", "alt_market", "alt_bbci", "alt_train_sales", "mik2",

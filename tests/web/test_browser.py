@@ -289,6 +289,28 @@ def test_the_lobby_offers_each_editions_variants_and_the_refusals(
     assert errors.seen == []
 
 
+def test_the_lobby_seats_as_many_players_as_the_edition_allows(
+        pages: Pages, server_url: str) -> None:
+    """The numbers of players come from the server (the edition's TABLE 3): seats are added up
+    to the most and removed down to the fewest, nothing hard-coded in the page."""
+    counts = httpx.get(server_url + "/api/variants").json()["players"]["second"]
+    page, errors = pages.new()
+    page.goto(server_url + "/")
+    seats = page.locator(".seat-name-input")
+    add = page.locator("#add-seat")
+    while seats.count() < max(counts):
+        add.click()
+    expect(seats).to_have_count(max(counts))
+    expect(add).to_be_disabled()
+    remove = page.locator("#seats button")
+    while seats.count() > min(counts):
+        remove.first.click()
+    expect(seats).to_have_count(min(counts))
+    expect(remove.first).to_be_disabled()
+    expect(add).to_be_enabled()
+    assert errors.seen == []
+
+
 def test_sell_shares_from_the_share_table(pages: Pages, server_url: str) -> None:
     game = import_game(server_url, "random-3p-seed3.json", 25)  # Cat sells next (action 26)
     page, errors = pages.new()

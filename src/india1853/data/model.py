@@ -439,7 +439,8 @@ class Tables:
     def player_row(self, count: int, variant: str | None = None) -> PlayerRow:
         rows = self.players if variant is None else self.variant(variant).players
         if count not in rows:
-            raise InputError(f"players: {count} is not a valid player count (3-6)")
+            raise InputError(f"players: {count} is not a valid player count "
+                             f"({min(rows)}-{max(rows)})")
         return rows[count]
 
     def variant(self, variant_id: str) -> TableVariant:

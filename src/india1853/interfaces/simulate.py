@@ -106,21 +106,19 @@ def seat_names(bots: Sequence[str]) -> tuple[str, ...]:
     return tuple(f"{bot}{i}" for i, bot in enumerate(bots, start=1))
 
 
-def decider(game_view: dict[str, Any], entity: str, entity_type: str) -> str:
-    """The player who decides for an entity: itself, or a company's controller (its director
-    or manager, 3.4), as the public view shows it."""
-    if entity_type == "player":
-        return entity
-    controller = game_view["companies"][entity]["controller"]
-    if not isinstance(controller, str):
+def decider(game: Game, entity: str) -> str:
+    """The player who decides for an entity (the engine's answer, ``Game.decider``); a
+    company nobody decides for is a clear error."""
+    who = game.decider(entity)
+    if who is None:
         raise BotError(f"company {entity} must act but has no director or manager")
-    return controller
+    return who
 
 
 def next_action(game: Game, bots: dict[str, Bot]) -> dict[str, Any]:
     """Ask the bot of whoever must act now for its choice; the action is ready to process."""
-    entity, entity_type = game.active_entities()[0]
-    player = decider(game.view(None), entity, entity_type)
+    entity, _ = game.active_entities()[0]
+    player = decider(game, entity)
     legal = game.legal_actions(entity)
     if not legal:
         raise BotError(f"{entity} must act but the engine offers no legal action")

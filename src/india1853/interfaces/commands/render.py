@@ -18,8 +18,6 @@ from india1853.board.tiles import (
     fitting_rotations,
     is_reserved,
     labels_allow,
-    large_stations,
-    small_stations,
 )
 from india1853.data.loader import load_edition
 from india1853.data.model import Edition, HexSpec, TileSpec
@@ -27,6 +25,7 @@ from india1853.errors import InputError
 from india1853.interfaces.game_render import describe_run, game_board_svg, optimal_run
 from india1853.interfaces.logfile import load_log
 from india1853.interfaces.render import render_board_svg, write_picture
+from india1853.rules.construction.lays import fits_kind, station_count
 
 
 def register(sub: Any) -> None:
@@ -109,14 +108,8 @@ def _check_kind(ed: Edition, spec: HexSpec, tile: TileSpec, where: str) -> None:
     if is_reserved(tile):
         raise InputError(f"{where}: tile {tile.id} ({tile.label}) is reserved for the large "
                          f"cities (4.2.12 / 31.22), not {place}")
-    small, large = len(small_stations(tile)), len(large_stations(tile))
-    fits = {
-        "plain": small == large == 0,
-        "town": (small, large) == (1, 0) or ((small, large) == (0, 1) and tile.colour != "yellow"),
-        "double_town": (small, large) == (2, 0),
-        "city": small == 0 and large >= 1,
-    }.get(spec.kind, False)
-    if not fits:
+    small, large = station_count(tile)
+    if not fits_kind(spec.kind, tile):
         raise InputError(f"{where}: tile {tile.id} ({_stations_text(small, large)}) does not "
                          f"fit {place} (4.1.9 / 31.7, 4.2.5 / 31.15)")
 

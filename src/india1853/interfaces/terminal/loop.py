@@ -50,7 +50,6 @@ from india1853.interfaces.terminal.parse import (
     parse,
     resolve,
 )
-from india1853.rules.game import turn
 from india1853.rules.game.game import Game, effective_actions, redo_stack
 from india1853.rules.game.turn import turn_model
 from india1853.rules.game.wording import agree, possessive
@@ -129,7 +128,7 @@ class Hotseat:
             self.write_board()
             while not self.game.finished:
                 entity, entity_type = self.game.active_entities()[0]
-                player = self.decider(entity, entity_type)
+                player = self.decider(entity)
                 if player in self.bots:
                     self.bot_turn(self.bots[player], entity)
                 else:
@@ -176,8 +175,12 @@ class Hotseat:
         return (f"Game saved to {self.save_path} ({len(self.game.log)} actions); resume it "
                 f"with india1853 play --load {self.save_path}")
 
-    def decider(self, entity: str, entity_type: str) -> str:
-        return decider(self.game, entity, entity_type)
+    def decider(self, entity: str) -> str:
+        """The player who decides for ``entity`` (the engine's answer, ``Game.decider``)."""
+        who = self.game.decider(entity)
+        if who is None:
+            raise India1853Error(f"{entity} must act but nobody decides for it")
+        return who
 
     def submit(self, action: dict[str, Any], narrated: dict[str, Any] | None = None
                ) -> tuple[str, ...]:
@@ -205,8 +208,8 @@ class Hotseat:
     def bot_moves_next(self) -> bool:
         if self.game.finished:
             return False
-        entity, entity_type = self.game.active_entities()[0]
-        return self.decider(entity, entity_type) in self.bots
+        entity, _ = self.game.active_entities()[0]
+        return self.decider(entity) in self.bots
 
     @property
     def board_path(self) -> Path:
@@ -392,7 +395,7 @@ class Hotseat:
             raise India1853Error("redo: there is nothing to redo")
         target = stack[-1]
         # Redo restores the state after ``target``: the state now is the one before it.
-        who = self.decider(target["entity"], target["entity_type"])
+        who = self.game.decided_by(target)
         if who != player:
             raise India1853Error(f"redo: the action to put back is {who}'s, and only {who} "
                                  "may put it back")
@@ -426,18 +429,14 @@ class Hotseat:
         last one and the bots' after it.  Raises when another human acted after it."""
         done = effective_actions(self.game.log)
         for i in range(len(done) - 1, -1, -1):
-            action = done[i]
-            if action["entity_type"] == "player":
-                who = str(action["entity"])
-            else:
-                # Who ran a company then (its director may have changed since): asked of the
-                # game as it was just before the action.
-                who = decider(self.game.at(i), str(action["entity"]), "company")
+            # Who decided it then (a company's director may have changed since).
+            who = self.game.decided_by(done[i])
             if who == player:
                 return done[i:]
             if who not in self.bots:
                 raise India1853Error(
-                    f"undo: {agree(who, 'has acted')} since your last action, and nobody may "
+                    f"undo: {agree(who or 'another player', 'has acted')} since your last action, "
+                    "and nobody may "
                     "take back another player's move (you may undo only your own last action, "
                     "with the bots' moves after it)")
         raise India1853Error("undo: you have no action to take back")
@@ -461,8 +460,3 @@ class Hotseat:
         self.console.print(table)
         self.console.print(Text(f"Game saved to {self.save_path}"))
 
-
-def decider(game: Game, entity: str, entity_type: str) -> str:
-    """The player who decides for ``entity`` now: the player, or the company's controller (its
-    director, 3.2; a minor's manager, 3.4)."""
-    return turn.decider(game, entity, entity_type)

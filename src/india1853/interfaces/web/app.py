@@ -46,7 +46,7 @@ from india1853.interfaces.web.store import (
 )
 from india1853.interfaces.web.sweep import BotSweep
 from india1853.interfaces.web.tickets import TICKET_SECONDS, StreamTickets, TicketRefused
-from india1853.rules.game.settings import EDITIONS
+from india1853.rules.game.settings import EDITIONS, player_counts
 from india1853.rules.game.variants import catalogue
 from india1853.rules.router import warm_up as warm_up_router
 
@@ -219,8 +219,10 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
     @app.get("/api/variants")
     async def list_variants() -> Response:
         """The variants each edition may be played with (name, rule, title, and those the
-        rulebook forbids it to be combined with), for the lobby."""
-        return _json_response(_json({"editions": {e: catalogue(e) for e in EDITIONS}}))
+        rulebook forbids it to be combined with) and its numbers of players (TABLE 3), for the
+        lobby."""
+        return _json_response(_json({"editions": {e: catalogue(e) for e in EDITIONS},
+                                     "players": {e: list(player_counts(e)) for e in EDITIONS}}))
 
     @app.get("/api/games")
     async def list_games() -> Response:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from india1853.interfaces.web.turn import decider
+from india1853.errors import InputError
 from india1853.rules.game.game import Game
 
 
@@ -37,8 +37,10 @@ class Deciders:
         entity = action.get("entity")
         if not isinstance(entity, str):
             return None
-        entity_type = "company" if entity in game.state.companies else "player"
-        return decider(game, entity, entity_type)
+        try:
+            return game.decider(entity)  # the engine's one answer (3.4.1)
+        except InputError:
+            return None  # an unknown entity: processing the action refuses it
 
     def accepted(self, action: dict[str, object], seat: str | None) -> None:
         """``action``, decided by ``seat``, was accepted by the engine: the stacks follow it."""

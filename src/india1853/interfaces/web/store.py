@@ -41,7 +41,7 @@ from india1853.interfaces.web.budget import ByteLRU, entry_bytes, response_bytes
 from india1853.interfaces.web.db import Database, actions, games, seats
 from india1853.interfaces.web.deciders import Deciders
 from india1853.interfaces.web.integrity import CorruptLog, load_rows, row_digest
-from india1853.interfaces.web.turn import decider, preview, turn
+from india1853.interfaces.web.turn import preview, turn
 from india1853.rules.game.game import ENGINE_VERSION, Game, effective_actions, redo_stack
 from india1853.rules.game.secrecy import SEED_BITS, observed_log, seed_commitment
 from india1853.rules.game.settings import Settings
@@ -305,8 +305,8 @@ class GameStore:
         """The human seat that must act next, by the engine's active entities and who
         decides for each (3.4.1); None when none must (bots act, or the game is over)."""
         game = entry.game
-        for entity, entity_type in game.active_entities():
-            player = decider(game, entity, entity_type)
+        for entity, _ in game.active_entities():
+            player = game.decider(entity)
             if player is not None and player in humans:
                 return player
         return None
@@ -340,17 +340,14 @@ class GameStore:
         return stack[-1] if stack else None
 
     def _may(self, entry: Entry, access: Access, kind: str) -> dict[str, Any] | None:
-        """The undo (or redo) action this access may take now, or None."""
-        if not access.seats or entry.game.finished:
+        """The undo (or redo) action this access may take now, or None (the engine's answer:
+        ``Game.undo_target``, ``Game.redo_target``)."""
+        game = entry.game
+        if not access.seats or game.finished:
             return None
-        target = self._undo_target(entry, kind)
-        if target is None or entry.submitters[int(target["id"]) - 1] not in access.seats:
-            return None
-        if kind == "undo":
-            barrier = entry.game.state.undo_barrier
-            if len(effective_actions(entry.game.log)) <= barrier:
-                return None
-        return entry.game.action(kind, str(target["entity"]))
+        find = game.undo_target if kind == "undo" else game.redo_target
+        target = find(*access.seats)
+        return None if target is None else game.action(kind, str(target["entity"]))
 
     def _response(self, game_id: str, entry: Entry, access: Access) -> dict[str, Any]:
         key = (access.seat, access.seats, access.covered)
@@ -716,10 +713,9 @@ class GameStore:
         if not isinstance(entity, str):
             raise ApiError(422, "action.entity: must be a player's name or a company's "
                                 "initials")
-        entity_type = "company" if entity in game.state.companies else "player"
-        if entity_type == "player" and entity not in game.settings.players:
+        if entity not in game.state.companies and entity not in game.settings.players:
             raise ApiError(422, f"action.entity: unknown player or company {entity!r}")
-        who = decider(game, entity, entity_type)
+        who = game.decider(entity)
         if who is None or who not in access.seats:
             raise ApiError(403, f"action.entity: {entity} is not decided by this token's "
                                 f"seat ({', '.join(access.seats) or 'none'})")
@@ -796,8 +792,8 @@ class GameStore:
         game = entry.game
         if game.finished or entry.bot_error is not None:
             return None
-        for entity, entity_type in game.active_entities():
-            player = decider(game, entity, entity_type)
+        for entity, _ in game.active_entities():
+            player = game.decider(entity)
             bot_name = entry.bot_of(player)
             if player is None or bot_name is None:
                 continue

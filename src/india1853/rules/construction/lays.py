@@ -26,13 +26,36 @@ from india1853.rules.construction.network import (
     lay_target,
 )
 
-# Rules 4.1.9 / 31.7: the stations a tile needs on each kind of hex, as (small, large).
-_STATIONS_FOR_KIND: dict[str, tuple[int, int]] = {
+# Rules 4.1.9 / 31.7: the stations a yellow tile needs on each kind of hex, as (small, large).
+STATIONS_FOR_KIND: dict[str, tuple[int, int]] = {
     "plain": (0, 0),
     "town": (1, 0),
     "double_town": (2, 0),
     "city": (0, 1),
 }
+
+
+def station_count(tile: TileSpec) -> tuple[int, int]:
+    """The tile's stations, as (small, large)."""
+    return (sum(1 for s in tile.stations if s.kind == "small"),
+            sum(1 for s in tile.stations if s.kind == "large"))
+
+
+def fits_kind(kind: str, tile: TileSpec) -> bool:
+    """Rules 4.1.9 / 31.7: whether the tile's stations suit a hex of ``kind`` - a yellow tile
+    has exactly the stations of its kind (none on open country, one town, two towns on a double
+    town, one large station on a city); from green on a town may carry a large station instead
+    (4.2.5 / 31.15) and a city more large stations.  The large cities' tiles (4.2.12 / 31.22)
+    go by their labels, not by this rule."""
+    small, large = station_count(tile)
+    if tile.colour == "yellow":
+        return STATIONS_FOR_KIND.get(kind) == (small, large)
+    return {
+        "plain": small == large == 0,
+        "town": (small, large) in ((1, 0), (0, 1)),
+        "double_town": (small, large) == (2, 0),
+        "city": small == 0 and large >= 1,
+    }.get(kind, False)
 
 
 def lays_allowed(policy: ConstructionPolicy, ctx: CompanyContext) -> int:
@@ -84,15 +107,6 @@ def lay_cost(state: BoardState, ctx: CompanyContext, policy: ConstructionPolicy,
     return cost
 
 
-def _kind_fits(spec: HexSpec, tile: TileSpec) -> bool:
-    wanted = _STATIONS_FOR_KIND.get(spec.kind)
-    if wanted is None:
-        return False
-    small = sum(1 for st in tile.stations if st.kind == "small")
-    large = sum(1 for st in tile.stations if st.kind == "large")
-    return (small, large) == wanted
-
-
 def _home_base_waiting(state: BoardState, company: str, hex: str) -> bool:
     """Rule 4.1.8 / 31.6 as the players' guide reads it: a company may lay a yellow tile on an
     empty city holding its own (home) base without a railhead."""
@@ -133,7 +147,7 @@ def _check_place(
         raise RuleError("TABLE 6", f"no {tile.colour} tiles in Phase {ctx.phase}")
     if state.supply().get(tile.id, 0) <= 0:
         raise RuleError("4.2.10 / 31.20", f"no tile {tile.id} left in the supply")
-    if not _kind_fits(spec, tile):
+    if not fits_kind(spec.kind, tile):
         raise RuleError("4.1.9 / 31.7", f"tile {tile.id} does not fit a {spec.kind} hex "
                                         f"({spec.coord})")
     if lay.rotation not in range(6):
@@ -246,7 +260,7 @@ def legal_lays(
     out: list[LegalMove] = []
     for hex in sorted(hexes):
         for tile in yellow:
-            if not _kind_fits(state.edition.board.hexes[hex], tile):
+            if not fits_kind(state.edition.board.hexes[hex].kind, tile):
                 continue
             for rotation in fitter.rotations(tile, hex):
                 lay = Lay(hex, tile.id, rotation)

@@ -25,7 +25,7 @@ import random
 
 from india1853.errors import RuleError
 from india1853.rules.game.rules_data import GameRules
-from india1853.rules.game.shares import would_be_director
+from india1853.rules.game.shares import ipo_available, would_be_director
 from india1853.rules.game.state import CompanyState, GameState
 
 RULE = "Alternative Rules 1.0"
@@ -33,12 +33,9 @@ RULE = "Alternative Rules 1.0"
 
 def deal_places(rules: GameRules, st: GameState) -> None:
     """Alternative Rules 1.0: the place cards dealt at random decide the seating order; Player
-    One takes the Elephant; then the first dealing round (20, 21)."""
+    One takes the Elephant (the first dealing round follows, 20, 21: ``sequence``)."""
     random.Random(f"{st.seed}:places").shuffle(st.players)
     st.elephant = st.players[0].name
-    from india1853.rules.game.stock_round import start_stock_round
-
-    start_stock_round(rules, st)
 
 
 def bought_into(rules: GameRules, co: CompanyState) -> bool:
@@ -49,8 +46,6 @@ def bought_into(rules: GameRules, co: CompanyState) -> bool:
 def fully_paid(rules: GameRules, co: CompanyState) -> bool:
     """Every new share bought: none left in the company's stack (the director's certificate
     laid out beside it is exchanged, not bought)."""
-    from india1853.rules.game.stock_round import ipo_available
-
     return ipo_available(rules, co) == 0
 
 

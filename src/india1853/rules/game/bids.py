@@ -258,9 +258,8 @@ def pay_for_shares(rules: GameRules, st: GameState, player: PlayerState,
 
 def settle(rules: GameRules, st: GameState) -> None:
     """Payment for contracted shares in company order; what a player cannot afford stays
-    un-redeemed, the cheapest shares (2.7.2, 2.7.3).  Then the first stock round (2.8)."""
+    un-redeemed, the cheapest shares (2.7.2, 2.7.3).  The contract bids are over (the first
+    stock round follows, 2.8)."""
     for player in st.players:
         pay_for_shares(rules, st, player, player.claims)
-    from india1853.rules.game.stock_round import start_stock_round
-
-    start_stock_round(rules, st)
+    st.end_round()

@@ -16,7 +16,9 @@ from india1853.board.tiles import exits
 from india1853.errors import RuleError
 from india1853.rules import construction as con
 from india1853.rules.construction.common import hex_spec, outside_area_duty
+from india1853.rules.construction.lays import lays_allowed
 from india1853.rules.construction.promotions import promotion_cost
+from india1853.rules.game.disturbances import DISTURBANCES, closed_hex
 from india1853.rules.game.money import company_pays, company_receives
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.state import CompanyState, GameState
@@ -60,8 +62,6 @@ def context(rules: GameRules, st: GameState, co: CompanyState) -> con.CompanyCon
 def open_board(rules: GameRules, st: GameState) -> BoardState:
     """MIK 2, DISTURBANCES: the board as the railway round may use it - without the closed
     city's hex (its track, and the bases on it as railheads), while a city is closed."""
-    from india1853.rules.game.kit import closed_hex
-
     closed = closed_hex(rules, st)
     if closed is None:
         return st.board
@@ -74,8 +74,6 @@ def check_open(rules: GameRules, st: GameState, hex: str, tile: str | None,
                rotation: int) -> None:
     """MIK 2, DISTURBANCES: "nor may track be connected to it" - no tile laid or promoted,
     and no base placed, on the closed city's hex; no tile whose track runs to its edge."""
-    from india1853.rules.game.kit import DISTURBANCES, closed_hex
-
     closed = closed_hex(rules, st)
     if closed is None:
         return
@@ -95,28 +93,8 @@ def lay_option_offered(rules: GameRules) -> bool:
     return con.ConstructionPolicy.of(rules.ed).double_lay_is_a_choice
 
 
-def place_home_bases(rules: GameRules, st: GameState, co: CompanyState) -> None:
-    """3.3.2 / 23.2: markers on the home bases of TABLE 1 (the BBCI's Bombay only as a major:
-    2.6.2, or the first edition's Alternative Rules 3.0)."""
-    board = st.board
-    for home in rules.company(co.initials).homes:
-        if home.condition is not None and co.kind != "major":
-            continue
-        station = board.home_station(home)
-        if home.variant is not None and board.bases_at(home.hex, station):
-            # Alternative Rules 3.0: a home that exists only in the variant is no reserved
-            # space; taken by another company's base, it is lost (docs/rulings.md).
-            continue
-        if station is None and board.tile_at(home.hex) is not None:
-            raise RuleError("3.3.2", f"{co.initials}: no station of {home.hex} is its home")
-        board = board.with_base(Base(co.initials, home.hex, station))
-    st.board = board
-
-
 def lays_left(rules: GameRules, st: GameState, co: CompanyState) -> int:
     policy = con.ConstructionPolicy.of(rules.ed)
-    from india1853.rules.construction.lays import lays_allowed
-
     if st.turn.promoted:
         return 0
     return lays_allowed(policy, context(rules, st, co)) - len(st.turn.lays_done)

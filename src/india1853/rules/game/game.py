@@ -9,6 +9,9 @@ Public API::
     game.active_entities()                 # who may act now: [(entity, entity_type), ...]
     game.disabled_options(entity)          # options not possible now, each with its reason
     game.why_not(action)                   # why an action is not possible now, or None
+    game.decider(entity)                   # the player who decides for a player or company
+    game.undo_target(*seats)               # the action an undo by one of the seats takes back
+    game.redo_target(*seats)               # the action a redo by one of them puts back
     game.view(player) / game.view(None)    # a player's / the public view (hidden info removed)
     game.moderator_view()                  # everything
     game.to_log() / Game.from_log(data)    # the log file: settings, actions, engine version
@@ -42,9 +45,8 @@ from typing import Any
 from india1853.board.state import BoardState
 from india1853.data.citations import citation_map, cite, cite_text
 from india1853.errors import InputError, RuleError
-from india1853.rules.game import views
+from india1853.rules.game import sequence, views
 from india1853.rules.game.actions import check_action
-from india1853.rules.game.alt_start import deal_places
 from india1853.rules.game.dispatch import apply_action, expected_entities
 from india1853.rules.game.kit import new_kit
 from india1853.rules.game.legal import disabled_options as _disabled_options
@@ -52,7 +54,7 @@ from india1853.rules.game.legal import legal_actions as _legal_actions
 from india1853.rules.game.rules_data import GameRules, game_rules
 from india1853.rules.game.scoring import scores
 from india1853.rules.game.settings import Settings
-from india1853.rules.game.simplified import deal_directors
+from india1853.rules.game.shares import controller
 from india1853.rules.game.state import CompanyState, GameState, PlayerState
 from india1853.rules.game.steps import Disabled
 from india1853.rules.game.steps import current as current_step
@@ -68,7 +70,7 @@ SNAPSHOT_EVERY = 32
 def initial_state(rules: GameRules, settings: Settings) -> GameState:
     """2.1, 2.3 / 13: the bank and each player's starting money; every share in the offering;
     the contract bids to come (2.5 / 14), or the Simplified Game's deal, or Alternative Rules
-    1.0's places dealt at random."""
+    1.0's places dealt at random (the sequencer's opening, ``sequence.begin``)."""
     cash = rules.table.starting_cash
     players = [PlayerState(name, cash) for name in settings.players]
     bank = rules.bank - cash * len(players)
@@ -85,12 +87,9 @@ def initial_state(rules: GameRules, settings: Settings) -> GameState:
         start_total=rules.bank,
         seed=settings.seed,
         round="bids" if rules.policy.bid_procedure == "secret" else "bonds",
+        kit=new_kit(rules, settings.seed),
     )
-    if rules.dealt_start:
-        deal_directors(rules, st)
-    if rules.share_by_share_start:
-        deal_places(rules, st)
-    st.kit = new_kit(rules, settings.seed)
+    sequence.begin(rules, st)
     return st
 
 
@@ -122,10 +121,12 @@ def redo_stack(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _apply(rules: GameRules, st: GameState, action: dict[str, Any], *, check: bool) -> None:
-    """Apply one action and move the undo barrier to it if it revealed a secret.  Derived
-    from the actions alone, so every replay (checked, unchecked, after undo) rebuilds it."""
+    """Apply one action, then let the sequencer start the round after one it ended; move the
+    undo barrier to the action if it revealed a secret.  Derived from the actions alone, so
+    every replay (checked, unchecked, after undo) rebuilds it."""
     before = views.revealed(rules, st)
     apply_action(rules, st, action, check=check)
+    sequence.after_action(rules, st)
     news = sorted(views.revealed(rules, st) - before)
     if news:
         st.undo_barrier = st.seq
@@ -161,6 +162,9 @@ class Game:
         # restore (redo_stack(self.log), the next one last), both kept up to date.
         self._done: list[dict[str, Any]] = []
         self._undone: list[dict[str, Any]] = []
+        # Who decided each action (by id), as far as known: noted when an action is processed,
+        # else found by rebuilding the state before it (``decided_by``).
+        self._deciders: dict[int, str | None] = {}
         start = initial_state(self.rules, settings)
         # _snapshots[k]: a private copy of the state after the first k actions in force, for
         # k a multiple of SNAPSHOT_EVERY (0 always).  Valid for every k <= len(_done) + len(
@@ -211,12 +215,16 @@ class Game:
             return
         if self.state.round == "finished":
             raise RuleError("5.1", "the game is over")
+        entity = checked["entity"]
+        co = self.state.companies.get(entity)
+        decided = entity if co is None else controller(self.state, co)
         new = self.state.clone()
         new.seq = len(self._done) + 1
         _apply(self.rules, new, checked, check=True)
         self.log.append(checked)
         self._done.append(checked)
         self._undone.clear()
+        self._deciders[checked["id"]] = decided
         self._set_state(new)
 
     def _set_state(self, st: GameState) -> None:
@@ -252,6 +260,16 @@ class Game:
         else:
             self._done.append(self._undone.pop())
 
+    def _barrier_refusal(self) -> RuleError | None:
+        """Why the last action in force may not be undone (see :meth:`_check_barrier`)."""
+        barrier = self._state.undo_barrier
+        if len(self._done) > barrier:
+            return None
+        revealing = self._done[barrier - 1]
+        return RuleError("undo", f"{revealing['type']} (action {revealing['id']}) revealed "
+                         f"secret information ({self._state.undo_barrier_reason}); it and "
+                         "the actions before it cannot be undone")
+
     def _check_barrier(self) -> None:
         """Hidden information: an action that revealed a secret (every bond, 2.5.3; a bid's
         cities, 4.3.2; whether the BBCI director's bid names its two cities, 2.6.2) cannot be
@@ -260,12 +278,9 @@ class Game:
         The barrier is read from the last state built, which may be a few undos or redos
         away: they never move it (an action that revealed cannot be undone, so the actions
         between that state and now, every one undone at some time, revealed nothing)."""
-        barrier = self._state.undo_barrier
-        if len(self._done) <= barrier:
-            revealing = self._done[barrier - 1]
-            raise RuleError("undo", f"{revealing['type']} (action {revealing['id']}) revealed "
-                            f"secret information ({self._state.undo_barrier_reason}); it and "
-                            "the actions before it cannot be undone")
+        refusal = self._barrier_refusal()
+        if refusal is not None:
+            raise refusal
 
     def _rebuild(self, n: int) -> GameState:
         """The state after the first ``n`` actions in force (accepted once): the nearest
@@ -288,6 +303,7 @@ class Game:
         game = Game(self.settings)
         game.log = list(self.log)
         game._done, game._undone = list(self._done), list(self._undone)
+        game._deciders = dict(self._deciders)
         game._snapshots = dict(self._snapshots)
         game._state, game._state_len = self._state, self._state_len
         return game
@@ -358,6 +374,55 @@ class Game:
         cited = in_own_numbering(self.rules.ed.name, reason)
         assert isinstance(cited, RuleError)
         return cited
+    def decider(self, entity: str) -> str | None:
+        """The player who decides for ``entity`` now: a player himself; for a company its
+        director (3.2.1; 17.1, 22.1), else its manager (3.4.1; 24.1): the previous director or
+        the longest holder, and "If no shares are held by anyone, the Manager is the holder of
+        the Elephant".  None only for a company while nobody holds the Elephant (before the
+        contract bids seat the players, 2.5.3 / 15): nobody decides for it, and it cannot act.
+        An unknown entity is refused (``InputError``)."""
+        st = self.state
+        if entity in st.companies:
+            return controller(st, st.companies[entity])
+        if entity in self.settings.players:
+            return entity
+        raise InputError(f"entity: unknown player or company {entity!r}")
+
+    def decided_by(self, action: dict[str, Any]) -> str | None:
+        """The player who decided ``action``, an action in force or one a redo would put back
+        (found by its id): the decider of its entity just before it was applied."""
+        if action["id"] in self._deciders:
+            return self._deciders[action["id"]]
+        line = [*self._done, *reversed(self._undone)]
+        i = next((i for i, a in enumerate(line) if a["id"] == action["id"]), None)
+        if i is None:
+            raise InputError(f"action.id: {action['id']!r} is no action in force or undone")
+        entity = str(line[i]["entity"])
+        if entity not in self._state.companies:
+            return entity
+        st = self._rebuild(i) if i != self._state_len else self._state
+        self._deciders[action["id"]] = who = controller(st, st.companies[entity])
+        return who
+
+    def undo_target(self, *seats: str) -> dict[str, Any] | None:
+        """The action that an ``undo`` by one of ``seats`` takes back now, or None.  A player
+        takes back only his own last action - the last in force, decided by him (a shared
+        hotseat screen acts for all its seats at once) - and never one that revealed a secret,
+        nor any action before it (the undo barrier, :meth:`_check_barrier`)."""
+        if not self._done:
+            return None
+        target = self._done[-1]
+        if self.decided_by(target) not in seats or self._barrier_refusal() is not None:
+            return None
+        return target
+
+    def redo_target(self, *seats: str) -> dict[str, Any] | None:
+        """The undone action that a ``redo`` by one of ``seats`` puts back now (his own, the
+        last undone), or None."""
+        if not self._undone:
+            return None
+        target = self._undone[-1]
+        return target if self.decided_by(target) in seats else None
 
     @property
     def finished(self) -> bool:

@@ -15,11 +15,15 @@ every holder has passed in a row.  Retained cards stay secret.
 DIRECTOR'S SHARES: pay the par of ONE share and put one of one's ordinary shares in the bank
 pool; the card is two shares (``CompanyState.kit_shares``) and counts for control
 (``shares.update_control``); it may float the company.  GENERAL: a Director's Share sold goes
-to the discard stack, not the pool (``sell_directors_shares``).
+to the discard stack, not the pool (``shares.sell_directors_shares``).
 
 COMMODITY CARDS: a plain yellow track tile replaced by the similar tile with one £10 station
 (data ``similar_tiles``; the regions of variant ``mik2_regions``).  DISTURBANCES: a city closed
-for the next railway round (``closed_hex``; ``board_port.open_board`` and ``check_open``).
+for the next railway round (``disturbances``).
+
+The kit's two interludes - the draws before a railway round's first company and the actioning
+before a dealing round - are attached to the order of rounds by the sequencer (``sequence``):
+``begin_draws`` and ``begin_actions`` start them, and they report their end to it.
 """
 
 from __future__ import annotations
@@ -31,8 +35,10 @@ from india1853.board.tiles import map_paths
 from india1853.data.model import TileSpec
 from india1853.errors import India1853Error, InputError, RuleError
 from india1853.rules.construction.common import hex_spec
+from india1853.rules.game.disturbances import DISTURBANCES, closed_hex, play_disturbances
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.shares import (
+    KIT_GENERAL,
     add_shares,
     certificates,
     held_cards,
@@ -41,13 +47,13 @@ from india1853.rules.game.shares import (
     update_control,
 )
 from india1853.rules.game.state import GameState, KitState, Pending, PlayerState
+from india1853.rules.game.stock_round import check_float
 
 METHOD = "MIK 2, METHOD"
 ACTIONING = "MIK 2, ACTIONING CARDS"
 DIRECTORS = "MIK 2, DIRECTOR'S SHARES"
-GENERAL = "MIK 2, GENERAL"
+GENERAL = KIT_GENERAL
 COMMODITY = "MIK 2, COMMODITY CARDS"
-DISTURBANCES = "MIK 2, DISTURBANCES"
 
 
 def new_kit(rules: GameRules, seed: int) -> KitState | None:
@@ -128,10 +134,8 @@ def draw_card(rules: GameRules, st: GameState, pending: Pending, *, draw: bool) 
 
 
 def end_draws(rules: GameRules, st: GameState) -> None:
-    from india1853.rules.game.operating_round import next_company
-
-    st.round = "operating"
-    next_company(rules, st)
+    """METHOD: the draws are over; the railway round's first company follows."""
+    st.end_round()
 
 
 # --- actioning (ACTIONING CARDS) ----------------------------------------------------------
@@ -177,9 +181,7 @@ def _next_action_turn(rules: GameRules, st: GameState, current: str) -> None:
 
 def end_actions(rules: GameRules, st: GameState) -> None:
     """ "All actions are completed before the Dealing Round starts." """
-    from india1853.rules.game.stock_round import start_stock_round
-
-    start_stock_round(rules, st)
+    st.end_round()
 
 
 def _hand_card(st: GameState, player: PlayerState, card: str) -> None:
@@ -233,7 +235,7 @@ def play_card(rules: GameRules, st: GameState, player: PlayerState, card_id: str
         kit.discard.append(card_id)
     else:
         assert city is not None
-        play_disturbances(rules, st, city)
+        play_disturbances(rules, st, kit, city)
         kit.discard.append(card_id)
     kit.shown += 1
     kit.passes = 0
@@ -261,8 +263,6 @@ def play_directors_share(rules: GameRules, st: GameState, player: PlayerState,
     ordinary share in the same Company which is placed in the Bank Pool"; "not ... the 'sale'
     of a share"; control changes at once; "A Company may be formed by Director's Shares being
     bought in this manner"."""
-    from india1853.rules.game.stock_round import check_float
-
     cost = check_directors_share(rules, st, player, initials)
     co = st.companies[initials]
     player.cash -= cost
@@ -333,71 +333,6 @@ def play_commodity(rules: GameRules, st: GameState, commodity: str, hex: str) ->
     tiles = dict(st.board.tiles)
     tiles[coord] = PlacedTile(tile, rotation)
     st.board = BoardState(st.board.edition, tiles, st.board.bases)
-
-
-def check_disturbance(rules: GameRules, st: GameState, city: str) -> str:
-    """DISTURBANCES: the city's name, or the rule that bars it ("The same city may not be
-    affected more than once in a game")."""
-    try:
-        name = rules.city(city).name
-    except India1853Error:
-        raise InputError(f"action play_card.city: {city!r} is not a named city") from None
-    if name in _kit(st).disturbed:
-        raise RuleError(DISTURBANCES, f"{name} has been closed once this game already")
-    return name
-
-
-def play_disturbances(rules: GameRules, st: GameState, city: str) -> None:
-    """DISTURBANCES: "closes a city specified by the player for the next Railway Round" - the
-    first operating round after the dealing round these cards precede."""
-    kit = _kit(st)
-    name = check_disturbance(rules, st, city)
-    kit.disturbed.append(name)
-    kit.closed = name
-    kit.closed_round = st.operating_round + 1
-
-
-def closed_hex(rules: GameRules, st: GameState) -> str | None:
-    """DISTURBANCES: the hex of the city closed now, if a railway round is on and a city is
-    closed for it."""
-    kit = st.kit
-    if kit is None or kit.closed is None or st.operating_round != kit.closed_round:
-        return None
-    if st.round not in ("operating", "operating_end"):
-        return None
-    return rules.city(kit.closed).hex
-
-
-# --- selling (GENERAL) -------------------------------------------------------------------
-
-
-def directors_sold(rules: GameRules, st: GameState, player: PlayerState, initials: str,
-                   count: int) -> int:
-    """GENERAL: how many Director's Shares a sale of ``count`` shares includes: single shares
-    first, then whole Director's Shares of two (docs/rulings.md), or the rule it breaks."""
-    if st.kit is None:
-        return 0
-    single = ordinary_shares(rules, st, player, initials)
-    if count <= single:
-        return 0
-    extra = count - single
-    if extra % rules.director_shares:
-        raise RuleError(GENERAL, f"{player.name} holds {single} single {initials} shares; a "
-                        f"Director's Share is sold whole, as {rules.director_shares} shares")
-    return extra // rules.director_shares
-
-
-def sell_directors_shares(rules: GameRules, st: GameState, player: PlayerState,
-                          initials: str, n: int) -> None:
-    """GENERAL: "the card is then placed in the discard stack, not the Bank Pool. This applies
-    to ALL Director's Shares" - the last acquired first."""
-    kit = _kit(st)
-    cards = kit.directors.get(player.name, [])
-    for _ in range(n):
-        card = next(c for c in reversed(cards) if c.split(":")[1] == initials)
-        cards.remove(card)
-        kit.discard.append(card)
-        st.companies[initials].kit_shares -= rules.director_shares
 
 
 def hand(st: GameState, name: str) -> list[str]:

@@ -5,6 +5,8 @@ A company's operating turn walks through the steps of section 4 in order:
 ``lay_option`` (a major's first turn, 4.1.3) -> ``track`` (lays or one promotion, 4.1-4.2;
 contracts checked after each tile, 4.3; frontier bonuses after the last lay, 4.1.14) ->
 ``base`` (4.4) -> ``run`` (4.5) -> ``dividend`` (4.6-4.7) -> ``trains`` (4.8) -> next company.
+After the last company the round is over; what follows it (4.9, 4.10, 5.1.2) the sequencer
+decides (``sequence``).
 
 Steps with nothing to decide are skipped (a company without trains does not run; a manager,
 or a run earning nothing, withholds).  The board work is delegated to ``board_port``, which
@@ -18,31 +20,24 @@ from india1853.rules.game import board_port
 from india1853.rules.game.money import company_receives
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.shares import controller
-from india1853.rules.game.state import CompanyState, GameState, OperatingTurn, Pending
+from india1853.rules.game.state import CompanyState, GameState, OperatingTurn
 
 STEPS: tuple[str, ...] = ("lay_option", "track", "base", "run", "dividend", "trains")
 
 
-def start_operating_rounds(rules: GameRules, st: GameState) -> None:
-    """4.10.1 note: the number of operating rounds changes only after a stock round."""
-    ors = rules.phase(st.phase).ors_per_set
-    st.ors_in_set = ors if ors is not None else 1
-    st.or_in_set = 0
-    st.extra_or = False
-    next_operating_round(rules, st)
-
-
-def next_operating_round(rules: GameRules, st: GameState) -> None:
-    """Companies operate in TABLE 1 order; those not formed are left out (section 4)."""
+def start_operating_round(rules: GameRules, st: GameState) -> None:
+    """Companies operate in TABLE 1 order; those not formed are left out (section 4).  The
+    first of them begins with :func:`first_company`."""
     st.round = "operating"
     st.operating_round += 1
     st.or_in_set += 1
     order = [c.initials for c in rules.companies if st.companies[c.initials].formed]
     st.turn = OperatingTurn(order=order, index=-1)
-    from india1853.rules.game.kit import begin_draws
 
-    if begin_draws(rules, st):
-        return  # MIK 2, METHOD: the draws first; the first company after them
+
+def first_company(rules: GameRules, st: GameState) -> None:
+    """The round's first company begins its turn."""
+    st.round = "operating"
     next_company(rules, st)
 
 
@@ -55,7 +50,7 @@ def next_company(rules: GameRules, st: GameState) -> None:
         return
     st.turn.index += 1
     if st.turn.index >= len(st.turn.order):
-        end_operating_round(rules, st)
+        st.end_round()
         return
     order, index = st.turn.order, st.turn.index
     st.turn = OperatingTurn(order=order, index=index)
@@ -159,38 +154,8 @@ def _moved_index(rules: GameRules, co: CompanyState, *, payout: bool, dividend: 
     return rules.market.index(rules.ed.market.move(price, steps))
 
 
-def end_operating_round(rules: GameRules, st: GameState) -> None:
-    """5.1.2: a broken bank ends the game at the end of the operating round.  Otherwise the
-    next operating round of the set, or the Elephant's extra round (4.9), or a stock round."""
-    if st.bank_broken:
-        finish(st, "bank_broken")
-        return
-    if st.or_in_set < st.ors_in_set:
-        next_operating_round(rules, st)
-        return
-    if not st.extra_or and rules.ed.rules.extra_operating_rounds > 0:
-        assert st.elephant is not None
-        st.round = "operating_end"
-        st.pending.append(Pending("extra_or", st.elephant, "player"))
-        return
-    from india1853.rules.game.stock_round import start_stock_round
-
-    start_stock_round(rules, st)
-
-
-def call_extra_or(rules: GameRules, st: GameState, *, called: bool) -> None:
-    """4.9: the Elephant's holder may call ONE extra operating round."""
-    if called:
-        st.extra_or = True
-        st.ors_in_set += 1
-        next_operating_round(rules, st)
-        return
-    from india1853.rules.game.stock_round import start_stock_round
-
-    start_stock_round(rules, st)
-
-
 def finish(st: GameState, reason: str) -> None:
+    """5.1: the game is over."""
     st.round = "finished"
     st.end_reason = reason
     st.pending = []

@@ -143,12 +143,11 @@ def issue_shares(rules: GameRules, st: GameState) -> None:
 
 
 def settle_bids(rules: GameRules, st: GameState) -> None:
-    """15, 16, then 18: the first dealing round, whose opening appoints the directors (17)."""
+    """15, 16; the bids are over (then 18: the first dealing round, whose opening appoints
+    the directors, 17)."""
     seat(rules, st)
     issue_shares(rules, st)
-    from india1853.rules.game.stock_round import start_stock_round
-
-    start_stock_round(rules, st)
+    st.end_round()
 
 
 def sample_bids(rules: GameRules, st: GameState,

@@ -21,6 +21,12 @@ EDITIONS: tuple[str, ...] = ("first", "second")
 MAX_NAME_LENGTH = 64
 
 
+def player_counts(edition: str) -> tuple[int, ...]:
+    """The numbers of players the edition is played by: the columns of its TABLE 3 (2.3 / 13:
+    each count's starting money and limits), read from the edition's data."""
+    return tuple(sorted(load_edition(edition).tables.players))
+
+
 @dataclass(frozen=True)
 class Settings:
     """What a game is built from (besides its actions).
@@ -36,8 +42,10 @@ class Settings:
     def __post_init__(self) -> None:
         if self.edition not in EDITIONS:
             raise InputError(f"settings.edition: unknown edition {self.edition!r}")
-        if not 3 <= len(self.players) <= 6:
-            raise InputError(f"settings.players: 3 to 6 players needed, got {len(self.players)}")
+        counts = player_counts(self.edition)
+        if len(self.players) not in counts:
+            raise InputError(f"settings.players: {counts[0]} to {counts[-1]} players needed, "
+                             f"got {len(self.players)}")
         names = [p.strip() for p in self.players]
         if any(not n for n in names):
             raise InputError("settings.players: a player name is empty")

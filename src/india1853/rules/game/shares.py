@@ -7,9 +7,13 @@ which a player's current holding in a company began, for the "held the longest" 
 
 from __future__ import annotations
 
+from india1853.board.state import Base
+from india1853.errors import RuleError
 from india1853.rules.game.money import company_receives
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.state import CompanyState, GameState, Pending, PlayerState
+
+KIT_GENERAL = "MIK 2, GENERAL"
 
 
 def par(rules: GameRules, co: CompanyState) -> int:
@@ -31,6 +35,13 @@ def exempt(rules: GameRules, co: CompanyState) -> bool:
 def issued(rules: GameRules, co: CompanyState) -> int:
     """Shares issued: all not in the initial offering; pool shares count (3.1.10)."""
     return rules.shares_per_company - co.ipo + co.kit_shares
+
+
+def ipo_available(rules: GameRules, co: CompanyState) -> int:
+    """New shares on sale: the director's certificate stays in the offering until a director
+    is first appointed, and is never bought directly (2.9.2, 3.2.1)."""
+    reserved = 0 if co.had_director else rules.director_shares
+    return max(0, co.ipo - reserved)
 
 
 def certificates(rules: GameRules, st: GameState, player: PlayerState) -> int:
@@ -87,6 +98,36 @@ def _kit_director(rules: GameRules, st: GameState, co: CompanyState) -> str | No
                                    -ordinary_shares(rules, st, p, co.initials),
                                    p.since.get(co.initials, 0)))
     return ranked[0].name if ranked else None
+
+
+def directors_sold(rules: GameRules, st: GameState, player: PlayerState, initials: str,
+                   count: int) -> int:
+    """MIK 2, GENERAL: how many Director's Shares a sale of ``count`` shares includes: single shares
+    first, then whole Director's Shares of two (docs/rulings.md), or the rule it breaks."""
+    if st.kit is None:
+        return 0
+    single = ordinary_shares(rules, st, player, initials)
+    if count <= single:
+        return 0
+    extra = count - single
+    if extra % rules.director_shares:
+        raise RuleError(KIT_GENERAL, f"{player.name} holds {single} single {initials} shares; a "
+                        f"Director's Share is sold whole, as {rules.director_shares} shares")
+    return extra // rules.director_shares
+
+
+def sell_directors_shares(rules: GameRules, st: GameState, player: PlayerState,
+                          initials: str, n: int) -> None:
+    """MIK 2, GENERAL: "the card is then placed in the discard stack, not the Bank Pool. This
+    applies to ALL Director's Shares" - the last acquired first."""
+    kit = st.kit
+    assert kit is not None
+    cards = kit.directors.get(player.name, [])
+    for _ in range(n):
+        card = next(c for c in reversed(cards) if c.split(":")[1] == initials)
+        cards.remove(card)
+        kit.discard.append(card)
+        st.companies[initials].kit_shares -= rules.director_shares
 
 
 def add_shares(st: GameState, player: PlayerState, initials: str, n: int) -> None:
@@ -190,8 +231,24 @@ def form(rules: GameRules, st: GameState, co: CompanyState) -> None:
     co.price_index = rules.market.index(par(rules, co))
     co.formed_in_round = st.stock_round
     co.token = co.kind == "minor"
-    from india1853.rules.game.board_port import place_home_bases
-
     place_home_bases(rules, st, co)
     if st.bank <= 0:
         st.bank_broken = True
+
+
+def place_home_bases(rules: GameRules, st: GameState, co: CompanyState) -> None:
+    """3.3.2 / 23.2: markers on the home bases of TABLE 1 (the BBCI's Bombay only as a major:
+    2.6.2, or the first edition's Alternative Rules 3.0)."""
+    board = st.board
+    for home in rules.company(co.initials).homes:
+        if home.condition is not None and co.kind != "major":
+            continue
+        station = board.home_station(home)
+        if home.variant is not None and board.bases_at(home.hex, station):
+            # Alternative Rules 3.0: a home that exists only in the variant is no reserved
+            # space; taken by another company's base, it is lost (docs/rulings.md).
+            continue
+        if station is None and board.tile_at(home.hex) is not None:
+            raise RuleError("3.3.2", f"{co.initials}: no station of {home.hex} is its home")
+        board = board.with_base(Base(co.initials, home.hex, station))
+    st.board = board

@@ -23,8 +23,8 @@ from india1853.rules.game.state import GameState
 
 
 def deal_directors(rules: GameRules, st: GameState) -> None:
-    """Deal, seat, issue and pay for the four shares of each player's company; then the
-    first dealing round."""
+    """Deal, seat, issue and pay for the four shares of each player's company (the first
+    dealing round follows: ``sequence``)."""
     left_out = {i for v in rules.variants for i in v.left_out_of_deal}
     dealt = [c for c in rules.companies if c.initials not in left_out][:len(st.players)]
     certificates = [c.initials for c in dealt]
@@ -44,6 +44,3 @@ def deal_directors(rules: GameRules, st: GameState) -> None:
         cost = shares * rules.company(initials).par
         p.cash -= cost
         st.bank += cost
-    from india1853.rules.game.stock_round import start_stock_round
-
-    start_stock_round(rules, st)

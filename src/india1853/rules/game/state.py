@@ -10,13 +10,20 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from india1853.board.state import BoardState
 
 _T = TypeVar("_T")
 
-RoundKind = str  # "bonds" | "claims" | "bids" | "stock" | "operating" | "finished"
+# What ``GameState.round`` may be: the contract bids (2.5: bonds, then claims; first edition 14:
+# the secret bids), the MIK 2 kit's card actioning before a stock round and its draws before an
+# operating round's first company, a stock round and its end (the Elephant's sale, 3.1.11), an
+# operating round and its end (the Elephant's extra round, 4.9), and the end of the game (5.1).
+RoundKind = Literal[
+    "bonds", "claims", "bids", "kit_actions", "stock", "stock_end", "kit_draws", "operating",
+    "operating_end", "finished",
+]
 
 
 def _shallow(obj: _T) -> _T:
@@ -214,6 +221,9 @@ class GameState:
     credits: int = 0
     # The MIK 2 kit's cards; None without the kit.
     kit: KitState | None = None
+    # Set by a round module when its round is over, during the action that ended it; the
+    # sequencer (``rules.game.sequence``) then starts the next round and clears it.
+    round_over: bool = False
 
     def clone(self) -> GameState:
         """A copy sharing only immutable parts (the boards, the edition).  Hand-written
@@ -235,6 +245,10 @@ class GameState:
         new.broad_sold_out = list(self.broad_sold_out)
         new.kit = self.kit.clone() if self.kit is not None else None
         return new
+
+    def end_round(self) -> None:
+        """Report the round in progress over: the sequencer decides what follows."""
+        self.round_over = True
 
     def player(self, name: str) -> PlayerState:
         for p in self.players:

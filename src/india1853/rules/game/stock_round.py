@@ -7,21 +7,25 @@ buy).  A purchase ends the turn.  The round ends when every player in a row has 
 from __future__ import annotations
 
 from india1853.errors import RuleError
-from india1853.rules.game import alt_start, kit
+from india1853.rules.game import alt_start
 from india1853.rules.game.bids import table
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.shares import (
     add_shares,
     certificates,
+    directors_sold,
     exempt,
     form,
     held_cards,
+    ipo_available,
     issued,
     par,
     price,
+    sell_directors_shares,
     update_control,
 )
 from india1853.rules.game.state import CompanyState, GameState, Pending, PlayerState, StockTurn
+from india1853.rules.game.trains import add_minor_trains
 
 # Stock rounds are numbered from 1; the first has the special rules of 2.8 and 2.9.
 FIRST_STOCK_ROUND = 1
@@ -36,10 +40,7 @@ def current_player(st: GameState) -> PlayerState:
 
 
 def start_stock_round(rules: GameRules, st: GameState) -> None:
-    """A stock round begins with the Elephant's holder (3.1.1); with the MIK 2 kit, after the
-    cards are actioned (``kit.begin_actions``)."""
-    if kit.begin_actions(rules, st):
-        return
+    """A stock round begins with the Elephant's holder (3.1.1)."""
     st.round = "stock"
     st.stock_round += 1
     names = st.player_names()
@@ -51,13 +52,6 @@ def start_stock_round(rules: GameRules, st: GameState) -> None:
             check_float(rules, st, co)
         # Companies floated by the bids: the first opportunity is each holder's first turn.
         st.stock.floated_this_turn = []
-
-
-def ipo_available(rules: GameRules, co: CompanyState) -> int:
-    """New shares on sale: the director's certificate stays in the offering until a director
-    is first appointed, and is never bought directly (2.9.2, 3.2.1)."""
-    reserved = 0 if co.had_director else rules.director_shares
-    return max(0, co.ipo - reserved)
 
 
 def contract_companies_open(rules: GameRules, st: GameState) -> bool:
@@ -207,7 +201,7 @@ def sell_shares(
     check_sell(rules, st, player, initials, count)
     co = st.companies[initials]
     window = in_first_sale_window(st, player, co)
-    directors = kit.directors_sold(rules, st, player, initials, count)
+    directors = directors_sold(rules, st, player, initials, count)
     amount = count * sale_price(rules, st, co)
     player.cash += amount
     st.bank -= amount
@@ -225,7 +219,7 @@ def sell_shares(
     # MIK 2, GENERAL: a Director's Share sold goes to the discard stack, not the pool.
     co.pool += count - rules.director_shares * directors
     if directors:
-        kit.sell_directors_shares(rules, st, player, initials, directors)
+        sell_directors_shares(rules, st, player, initials, directors)
     sold = st.stock.sold_this_round.setdefault(player.name, [])
     if initials not in sold:
         sold.append(initials)
@@ -361,7 +355,8 @@ def end_turn(rules: GameRules, st: GameState) -> None:
 
 
 def end_stock_round(rules: GameRules, st: GameState) -> None:
-    """3.1.11: the Elephant goes to the left of the last buyer; its holder may sell it.
+    """3.1.11: the Elephant goes to the left of the last buyer; its holder may sell it (the
+    round is over once the sale is settled: ``sequence``).
     At the end of the first stock round directors are appointed (2.9), companies form, the
     BBCI's type is settled (2.6) and the extra trains are added (2.8.4)."""
     if first_round(st) and rules.policy.directors_at_first_round_end:
@@ -397,8 +392,6 @@ def appoint_minimum_companies(rules: GameRules, st: GameState) -> None:
 
 
 def finish_first_stock_round(rules: GameRules, st: GameState) -> None:
-    from india1853.rules.game.trains import add_minor_trains
-
     for co in st.companies.values():
         if not co.floated:
             continue

@@ -76,18 +76,6 @@ def title(view: Mapping[str, Any]) -> str:
     return str(kind)
 
 
-# --- who decides -----------------------------------------------------------------------------
-
-
-def decider(game: Game, entity: str, entity_type: str) -> str:
-    """The player who decides for ``entity``: the player himself, or the company's controller
-    (its director, 3.2; a manager, 3.4.1; the Elephant's holder with no holder at all)."""
-    if entity_type == "player":
-        return entity
-    who = controller(game.state, game.state.companies[entity])
-    return who if who is not None else game.settings.players[0]
-
-
 def _what(st: GameState, entity: str, entity_type: str) -> tuple[str, str, str]:
     """(sentence, rule, step) of what ``entity`` decides now, from the step's object."""
     step = steps.current(st)
@@ -108,7 +96,7 @@ def _active(game: Game) -> list[Json]:
     out = []
     for entity, entity_type in game.active_entities():
         what, rule, step = _what(game.state, entity, entity_type)
-        player = decider(game, entity, entity_type)
+        player = game.decider(entity)
         out.append({"entity": entity, "entity_type": entity_type, "player": player,
                     "what": what, "rule": rule, "step": step,
                     "rule_summary": rule_summary(game.rules.ed.name, rule)})
@@ -848,5 +836,4 @@ def _cited(edition: str, item: Json) -> Json:
     return out
 
 
-__all__ = ["bid_composer", "decider", "disabled", "options", "preview", "tables", "title",
-           "turn_model"]
+__all__ = ["bid_composer", "disabled", "options", "preview", "tables", "title", "turn_model"]

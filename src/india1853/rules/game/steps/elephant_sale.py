@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from india1853.errors import RuleError
-from india1853.rules.game import operating_round
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.state import GameState, Pending
 from india1853.rules.game.steps.step import (
@@ -22,9 +21,10 @@ ELEPHANT_PRICES = (0, 10, 20, 30, 40, 50)
 
 
 def after_stock_round(rules: GameRules, st: GameState) -> None:
-    """The Elephant's sale settled: the operating rounds follow the stock round."""
+    """The Elephant's sale settled: the stock round is over (the sequencer starts what
+    follows, sequence.py)."""
     if st.round == "stock_end" and not st.pending:
-        operating_round.start_operating_rounds(rules, st)
+        st.end_round()
 
 
 class ElephantSale(Step):

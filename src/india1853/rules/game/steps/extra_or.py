@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from india1853.rules.game import operating_round
+from india1853.rules.game import sequence
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.state import GameState
 from india1853.rules.game.steps.step import TRACK_MOVES, Action, PassOption, Step, act
@@ -29,4 +29,4 @@ class ExtraOperatingRound(Step):
 
     def apply(self, rules: GameRules, st: GameState, action: Action, check: bool) -> None:
         st.pending.pop(0)
-        operating_round.call_extra_or(rules, st, called=action["type"] == "call_extra_or")
+        sequence.call_extra_or(rules, st, called=action["type"] == "call_extra_or")

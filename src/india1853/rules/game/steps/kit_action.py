@@ -7,6 +7,7 @@ from collections.abc import Collection
 
 from india1853.errors import India1853Error, RuleError
 from india1853.rules.game import kit
+from india1853.rules.game.disturbances import DISTURBANCES
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.state import GameState, PlayerState
 from india1853.rules.game.steps.step import (
@@ -105,7 +106,7 @@ class KitAction(Step):
         if spec.kind == "disturbances":
             if _open_cities(rules, st):
                 return None
-            return RuleError(kit.DISTURBANCES, "every city has been closed once this game")
+            return RuleError(DISTURBANCES, "every city has been closed once this game")
         assert spec.company is not None
         try:
             kit.check_directors_share(rules, st, p, spec.company)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from india1853.errors import India1853Error, RuleError
-from india1853.rules.game import kit, stock_round
+from india1853.rules.game import stock_round
 from india1853.rules.game.rules_data import GameRules
-from india1853.rules.game.shares import certificates
+from india1853.rules.game.shares import certificates, directors_sold
 from india1853.rules.game.state import GameState, PlayerState
 from india1853.rules.game.steps.step import (
     TRACK_MOVES,
@@ -50,7 +50,7 @@ class Stock(Step):
         for co in st.companies.values():
             for n in range(1, stock_round.sellable(rules, st, p, co) + 1):
                 try:
-                    kit.directors_sold(rules, st, p, co.initials, n)
+                    directors_sold(rules, st, p, co.initials, n)
                 except India1853Error:
                     continue  # MIK 2: a Director's Share is sold whole
                 out.append(act("sell_shares", p.name, "player", company=co.initials, count=n))

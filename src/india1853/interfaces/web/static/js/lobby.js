@@ -4,8 +4,9 @@ import { h, clear } from "./dom.js";
 
 const BOTS = [["", "Human"], ["greedy", "Bot: greedy"], ["random", "Bot: random"]];
 const DEFAULT_SEATS = [["Ann", ""], ["Bob", ""], ["Cat", ""]];
-const MIN_SEATS = 3;
-const MAX_SEATS = 6;
+// The numbers of players each edition allows come from the server (its TABLE 3); until they
+// have come, the seats stay as they are.
+let playerCounts = {};
 
 const seatsList = document.getElementById("seats");
 const addSeat = document.getElementById("add-seat");
@@ -23,14 +24,21 @@ function seatRow(name, bot) {
   return row;
 }
 
+function seatBounds() {
+  const counts = playerCounts[document.getElementById("edition").value];
+  const seats = seatsList.children.length;
+  return counts && counts.length ? [Math.min(...counts), Math.max(...counts)] : [seats, seats];
+}
+
 function renumber() {
+  const [fewest, most] = seatBounds();
   [...seatsList.children].forEach((li, i) => {
     li.querySelector(".seat-name-input").setAttribute("aria-label", `Seat ${i + 1} name`);
     li.querySelector(".seat-kind").setAttribute("aria-label", `Seat ${i + 1} played by`);
     li.querySelector("button").setAttribute("aria-label", `Remove seat ${i + 1}`);
-    li.querySelector("button").disabled = seatsList.children.length <= MIN_SEATS;
+    li.querySelector("button").disabled = seatsList.children.length <= fewest;
   });
-  addSeat.disabled = seatsList.children.length >= MAX_SEATS;
+  addSeat.disabled = seatsList.children.length >= most;
 }
 
 for (const [name, bot] of DEFAULT_SEATS) seatsList.append(seatRow(name, bot));
@@ -64,13 +72,16 @@ function showVariants() {
 
 async function loadVariants() {
   try {
-    variantCatalogue = (await api.variants()).editions;
+    const offered = await api.variants();
+    variantCatalogue = offered.editions;
+    playerCounts = offered.players;
     showVariants();
+    renumber();
   } catch (err) {
     formError.textContent = `variants: ${err.message}`;
   }
 }
-editionSelect.addEventListener("change", showVariants);
+editionSelect.addEventListener("change", () => { showVariants(); renumber(); });
 loadVariants();
 
 function absolute(path) {
