@@ -14,7 +14,7 @@ import pytest
 from india1853.errors import RuleError
 from india1853.rules.game import Game, Settings, steps
 from india1853.rules.game.steps import STEPS, current, current_kind
-from india1853.rules.game.turn import decider, turn_model
+from india1853.rules.game.turn import turn_model
 
 GAMES = Path(__file__).resolve().parents[1] / "games"
 
@@ -147,8 +147,8 @@ def test_each_step_has_its_words_and_its_rule() -> None:
 
 def test_the_decision_of_a_company_names_its_step() -> None:
     game = _at("greedy-3p-seed3.json", 69)
-    entity, entity_type = game.active_entities()[0]
-    model = turn_model(game, decider(game, entity, entity_type))
+    entity, _ = game.active_entities()[0]
+    model = turn_model(game, game.decider(entity))
     assert model["active"][0]["what"] == ("GIP (director Bob) operates: buying trains - buy "
                                           "trains, or end its turn")
     assert model["active"][0]["step"] == "trains"

@@ -59,6 +59,7 @@ from india1853.rules.game.state import CompanyState, GameState, PlayerState
 from india1853.rules.game.steps import Disabled
 from india1853.rules.game.steps import current as current_step
 from india1853.rules.game.trains import initial_trains
+from india1853.rules.game.undo_log import effective_actions, redo_stack, undo_stacks
 
 ENGINE_VERSION = "1"
 # Engine tuning, not a rule: how often (in actions in force) a snapshot of the state is kept for
@@ -91,33 +92,6 @@ def initial_state(rules: GameRules, settings: Settings) -> GameState:
     )
     sequence.begin(rules, st)
     return st
-
-
-def _undo_stacks(
-    log: list[dict[str, Any]],
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The actions in force and the undone ones ``redo`` would restore (the next one last)."""
-    done: list[dict[str, Any]] = []
-    undone: list[dict[str, Any]] = []
-    for action in log:
-        if action["type"] == "undo":
-            undone.append(done.pop())
-        elif action["type"] == "redo":
-            done.append(undone.pop())
-        else:
-            done.append(action)
-            undone = []
-    return done, undone
-
-
-def effective_actions(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The actions in force: the log with undone actions removed and redone ones restored."""
-    return _undo_stacks(log)[0]
-
-
-def redo_stack(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The undone actions that ``redo`` would restore, the next one last."""
-    return _undo_stacks(log)[1]
 
 
 def _apply(rules: GameRules, st: GameState, action: dict[str, Any], *, check: bool) -> None:
@@ -332,7 +306,7 @@ class Game:
             return cls(settings, actions)
         game = cls(settings)
         game.log = [dict(a) for a in actions]
-        game._done, game._undone = _undo_stacks(game.log)
+        game._done, game._undone = undo_stacks(game.log)
         # Built now: the undo barrier is read from the last state built.
         game._state, game._state_len = game._rebuild(len(game._done)), len(game._done)
         return game
@@ -470,3 +444,7 @@ class Game:
         if not isinstance(actions, list):
             raise InputError("log.actions: must be a list")
         return Game.replay(Settings.from_json(data.get("settings")), actions, check=check)
+
+
+# effective_actions and redo_stack are part of the engine's API (undo_log.py holds them).
+__all__ = ["ENGINE_VERSION", "Game", "effective_actions", "redo_stack"]

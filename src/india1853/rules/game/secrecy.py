@@ -28,12 +28,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from india1853.rules.game.state import GameState, PlayerState
+from india1853.rules.game.undo_log import effective_actions
 
-if TYPE_CHECKING:
-    from india1853.rules.game.game import Game
+
+class Game(Protocol):
+    """What an observation reads of a game (``game.Game`` is one): its state now and its log
+    (a protocol, so that the declaration stays below the game that the views serve)."""
+
+    @property
+    def state(self) -> GameState: ...
+
+    log: list[dict[str, Any]]
 
 Action = Mapping[str, Any]
 
@@ -142,8 +150,6 @@ class _Moment:
 
     @staticmethod
     def of(game: Game) -> _Moment:
-        from india1853.rules.game.game import effective_actions
-
         return _Moment(game.state, frozenset(int(a["id"]) for a in effective_actions(game.log)),
                        len(game.log))
 
