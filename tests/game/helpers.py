@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from collections.abc import Callable, Collection, Sequence
+from functools import cache
+from pathlib import Path
 from typing import Any
+
+import jsonschema
+import pytest
 
 from india1853.rules.game import Game, Settings
 from india1853.rules.game.scoring import bonds_held
@@ -221,3 +228,31 @@ def check_replay(game: Game) -> None:
         assert rebuilt.state == game.state
         assert rebuilt.moderator_view() == game.moderator_view()
         assert rebuilt.log == game.log and rebuilt.next_id() == game.next_id()
+
+
+def soak_but(cases: Sequence[Any], kept: Collection[Any],
+             ids: Callable[[Any], str]) -> list[Any]:
+    """``cases`` as pytest parameters: those in ``kept`` run in the unit suite (``make test``),
+    every other one is marked ``soak`` and runs in ``make soak`` only (a tuple case is its
+    arguments)."""
+    return [pytest.param(*(case if isinstance(case, tuple) else (case,)), id=ids(case),
+                         marks=() if case in kept else pytest.mark.soak)
+            for case in cases]
+
+
+@cache
+def action_schema() -> jsonschema.Draft202012Validator:
+    """A validator of the published schema, docs/action.schema.json (itself checked)."""
+    schema = json.loads((Path(__file__).resolve().parents[2] / "docs" / "action.schema.json")
+                        .read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def schema_valid_actions(path: Path) -> list[dict[str, Any]]:
+    """The actions of a game log, each one validated against the published schema."""
+    actions: list[dict[str, Any]] = json.loads(path.read_text())["actions"]
+    validator = action_schema()
+    for action in actions:
+        validator.validate(action)
+    return actions

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from helpers import check_invariants
@@ -325,9 +326,12 @@ def test_disturbances_close_a_city_for_the_next_railway_round_once_a_game() -> N
     closed_round = kit.closed_round
     assert closed_round == game.state.operating_round + 1
     hex_ = game.rules.city(city).hex
+    # Every view names the city from the card's play to the end of that railway round.
+    assert all(v["kit"]["closed"] == city for v in _views(game))
     # During that railway round: no lay, promotion or base on it, no run through it.
     play_until(game, lambda g: g.state.round == "operating"
                and g.state.operating_round == closed_round)
+    assert all(v["kit"]["closed"] == city for v in _views(game))
     while game.state.round == "operating" and game.state.operating_round == closed_round:
         entity = game.active_entities()[0][0]
         for a in game.legal_actions(entity):
@@ -336,6 +340,18 @@ def test_disturbances_close_a_city_for_the_next_railway_round_once_a_game() -> N
                 assert hex_ not in json.dumps(route)
         game.process(random_action(game, random.Random(len(game.log))))
     check_invariants(game)
+    # Once the round is over the city is closed no more: no view names it as closed (a client
+    # reading ``closed`` without ``closed_round`` is not misled); it stays disturbed.
+    play_until(game, lambda g: g.state.operating_round > closed_round
+               or g.state.round not in ("operating", "operating_end"))
+    for v in _views(game):
+        assert v["kit"]["closed"] is None and v["kit"]["disturbed"] == [city]
+
+
+def _views(game: Game) -> list[dict[str, Any]]:
+    """The public view, each player's and the moderator's."""
+    return [game.view(None), *(game.view(p) for p in game.settings.players),
+            game.moderator_view()]
 
 
 def test_a_city_is_disturbed_only_once_a_game() -> None:

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from finished_games import greedy_game_file
 
-from india1853.interfaces.bots import make_bot
 from india1853.interfaces.cli import main
 from india1853.interfaces.game_render import optimal_run
 from india1853.interfaces.logfile import load_game
 from india1853.interfaces.render.svg import ROUTE_COLOURS
-from india1853.interfaces.simulate import play_game
 from india1853.rules.game.game import Game
-from india1853.rules.game.settings import Settings
 
 PLAYERS = ("Ann", "Bob", "Cat")
 SVG = "{http://www.w3.org/2000/svg}"
@@ -23,11 +20,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Game]:
-    settings = Settings(PLAYERS, seed=3)
-    game = play_game(settings, {p: make_bot("greedy", p, i) for i, p in enumerate(PLAYERS)})
-    path = tmp_path_factory.mktemp("render") / "game.json"
-    path.write_text(json.dumps(game.to_log()), encoding="utf-8")
-    return path, game
+    return greedy_game_file(tmp_path_factory.mktemp("render"), PLAYERS, 3)
 
 
 def _svg(path: Path) -> ET.Element:

@@ -7,11 +7,11 @@ import re
 from pathlib import Path
 
 import pytest
+from finished_games import greedy_game_file
 
 from india1853.data.loader import load_edition
 from india1853.interfaces.bots import make_bot
 from india1853.interfaces.cli import main
-from india1853.interfaces.simulate import play_game
 from india1853.rules.game.game import Game
 from india1853.rules.game.settings import Settings
 
@@ -21,11 +21,7 @@ ENTRY = re.compile(r"^ {0,4}(\d+)  (.*)$")
 
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Game]:
-    settings = Settings(PLAYERS, seed=8)
-    game = play_game(settings, {p: make_bot("greedy", p, i) for i, p in enumerate(PLAYERS)})
-    path = tmp_path_factory.mktemp("log") / "game.json"
-    path.write_text(json.dumps(game.to_log()), encoding="utf-8")
-    return path, game
+    return greedy_game_file(tmp_path_factory.mktemp("log"), PLAYERS, 8)
 
 
 def _entries(capsys: pytest.CaptureFixture[str], *args: str) -> dict[int, list[str]]:

@@ -7,24 +7,18 @@ import json
 from pathlib import Path
 
 import pytest
+from finished_games import greedy_game_file
 
-from india1853.interfaces.bots import make_bot
 from india1853.interfaces.cli import main
 from india1853.interfaces.commands.replay import JSON_KEYS
-from india1853.interfaces.simulate import play_game
 from india1853.rules.game.game import Game
-from india1853.rules.game.settings import Settings
 
 PLAYERS = ("Ann", "Bob", "Cat")
 
 
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Game]:
-    settings = Settings(PLAYERS, seed=21)
-    game = play_game(settings, {p: make_bot("greedy", p, i) for i, p in enumerate(PLAYERS)})
-    path = tmp_path_factory.mktemp("replay") / "game.json"
-    path.write_text(json.dumps(game.to_log()), encoding="utf-8")
-    return path, game
+    return greedy_game_file(tmp_path_factory.mktemp("replay"), PLAYERS, 21)
 
 
 def _json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
@@ -141,3 +135,21 @@ def test_moderator_tables_show_the_cash_a_bond_left(finished: tuple[Path, Game],
     assert main(["replay", str(path), "--to", "1", "--moderator"]) == 0
     moderator = capsys.readouterr().out
     assert f"£{cash}" in moderator and f"£{first['amount']}" in moderator
+
+
+FIRST_CREDIT = Path(__file__).parents[1] / "games" / "first" / \
+    "random-4p-seed1-alt-bbci-train-sales.json"
+
+
+def test_json_names_the_train_bought_on_credit(capsys: pytest.CaptureFixture[str]) -> None:
+    """4.8.10 / 35.9, first edition: action 208 buys EIR a '2' on credit, action 233 repays it;
+    the JSON says so, as the text replay's "(credit)" does."""
+    before = _json(capsys, str(FIRST_CREDIT), "--to", "207")["companies"]
+    bought = _json(capsys, str(FIRST_CREDIT), "--to", "208")["companies"]
+    repaid = _json(capsys, str(FIRST_CREDIT), "--to", "233")["companies"]
+    assert isinstance(before, dict) and isinstance(bought, dict) and isinstance(repaid, dict)
+    assert bought["EIR"]["credit_train"] == "2" and "2" in bought["EIR"]["trains"]
+    assert before["EIR"]["credit_train"] is None and repaid["EIR"]["credit_train"] is None
+    assert all(c["credit_train"] is None for i, c in bought.items() if i != "EIR")
+    assert main(["replay", str(FIRST_CREDIT), "--to", "208"]) == 0
+    assert "2 (credit)" in capsys.readouterr().out

@@ -6,11 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
+from finished_games import greedy_game_file
 
-from india1853.interfaces.bots import make_bot
 from india1853.interfaces.charts import history
 from india1853.interfaces.cli import main
-from india1853.interfaces.simulate import play_game
 from india1853.rules.game.game import Game
 from india1853.rules.game.settings import Settings
 
@@ -19,11 +18,7 @@ PLAYERS = ("Ann", "Bob", "Cat")
 
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Game]:
-    settings = Settings(PLAYERS, seed=13)
-    game = play_game(settings, {p: make_bot("greedy", p, i) for i, p in enumerate(PLAYERS)})
-    path = tmp_path_factory.mktemp("stats") / "game.json"
-    path.write_text(json.dumps(game.to_log()), encoding="utf-8")
-    return path, game
+    return greedy_game_file(tmp_path_factory.mktemp("stats"), PLAYERS, 13)
 
 
 def test_history_samples_every_round(finished: tuple[Path, Game]) -> None:

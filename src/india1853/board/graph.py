@@ -52,11 +52,6 @@ def edge_node(hex: str, side: int) -> EdgeNode:
     return ("E", hex, side)
 
 
-def edge_hexes(node: EdgeNode) -> tuple[str, str | None]:
-    """The two hexes an edge node separates (the second is None beyond the grid)."""
-    return node[1], neighbour(node[1], node[2])
-
-
 def side_of(node: EdgeNode, hex: str) -> int:
     """The side of ``hex`` that the edge node lies on."""
     return node[2] if node[1] == hex else opposite(node[2])
@@ -302,35 +297,3 @@ def reach(
                 arrivals.setdefault(nxt[0], set()).add(nxt[1])
                 queue.append(nxt)
     return Reach(gauge, arrivals, frozenset(used))
-
-
-def find_line(
-    graph: TrackGraph,
-    company: str,
-    gauge: Gauge,
-    sources: Iterable[StationNode],
-    is_target: Callable[[State], bool],
-    banned: frozenset[int] = frozenset(),
-    banned_edges: frozenset[Node] = frozenset(),
-) -> list[Track] | None:
-    """A shortest line of ``gauge`` from a source station to a target state, avoiding the
-    banned tracks and edge nodes, or None."""
-    starts: list[State] = [(n, "") for n in sources]
-    parent: dict[State, tuple[State, Track] | None] = {s: None for s in starts}
-    queue: deque[State] = deque(starts)
-    while queue:
-        state = queue.popleft()
-        if is_target(state):
-            line: list[Track] = []
-            step = parent[state]
-            while step is not None:
-                line.append(step[1])
-                step = parent[step[0]]
-            return line[::-1]
-        for t, nxt in _steps(graph, state, gauge, company):
-            if t.id in banned or (nxt[0][0] == "E" and nxt[0] in banned_edges):
-                continue
-            if nxt not in parent:
-                parent[nxt] = (state, t)
-                queue.append(nxt)
-    return None

@@ -66,6 +66,8 @@ def state_document(game: Game, moderator: bool = False) -> dict[str, Any]:
             initials: {"cash": c["cash"], "share_price": c["price"], "director": c["director"],
                        "ipo": c["ipo"], "pool": c["pool"], "floated": c["floated"],
                        "formed": c["formed"], "trains": [cards.get(t, t) for t in c["trains"]],
+                       # 4.8.10 / 35.9: the train bought on credit and not yet paid for
+                       "credit_train": cards.get(c["credit_train"]) if c["credit_train"] else None,
                        "bases": bases.get(initials, [])}
             for initials, c in view["companies"].items()
         },

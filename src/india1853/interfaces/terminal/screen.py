@@ -562,12 +562,6 @@ def kit_hand_panel(model: Model, entity: str) -> RenderableType | None:
                  title_align="left")
 
 
-def prompt_header(model: Model, entity: str) -> Text:
-    """The decision in one line, printed just above the prompt (a long screen may scroll the
-    header off a 40-line terminal)."""
-    return Text(f"▶ {decision_text(model, entity)}", style="bold yellow")
-
-
 def turn_screen(model: Model, tables: Model, entity: str, recent: Sequence[str],
                 recent_title: str = "Recent", *, local_board: RenderableType | None = None,
                 contract: bool = False) -> RenderableType:

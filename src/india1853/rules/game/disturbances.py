@@ -36,6 +36,17 @@ def play_disturbances(rules: GameRules, st: GameState, kit: KitState, city: str)
     kit.closed_round = st.operating_round + 1
 
 
+def announced_closure(st: GameState) -> str | None:
+    """DISTURBANCES: the city closed "for the next Railway Round", from the card's play until
+    that round is over (the views name it while it is to come or on; None afterwards)."""
+    kit = st.kit
+    if kit is None or kit.closed is None or st.operating_round > kit.closed_round:
+        return None
+    if st.operating_round == kit.closed_round and st.round not in ("operating", "operating_end"):
+        return None
+    return kit.closed
+
+
 def closed_hex(rules: GameRules, st: GameState) -> str | None:
     """DISTURBANCES: the hex of the city closed now, if a railway round is on and a city is
     closed for it."""

@@ -35,9 +35,3 @@ def company_pays(rules: GameRules, st: GameState, co: CompanyState, amount: int)
         st.credits -= amount
     else:
         st.bank += amount
-
-
-def bank_pays_player_check(st: GameState) -> None:
-    """40 / 5.1.2: the bank is broken once its (personal) money is gone."""
-    if st.bank <= 0:
-        st.bank_broken = True

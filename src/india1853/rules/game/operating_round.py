@@ -19,7 +19,6 @@ from india1853.errors import RuleError
 from india1853.rules.game import board_port
 from india1853.rules.game.money import company_receives
 from india1853.rules.game.rules_data import GameRules
-from india1853.rules.game.shares import controller
 from india1853.rules.game.state import CompanyState, GameState, OperatingTurn
 
 STEPS: tuple[str, ...] = ("lay_option", "track", "base", "run", "dividend", "trains")
@@ -159,7 +158,3 @@ def finish(st: GameState, reason: str) -> None:
     st.round = "finished"
     st.end_reason = reason
     st.pending = []
-
-
-def company_controller(st: GameState, co: CompanyState) -> str | None:
-    return controller(st, co)

@@ -18,7 +18,6 @@ from typing import Any
 from india1853.rules.game import trains
 from india1853.rules.game.game import Game
 from india1853.rules.game.legal import TRACK_MOVES, legal_actions
-from india1853.rules.game.settings import Settings
 from india1853.rules.game.shares import ordinary_shares
 
 TRACK_CHOICES = ("lay_tile", "lay_tile", "promote_tile", "pass")
@@ -115,12 +114,3 @@ def _foreign_offer(game: Game, rng: random.Random, buyer: str) -> dict[str, Any]
     price = rng.randint(rules.train_sale_minimum, max(rules.train_sale_minimum, co.cash))
     return {"type": "buy_train", "entity": buyer, "entity_type": "company", "train": name,
             "source": seller_initials, "price": price}
-
-
-def play_random_game(settings: Settings, *, max_actions: int = 10_000) -> Game:
-    """A complete game of random legal moves (seeded by ``settings.seed``)."""
-    game = Game(settings)
-    rng = random.Random(f"bot:{settings.seed}")
-    while not game.finished and len(game.log) < max_actions:
-        game.process(random_action(game, rng))
-    return game

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from india1853.data.citations import cite
+from india1853.rules.game.disturbances import announced_closure
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.scoring import bonds_held, scores
 from india1853.rules.game.secrecy import bid_secret, bonds_secret, cities_public
@@ -106,7 +107,8 @@ def _kit(st: GameState, viewer: str | None, moderator: bool) -> dict[str, Any]:
         "hand_sizes": {p.name: len(kit.hands.get(p.name, [])) for p in st.players},
         "directors_shares": {p.name: list(kit.directors.get(p.name, [])) for p in st.players},
         "disturbed": list(kit.disturbed),
-        "closed": kit.closed,
+        # Once its railway round is over the closure is history (``disturbed`` keeps it).
+        "closed": announced_closure(st),
         "closed_round": kit.closed_round,
     }
 

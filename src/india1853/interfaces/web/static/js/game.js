@@ -166,7 +166,7 @@ async function loadLog() {
 
 function render(rawTurn, { readOnly }) {
   const d = state.data;
-  const turn = normalizeTurn(rawTurn, readOnly || !d ? null : d.seat);
+  const turn = normalizeTurn(rawTurn);
   document.title = `1853 — ${turn.title}`;
   $("title").textContent = `${turn.title} · phase ${turn.phase}${readOnly ? ` · action ${state.at}` : ""}`;
   $("headline").textContent = turn.headline;
