@@ -26,6 +26,7 @@ from india1853.data.loader import load_edition
 from india1853.data.model import CompanySpec, Edition, HomeBase, TileSpec
 from india1853.errors import India1853Error, InputError
 from india1853.rules.construction.context import CompanyContext, Lay
+from india1853.rules.construction.lays import STATIONS_FOR_KIND, fits_kind
 from india1853.rules.game.board_port import owes_for_credit_train
 from india1853.rules.game.game import Game
 from india1853.rules.routes import Train
@@ -204,15 +205,6 @@ def _stays_on_grid(edition: Edition, tile: TileSpec, rotation: int, coord: str) 
     return exits(tile, rotation) <= open_sides(edition.board, coord)
 
 
-# Rules 4.1.9 / 31.7: the stations (small, large) of the yellow tile laid on each kind of hex.
-_YELLOW_FOR_KIND: dict[str, tuple[int, int]] = {
-    "plain": (0, 0),
-    "town": (1, 0),
-    "double_town": (2, 0),
-    "city": (0, 1),
-}
-
-
 def _check_kind(
     edition: Edition, coord: str, tile: str, name: str,
     fits: dict[tuple[str, str | None], frozenset[str]],
@@ -233,14 +225,13 @@ def _check_kind(
 def _tiles_for_hex(edition: Edition, kind: str, preprinted: str | None) -> frozenset[str]:
     """Every tile that can lie on a hex of ``kind``: its yellow tiles (or its preprinted
     tile) and all they promote to on the chart."""
-    wanted = _YELLOW_FOR_KIND.get(kind)
     if preprinted is not None:
         start = [preprinted]
-    elif wanted is None:
+    elif kind not in STATIONS_FOR_KIND:
         return frozenset()
-    else:
+    else:  # the yellow tiles of the kind (4.1.9 / 31.7: construction's one answer)
         start = [t.id for t in edition.tiles.values() if t.colour == "yellow"
-                 and not t.preprinted and _station_count(t) == wanted]
+                 and not t.preprinted and fits_kind(kind, t)]
     found: set[str] = set()
     todo = list(start)
     while todo:
@@ -250,11 +241,6 @@ def _tiles_for_hex(edition: Edition, kind: str, preprinted: str | None) -> froze
         found.add(tile)
         todo.extend(edition.promotions.get(tile, ()))
     return frozenset(found)
-
-
-def _station_count(tile: TileSpec) -> tuple[int, int]:
-    return (sum(1 for s in tile.stations if s.kind == "small"),
-            sum(1 for s in tile.stations if s.kind == "large"))
 
 
 def _bases(raw: Any, board: BoardState) -> BoardState:
