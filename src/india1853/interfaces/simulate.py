@@ -27,10 +27,8 @@ from india1853.errors import India1853Error, InputError
 from india1853.interfaces.bots import BOT_NAMES, Bot, make_bot
 from india1853.rules.game.game import Game
 from india1853.rules.game.rules_data import game_rules
-from india1853.rules.game.settings import EDITIONS, Settings
+from india1853.rules.game.settings import EDITIONS, Settings, player_counts
 
-MIN_SEATS = 3
-MAX_SEATS = 6
 DEFAULT_MAX_ACTIONS = 20_000
 ACTION_LIMIT = "action_limit"
 
@@ -90,14 +88,16 @@ class GameResult:
         }
 
 
-def check_bots(bots: Sequence[str]) -> tuple[str, ...]:
-    """The bot names of a game, one per seat; raises InputError for a bad list."""
+def check_bots(bots: Sequence[str], edition: str = "second") -> tuple[str, ...]:
+    """The bot names of a game, one per seat; raises InputError for a bad list (as many seats
+    as the edition's TABLE 3 has columns: the engine's ``player_counts``)."""
     names = tuple(b.strip() for b in bots)
     for name in names:
         if name not in BOT_NAMES:
             raise InputError(f"bots: unknown bot {name!r} (known: {', '.join(BOT_NAMES)})")
-    if not MIN_SEATS <= len(names) <= MAX_SEATS:
-        raise InputError(f"bots: {MIN_SEATS} to {MAX_SEATS} bots needed, got {len(names)}")
+    counts = player_counts(edition if edition in EDITIONS else "second")
+    if len(names) not in counts:
+        raise InputError(f"bots: {min(counts)} to {max(counts)} bots needed, got {len(names)}")
     return names
 
 
@@ -194,7 +194,7 @@ def simulate(games: int, bots: Sequence[str], *, edition: str = "second", seed: 
              jobs: int = 1, max_actions: int = DEFAULT_MAX_ACTIONS) -> Iterator[GameResult]:
     """Play ``games`` bot games (game i with seed ``seed + i``); yield each result as it is
     done (in completion order when ``jobs`` > 1)."""
-    names = check_bots(bots)
+    names = check_bots(bots, edition)
     check_run(games, jobs, edition, len(names), variants)
     if jobs == 1:
         for i in range(games):

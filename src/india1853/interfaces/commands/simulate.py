@@ -52,7 +52,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    bots = check_bots(args.bots.split(","))
+    bots = check_bots(args.bots.split(","), args.edition)
     variants = tuple(args.variant)
     check_run(args.games, args.jobs, args.edition, len(bots), variants)
     if args.max_actions < 1:
