@@ -17,7 +17,7 @@ from webclient import client, create, view
 
 from india1853.interfaces.web.db import Database
 from india1853.interfaces.web.store import HISTORY_SHARE, GameStore
-from india1853.rules.game import Game, Settings
+from india1853.rules.game import Game, Settings, undo_log
 from india1853.rules.game.game import effective_actions, redo_stack
 from india1853.rules.game.settings import MAX_NAME_LENGTH
 
@@ -159,3 +159,40 @@ def test_serve_refuses_a_cache_budget_out_of_range(tmp_path: Path, args: list[st
                           capture_output=True, text=True, timeout=120,
                           env={**os.environ, **env}, stdin=subprocess.DEVNULL)
     assert done.returncode == 2 and done.stderr.strip() == message, done.stderr
+
+
+def _pairs_log(pairs: int) -> dict[str, Any]:
+    data = json.loads((ROOT / "tests" / "games" / "random-3p-seed11.json").read_text())
+    settings = Settings.from_json(data["settings"])
+    game = Game.replay(settings, effective_actions(data["actions"])[:50])
+    last = str(effective_actions(game.log)[-1]["entity"])
+    for _ in range(pairs):
+        game.process(game.action("undo", last))
+        game.process(game.action("redo", last))
+    return json.loads(json.dumps(game.to_log()))
+
+
+def test_an_import_reads_the_undo_stacks_a_fixed_number_of_times(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 19, item 4: the import of a log of undo/redo pairs is linear - the work counted,
+    not timed: the log's undo stacks (the engine's ``undo_stacks``, a pass over the whole log)
+    are read as often for 400 pairs as for 40 (the old import read them once per undo or redo,
+    N passes over N actions)."""
+    calls = {"n": 0}
+    real = undo_log.undo_stacks
+
+    def counted(log: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        calls["n"] += 1
+        return real(log)
+
+    monkeypatch.setattr(undo_log, "undo_stacks", counted)
+    store = _store(tmp_path, "pairs", 64 << 20)
+    counts = []
+    for pairs in (40, 400):
+        log = _pairs_log(pairs)
+        calls["n"] = 0
+        made = store.import_log(log, False)
+        counts.append(calls["n"])
+        assert json.loads(store.view_json(made["id"], None, None)[1])["turn"]["next_id"] == (
+            50 + 2 * pairs + 1)
+    assert counts[0] == counts[1], f"undo stacks read {counts} times for 40 and 400 pairs"
