@@ -78,6 +78,12 @@ def cited() -> dict[str, set[str]]:
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 if CITATION.fullmatch(node.value):
                     found.append(node.value)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+                # A step's rules (steps/): ``rule = "4.8"``, ``type_rule = "3"``.
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                if any(isinstance(t, ast.Name) and (t.id == "rule" or t.id.endswith("_rule"))
+                       for t in targets):
+                    found += [s for s in _strings(node.value) if SECOND.search(s)]
             elif isinstance(node, ast.Call) and _name(node) not in ERRORS:
                 found += [s for s in _rule_arguments(node, params) if SECOND.search(s)]
             elif isinstance(node, ast.Call):
@@ -98,7 +104,7 @@ def test_the_walk_finds_the_rules_errors_cite() -> None:
     # A literal rule, one held in a variable, a helper's argument and a policy field.
     for rule in ("5.1", "4.1.2-4.1.3 / 31.2", "2.5.4", "3.1.8", "4.2.2-4.2.3 / 31.13"):
         assert rule in found
-    assert "3" in found  # dispatch: "rule 3" for an action out of place in a stock round
+    assert "3" in found  # the stock step's "rule 3" for an action out of place in a stock round
     assert "(3-6)" not in found and "3-6" not in found  # a range of player counts
 
 

@@ -40,6 +40,10 @@ FORMAT = "india1853-backup"
 VERSION = 1
 GAME_FIELDS = ("id", "engine_version", "settings", "hotseat_hash", "created_at", "updated_at",
                "actions", "round", "finished")
+# Fields a backup may lack (written by a server before they existed): who chose the seed
+# (migration 0003; None: unknown).
+OPTIONAL_GAME_FIELDS = ("seed_chosen_by",)
+SEED_CHOOSERS = (None, "server", "creator")
 SEAT_FIELDS = ("position", "name", "bot", "token_hash")
 ACTION_FIELDS = ("idx", "data", "seat", "created_at", "digest")
 
@@ -62,7 +66,7 @@ def backup(db: Database, path: Path) -> int:
                                      .order_by(seats.c.position)).mappings().all()
             action_rows = conn.execute(select(actions).where(actions.c.game_id == g["id"])
                                        .order_by(actions.c.idx)).mappings().all()
-            out.append({**{k: g[k] for k in GAME_FIELDS},
+            out.append({**{k: g[k] for k in (*GAME_FIELDS, *OPTIONAL_GAME_FIELDS)},
                         "seats": [{k: s[k] for k in SEAT_FIELDS} for s in seat_rows],
                         "rows": [{k: a[k] for k in ACTION_FIELDS} for a in action_rows]})
     tmp = path.with_name(path.name + ".tmp")
@@ -106,6 +110,8 @@ def _checked(i: int, game: dict[str, Any], accept_undigested: bool) -> dict[str,
     for key in ("seats", "rows"):
         if not isinstance(game[key], list) or not all(isinstance(r, dict) for r in game[key]):
             raise InputError(f"{where}.{key}: must be a list of objects")
+    if game.get("seed_chosen_by") not in SEED_CHOOSERS:
+        raise InputError(f"{where}.seed_chosen_by: must be \"server\", \"creator\" or null")
     if game["actions"] != len(game["rows"]):
         raise InputError(f"{where}.actions: {game['actions']!r} but {len(game['rows'])} rows")
     for j, seat in enumerate(game["seats"]):
@@ -145,7 +151,8 @@ def restore(db: Database, path: Path, *, accept_undigested: bool = False) -> int
                 raise InputError(f"restore: game {present} is already in the database "
                                  "(restore into an empty database)")
         for g in found:
-            conn.execute(insert(games).values(**{k: g[k] for k in GAME_FIELDS}))
+            conn.execute(insert(games).values(**{k: g[k] for k in GAME_FIELDS},
+                                              **{k: g.get(k) for k in OPTIONAL_GAME_FIELDS}))
             if g["seats"]:
                 conn.execute(insert(seats), [{"game_id": g["id"], **{k: s[k] for k in
                                                                      SEAT_FIELDS}}
