@@ -2,7 +2,7 @@
 import { api } from "./api.js";
 import { h, clear } from "./dom.js";
 
-const BOTS = [["", "Human"], ["greedy", "Bot: greedy"], ["random", "Bot: random"]];
+const BOTS = [["", "Human"], ["greedy", "Bot: greedy"], ["random", "Bot: random"], ["strong", "Bot: strong"]];
 const DEFAULT_SEATS = [["Ann", ""], ["Bob", ""], ["Cat", ""]];
 const MIN_SEATS = 3;
 const MAX_SEATS = 6;
