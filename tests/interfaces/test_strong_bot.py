@@ -12,7 +12,7 @@ from india1853.data.loader import load_edition
 from india1853.errors import InputError, RuleError
 from india1853.interfaces.bots import BOT_NAMES, Bot, make_bot
 from india1853.interfaces.bots.strong import StrongBot
-from india1853.interfaces.simulate import decider, next_action, play_game
+from india1853.interfaces.simulate import decider, play_game
 from india1853.rules.game.game import Game
 from india1853.rules.game.settings import Settings
 
