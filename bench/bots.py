@@ -1,12 +1,12 @@
 """Bot strength benchmark (issue 23): one ``strong`` bot against three others, seats rotated.
 
-Seeded 4-player games: game i (from 0) uses seed i and puts the strong bot in seat i mod 4, the
-other seats played by the opponent bot.  Reported per match-up: the strong bot's wins (a tie
-counts as a win, 5.2.3) with the Wilson 95% interval of its win rate, its mean rank (1 best;
-tied players share the best rank), its mean score margin over the best other seat, the games
-that did not end (``action_limit``), and the CPU seconds (``time.process_time``) of the strong
-bot's decisions (mean, p95, max) and of a whole game.  Four strong bots are also played, to show
-that their games end.
+Seeded 4-player games: game i (from 0) uses seed ``SEED + i`` and puts the strong bot in seat
+i mod 4, the other seats played by the opponent bot.  Reported per match-up: the strong bot's
+wins (a tie counts as a win, 5.2.3) with the Wilson 95% interval of its win rate, its mean rank
+(1 best; tied players share the best rank), its mean score margin over the best other seat,
+the games that did not end (``action_limit``), and the CPU seconds (``time.process_time``) of
+the strong bot's decisions (mean, p95, max) and of a whole game.  Four strong bots are also
+played, to show that their games end.
 
 Environment (so a quick run is possible; defaults are the issue's full runs):
 
@@ -14,6 +14,8 @@ Environment (so a quick run is possible; defaults are the issue's full runs):
 - ``INDIA1853_BENCH_BOTS_FIRST_GAMES``: first-edition games against three greedy (100)
 - ``INDIA1853_BENCH_BOTS_OTHER_GAMES``: games against three random, and of four strong (20)
 - ``INDIA1853_BENCH_BOTS_BUDGET``: the strong bot's CPU seconds per decision (its default)
+- ``INDIA1853_BENCH_BOTS_SEED``: the seed of the first game (0); game i uses seed SEED + i, so
+  runs of different seeds can be pooled
 """
 
 from __future__ import annotations
@@ -84,7 +86,8 @@ def _play(seed: int, edition: str, variants: tuple[str, ...], seats: list[str],
 
 
 def match(opponent: str, games: int, edition: str = "second",
-          variants: tuple[str, ...] = (), budget: float = BUDGET) -> dict[str, Any]:
+          variants: tuple[str, ...] = (), budget: float = BUDGET,
+          first_seed: int = 0) -> dict[str, Any]:
     """One strong bot against three ``opponent`` bots (or four strong: ``"strong"``)."""
     times: list[float] = []
     wins = 0.0
@@ -96,7 +99,7 @@ def match(opponent: str, games: int, edition: str = "second",
         seat = i % 4
         seats = [opponent] * 4
         seats[seat] = "strong"
-        game, players, cpu = _play(i, edition, variants, seats, budget, times)
+        game, players, cpu = _play(first_seed + i, edition, variants, seats, budget, times)
         game_cpu.append(cpu)
         if not game.finished:
             unfinished += 1
@@ -132,12 +135,13 @@ def run() -> list[dict[str, Any]]:
     second = _env_int("INDIA1853_BENCH_BOTS_GAMES", 200)
     first = _env_int("INDIA1853_BENCH_BOTS_FIRST_GAMES", 100)
     other = _env_int("INDIA1853_BENCH_BOTS_OTHER_GAMES", 20)
-    rows = []
+    seed = _env_int("INDIA1853_BENCH_BOTS_SEED", 0)
+    rows: list[dict[str, Any]] = []
     if second:
-        rows.append(match("greedy", second, "second", budget=budget))
+        rows.append(match("greedy", second, "second", budget=budget, first_seed=seed))
     if first:
-        rows.append(match("greedy", first, "first", budget=budget))
+        rows.append(match("greedy", first, "first", budget=budget, first_seed=seed))
     if other:
-        rows.append(match("random", other, "second", budget=budget))
-        rows.append(match("strong", other, "second", budget=budget))
+        rows.append(match("random", other, "second", budget=budget, first_seed=seed))
+        rows.append(match("strong", other, "second", budget=budget, first_seed=seed))
     return rows
