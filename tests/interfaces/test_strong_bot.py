@@ -12,7 +12,7 @@ from india1853.data.loader import load_edition
 from india1853.errors import InputError, RuleError
 from india1853.interfaces.bots import BOT_NAMES, Bot, make_bot
 from india1853.interfaces.bots.strong import StrongBot
-from india1853.interfaces.simulate import decider, play_game
+from india1853.interfaces.simulate import play_game
 from india1853.rules.game.game import Game
 from india1853.rules.game.settings import Settings
 
@@ -90,6 +90,14 @@ def test_simulate_offers_the_strong_bot(capsys: pytest.CaptureFixture[str]) -> N
 # --- secrecy: the decision depends on the public history only ---------------------------------
 
 
+def _decider(game: Game, entity: str, entity_type: str) -> str:
+    """The player who decides for ``entity``: itself, or the company's controller (its
+    director or manager, 3.4) as the public view shows it."""
+    if entity_type == "player":
+        return entity
+    return str(game.view(None)["companies"][entity]["controller"])
+
+
 def _forced_replay(settings: Settings, actions: list[dict[str, Any]], bot: Bot
                    ) -> list[tuple[int, dict[str, Any], dict[str, Any]]]:
     """Replays ``actions``, except that each decision of ``bot``'s player is the bot's own
@@ -98,7 +106,7 @@ def _forced_replay(settings: Settings, actions: list[dict[str, Any]], bot: Bot
     out: list[tuple[int, dict[str, Any], dict[str, Any]]] = []
     for i, action in enumerate(actions):
         entity, entity_type = game.active_entities()[0]
-        if decider(game.view(None), entity, entity_type) == bot.player:
+        if _decider(game, entity, entity_type) == bot.player:
             view = game.view(bot.player)
             choice = bot.choose(view, game.legal_actions(entity))
             out.append((i, view, choice))
