@@ -4,6 +4,9 @@ public history with another seat's different secret gives the same decisions."""
 
 from __future__ import annotations
 
+import io
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +16,9 @@ from india1853.errors import InputError, RuleError
 from india1853.interfaces.bots import BOT_NAMES, Bot, make_bot
 from india1853.interfaces.bots.strong import StrongBot
 from india1853.interfaces.simulate import play_game
+from india1853.interfaces.terminal.console import Console
+from india1853.interfaces.terminal.loop import Hotseat, Seating
+from india1853.interfaces.terminal.screen import option_text
 from india1853.rules.game.game import Game
 from india1853.rules.game.settings import Settings
 
@@ -176,3 +182,40 @@ def test_the_strong_bot_never_reads_another_seats_secret() -> None:
         compared += 1
     assert compared >= 20
     assert any(i > at for i, _, _ in first[:compared])
+
+
+class Typist(io.StringIO):
+    """A human at the terminal: types the command text of a greedy bot's choice for Ann, then
+    ``quit`` after ``limit`` decisions."""
+
+    def __init__(self, ref: list[Hotseat], limit: int) -> None:
+        super().__init__()
+        self.ref = ref
+        self.bot = make_bot("greedy", "Ann", 1)
+        self.limit = limit
+        self.decisions = 0
+
+    def readline(self, size: int | None = -1) -> str:
+        game = self.ref[0].game
+        if game.finished or self.decisions >= self.limit:
+            return "quit\n"
+        entity, _ = game.active_entities()[0]
+        choice = self.bot.choose(game.view("Ann"), game.legal_actions(entity))
+        self.decisions += 1
+        return option_text(choice) + "\n"
+
+
+def test_the_terminal_seats_strong_bots(tmp_path: Path) -> None:
+    ref: list[Hotseat] = []
+    typist = Typist(ref, limit=30)
+    game = Game(Settings(("Ann", "Bob", "Cat"), seed=6))
+    hotseat = Hotseat(game, Seating({"Bob": "strong", "Cat": "strong"}),
+                      Console(typist, io.StringIO()), tmp_path / "game.json")
+    ref.append(hotseat)
+    assert hotseat.run() == 0
+    assert all(isinstance(bot, StrongBot) for bot in hotseat.bots.values())
+    assert typist.decisions == 30
+    by_bots = [a for a in hotseat.game.log if a["entity"] in ("Bob", "Cat")]
+    assert {"place_bond", "claim_city", "buy_share"} <= {a["type"] for a in by_bots}
+    saved = json.loads((tmp_path / "game.json").read_text(encoding="utf-8"))
+    assert saved["table"]["bots"] == {"Bob": "strong", "Cat": "strong"}
