@@ -51,8 +51,8 @@ def play(bot: str, players: int, seed: int, bound: int = GAME_BOUND,
     return game, bots
 
 
-def test_make_bot_knows_random_and_greedy() -> None:
-    assert set(BOT_NAMES) == {"random", "greedy"}
+def test_make_bot_knows_random_greedy_and_strong() -> None:
+    assert set(BOT_NAMES) == {"random", "greedy", "strong"}
     for name in BOT_NAMES:
         assert make_bot(name, "Ann", 1).player == "Ann"
 

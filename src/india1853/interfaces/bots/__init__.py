@@ -45,7 +45,14 @@ def _greedy(player: str, seed: int) -> Bot:
     return GreedyBot(player, seed)
 
 
-_FACTORIES: dict[str, Callable[[str, int], Bot]] = {"random": _random, "greedy": _greedy}
+def _strong(player: str, seed: int) -> Bot:
+    from india1853.interfaces.bots.strong import StrongBot
+
+    return StrongBot(player, seed)
+
+
+_FACTORIES: dict[str, Callable[[str, int], Bot]] = {
+    "random": _random, "greedy": _greedy, "strong": _strong}
 
 BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
 

@@ -38,7 +38,7 @@ def register(sub: Any) -> None:
     parser = sub.add_parser("simulate", help="play bot games and summarise the results")
     parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
     parser.add_argument("--bots", default="greedy,greedy,greedy,greedy",
-                        help="one bot per seat, comma-separated: random or greedy (3 to 6)")
+                        help="one bot per seat, comma-separated: random, greedy or strong (3 to 6)")
     parser.add_argument("--edition", choices=EDITIONS, default="second",
                         help="first (1989) or second (2009, the default)")
     parser.add_argument("--variant", action="append", default=[],

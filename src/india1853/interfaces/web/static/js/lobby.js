@@ -2,7 +2,7 @@
 import { api } from "./api.js";
 import { h, clear } from "./dom.js";
 
-const BOTS = [["", "Human"], ["greedy", "Bot: greedy"], ["random", "Bot: random"]];
+const BOTS = [["", "Human"], ["greedy", "Bot: greedy"], ["random", "Bot: random"], ["strong", "Bot: strong"]];
 const DEFAULT_SEATS = [["Ann", ""], ["Bob", ""], ["Cat", ""]];
 // The numbers of players each edition allows come from the server (its TABLE 3); until they
 // have come, the seats stay as they are.
