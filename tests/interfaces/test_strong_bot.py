@@ -96,14 +96,6 @@ def test_simulate_offers_the_strong_bot(capsys: pytest.CaptureFixture[str]) -> N
 # --- secrecy: the decision depends on the public history only ---------------------------------
 
 
-def _decider(game: Game, entity: str, entity_type: str) -> str:
-    """The player who decides for ``entity``: itself, or the company's controller (its
-    director or manager, 3.4) as the public view shows it."""
-    if entity_type == "player":
-        return entity
-    return str(game.view(None)["companies"][entity]["controller"])
-
-
 def _forced_replay(settings: Settings, actions: list[dict[str, Any]], bot: Bot
                    ) -> list[tuple[int, dict[str, Any], dict[str, Any]]]:
     """Replays ``actions``, except that each decision of ``bot``'s player is the bot's own
@@ -111,8 +103,8 @@ def _forced_replay(settings: Settings, actions: list[dict[str, Any]], bot: Bot
     game = Game(settings)
     out: list[tuple[int, dict[str, Any], dict[str, Any]]] = []
     for i, action in enumerate(actions):
-        entity, entity_type = game.active_entities()[0]
-        if _decider(game, entity, entity_type) == bot.player:
+        entity, _ = game.active_entities()[0]
+        if game.decider(entity) == bot.player:
             view = game.view(bot.player)
             choice = bot.choose(view, game.legal_actions(entity))
             out.append((i, view, choice))
