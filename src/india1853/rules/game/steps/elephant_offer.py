@@ -8,7 +8,7 @@ from typing import Any
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.state import GameState, Pending
 from india1853.rules.game.steps.elephant_sale import after_stock_round
-from india1853.rules.game.steps.step import TRACK_MOVES, Action, Answer, Step, act
+from india1853.rules.game.steps.step import TRACK_MOVES, Action, Answer, Step
 
 
 class ElephantOffer(Step):
@@ -22,9 +22,7 @@ class ElephantOffer(Step):
 
     def legal(self, rules: GameRules, st: GameState, entity: str,
               track: Collection[str] = TRACK_MOVES) -> list[Action]:
-        p = st.pending[0]
-        return [act("accept_offer", p.entity, p.entity_type),
-                act("reject_offer", p.entity, p.entity_type)]
+        return self.every_answer(st)
 
     def answer(self, data: dict[str, Any], *, accepted: bool) -> Answer:
         price = int(data.get("price", 0))

@@ -7,7 +7,7 @@ from collections.abc import Collection
 from india1853.rules.game import sequence
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.state import GameState
-from india1853.rules.game.steps.step import TRACK_MOVES, Action, PassOption, Step, act
+from india1853.rules.game.steps.step import TRACK_MOVES, Action, PassOption, Step
 
 
 class ExtraOperatingRound(Step):
@@ -23,9 +23,7 @@ class ExtraOperatingRound(Step):
 
     def legal(self, rules: GameRules, st: GameState, entity: str,
               track: Collection[str] = TRACK_MOVES) -> list[Action]:
-        p = st.pending[0]
-        return [act("call_extra_or", p.entity, p.entity_type), act("pass", p.entity,
-                                                                    p.entity_type)]
+        return self.every_answer(st)
 
     def apply(self, rules: GameRules, st: GameState, action: Action, check: bool) -> None:
         st.pending.pop(0)

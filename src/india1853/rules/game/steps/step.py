@@ -114,6 +114,12 @@ class Step:
     def apply(self, rules: GameRules, st: GameState, action: Action, check: bool) -> None:
         raise NotImplementedError
 
+    def every_answer(self, st: GameState) -> list[Action]:
+        """A pending question's answers: each action type the step takes, by the entity the
+        question is put to (an offer's accept and reject, the extra round's call and pass)."""
+        p = st.pending[0]
+        return [act(kind, p.entity, p.entity_type) for kind in self.actions]
+
     def disabled(self, rules: GameRules, st: GameState, entity: str) -> list[Disabled]:
         """The options that exist but are not possible now, each with its reason."""
         return []

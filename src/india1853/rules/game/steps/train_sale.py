@@ -14,7 +14,6 @@ from india1853.rules.game.steps.step import (
     Action,
     Answer,
     Step,
-    act,
     company_of,
 )
 
@@ -29,9 +28,7 @@ class TrainSale(Step):
 
     def legal(self, rules: GameRules, st: GameState, entity: str,
               track: Collection[str] = TRACK_MOVES) -> list[Action]:
-        p = st.pending[0]
-        return [act("accept_offer", p.entity, p.entity_type),
-                act("reject_offer", p.entity, p.entity_type)]
+        return self.every_answer(st)
 
     def answer(self, data: dict[str, Any], *, accepted: bool) -> Answer:
         price = int(data.get("price", 0))
