@@ -357,18 +357,13 @@ class GreedyBot:
         option = 2 if cheap else 1
         return next((a for a in options if a.get("option") == option), options[0])
 
-    def _track(self, k: Knowledge, view: View, options: list[Action]) -> Action | None:
-        """4.1-4.2: the best-scoring lay or promotion, if it scores enough."""
+    def _scored_track(self, k: Knowledge, view: View, options: list[Action],
+                      gauges: frozenset[str], budget: int) -> list[tuple[float, Action]]:
+        """The lays and promotions among ``options`` with their scores, best first: a lay by
+        where it leads (``budget``: the money it may spend), a promotion by what it adds."""
         initials = options[0]["entity"]
-        co = view["companies"][initials]
         tiles: dict[str, list[Any]] = view["board"]["tiles"]
         targets = self._targets(k, view, initials)
-        self._offered[initials] = frozenset(
-            p.gauge for a in options if a["type"] in ("lay_tile", "promote_tile")
-            for p in k.ed.tiles[a["tile"]].paths)
-        # Track of the gauge its trains (or the train it saves for) run on; a company without a
-        # train keeps that train's price in hand, one with trains may spend on track.
-        gauges, reserve, planned = self._track_plan(k, view, initials)
         potential: dict[str, float] = {}
 
         def pull(h: str) -> float:
@@ -380,14 +375,26 @@ class GreedyBot:
         scored: list[tuple[float, Action]] = []
         for a in options:
             if a["type"] == "lay_tile":
-                score = self._lay_score(k, a, tiles, targets, pull, co["cash"] - reserve,
-                                        gauges)
+                score = self._lay_score(k, a, tiles, targets, pull, budget, gauges)
             elif a["type"] == "promote_tile":
                 score = self._promotion_score(k, a, tiles)
             else:
                 continue
             scored.append((score, a))
         scored.sort(key=lambda sa: -sa[0])
+        return scored
+
+    def _track(self, k: Knowledge, view: View, options: list[Action]) -> Action | None:
+        """4.1-4.2: the best-scoring lay or promotion, if it scores enough."""
+        initials = options[0]["entity"]
+        co = view["companies"][initials]
+        self._offered[initials] = frozenset(
+            p.gauge for a in options if a["type"] in ("lay_tile", "promote_tile")
+            for p in k.ed.tiles[a["tile"]].paths)
+        # Track of the gauge its trains (or the train it saves for) run on; a company without a
+        # train keeps that train's price in hand, one with trains may spend on track.
+        gauges, reserve, planned = self._track_plan(k, view, initials)
+        scored = self._scored_track(k, view, options, gauges, int(co["cash"]) - reserve)
         stuck = False
         if planned:
             connecting, stuck = self._route_lay(k, view, initials, scored, planned)

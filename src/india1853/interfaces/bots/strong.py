@@ -36,7 +36,6 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from india1853.board.hexes import distance
 from india1853.board.state import BoardState
 from india1853.errors import India1853Error
 from india1853.interfaces.bots.greedy import (
@@ -136,30 +135,11 @@ class StrongBot(GreedyBot):
         trains = planned or company_trains(k, view, initials)
         if not trains:
             return fallback
-        tiles: dict[str, list[Any]] = view["board"]["tiles"]
-        targets = self._targets(k, view, initials)
-        potential: dict[str, float] = {}
-
-        def pull(h: str) -> float:
-            if h not in potential:
-                potential[h] = max((w / (1 + distance(h, t)) for t, w in targets.items()),
-                                   default=0.0)
-            return potential[h]
-
-        scored: list[tuple[float, Action]] = []
-        for a in options:
-            if a["type"] == "lay_tile":
-                s = self._lay_score(k, a, tiles, targets, pull, int(co["cash"]) - reserve,
-                                    gauges)
-            elif a["type"] == "promote_tile":
-                s = self._promotion_score(k, a, tiles)
-            else:
-                continue
-            if s > float("-inf"):
-                scored.append((s, a))
+        scored = [(s, a) for s, a in self._scored_track(k, view, options, gauges,
+                                                         int(co["cash"]) - reserve)
+                  if s > float("-inf")]
         if not scored:
             return fallback
-        scored.sort(key=lambda sa: -sa[0])
         board = board_of(k, view)
         now = run_value(board, initials, trains)
         ors = self._ors_left(k, view)
