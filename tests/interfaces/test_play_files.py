@@ -56,7 +56,7 @@ def test_stats_and_render_ignore_the_table(tmp_path: Path) -> None:
     ("garbage", "table.bots: must be an object mapping player names to bot names"),
     ({"bots": {"Quentin": "greedy"}}, "table.bots: 'Quentin' is not a player (Ann, Bob, Cat)"),
     ({"bots": {"Bob": "clever"}}, "table.bots.Bob: unknown bot 'clever' (known: random, "
-                                  "greedy)"),
+                                  "greedy, strong)"),
 ])
 def test_play_load_blames_the_files_table(tmp_path: Path, table: object, message: str,
                                           capsys: pytest.CaptureFixture[str]) -> None:
