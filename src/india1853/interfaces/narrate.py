@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from india1853.data.model import Edition
-from india1853.rules.game import turn
+from india1853.rules.game.turn.decisions import title
 from india1853.rules.game.game import Game
 from india1853.rules.game.secrecy import as_made
 from india1853.rules.game.steps import STEPS
@@ -85,7 +85,7 @@ def _shares(n: int) -> str:
 def round_title(view: View) -> str:
     """The round in words, as the turn model titles it, in the log's sentence case ("Stock
     round 2", "Operating round 3.1", "Contract bids: bonds (2.5.2)")."""
-    text = turn.title(view).replace(" Round", " round")
+    text = title(view).replace(" Round", " round")
     # A stage of the contract bids is told with its rule beside its title.
     step = STEPS.get(str(view["round"]))
     return f"{text} ({step.rule})" if step is not None and step.secret else text

@@ -1,123 +1,31 @@
-"""The turn model: what is decided now, by whom, and every legal option with its price and effect.
-
-``turn_model(game, viewer)`` is what an interface (the terminal, the web page) renders: nothing
-an interface shows needs a rule computed outside the engine.  It is built from what ``viewer``
-may see (a player's name, or None for a spectator): the tables come from ``game.view(viewer)``
-(secret bonds and contract cities removed, 2.5.2-2.5.4, 4.3.2), and the options are listed only
-for the entities ``viewer`` decides for, so a bid's secret notes never reach another seat.
-
-Each option carries the exact action ``Game.process`` accepts (its id filled), the money the
-acting entity pays (negative: receives), one sentence of effect, a note, the rule, and the data
-a board picture needs.  The prices are those the engine applies: par and market prices (3.1.4,
-3.1.7), sale prices (2.8.3, 3.1.7), bond values (2.5.9), TABLE 4 tile and base prices (4.1.12,
-4.2.13, 4.4.4), the run's revenue and mail (4.6), the dividend per share and the share price's
-move (4.6.4, 4.7.1), train prices (4.8).  The legal actions are asked of the engine once per
-deciding entity: the router runs at most once per call.
-"""
+"""The turn model's options: each legal action of a deciding entity priced as the engine applies
+it (its cost, effect, note, rule and the data a board picture needs), the options that exist
+but are not possible now with the engine's reasons, and the lines naming what is missing."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from india1853.board import tiles as tile_geometry
 from india1853.board.graph import TrackGraph
-from india1853.data.citations import cite, cite_text
 from india1853.data.summaries import rule_summary
 from india1853.rules import construction as con
 from india1853.rules.construction.common import hex_spec
 from india1853.rules.construction.promotions import promotion_cost
-from india1853.rules.game import board_port, steps, stock_round, wording
-from india1853.rules.game.edition import edition_policy
+from india1853.rules.game import board_port, steps, stock_round
 from india1853.rules.game.game import Game
 from india1853.rules.game.legal import disabled_options
 from india1853.rules.game.operating_round import price_after_dividend
 from india1853.rules.game.rules_data import GameRules
-from india1853.rules.game.shares import controller, would_be_director
-from india1853.rules.game.state import CompanyState, GameState
+from india1853.rules.game.state import GameState
 from india1853.rules.routes import parse_route_file, route_value
 
 Action = dict[str, Any]
 Json = dict[str, Any]
 
 
-
-def title(view: Mapping[str, Any]) -> str:
-    """The round in words, in the edition's own names: "Stock Round 2", "Operating Round 3.1"
-    (2009), "Dealing Round 2", "Railway Round 3.1" (1989), "Contract bids: bonds"."""
-    policy = edition_policy(str(view.get("edition") or "second"))
-    stock, operating = policy.stock_round_name, policy.operating_round_name
-    kind = view["round"]
-    if kind == "bonds":
-        return "Contract bids: bonds"
-    if kind == "claims":
-        return "Contract bids: cities and shares"
-    if kind == "bids":
-        return "Contract bids: secret bids"
-    if kind == "stock":
-        return f"{stock} {view['stock_round']}"
-    if kind == "operating":
-        # 18xx style: the set after stock round N is "N.1, N.2, ...".
-        in_set = int(view.get("or_in_set") or 1)
-        several = int(view.get("ors_in_set") or 1) > 1 or in_set > 1
-        return f"{operating} {view['stock_round']}" + (f".{in_set}" if several else "")
-    if kind == "stock_end":
-        return f"End of {stock} {view['stock_round']}"
-    if kind == "operating_end":
-        return f"End of the {operating.lower()}s"
-    if kind == "kit_draws":
-        return f"{operating} {view['stock_round']}.{view.get('or_in_set') or 1}: MIK 2 draws"
-    if kind == "kit_actions":
-        return f"Before {stock} {int(view['stock_round']) + 1}: MIK 2 cards actioned"
-    if kind == "finished":
-        return "Game over"
-    return str(kind)
-
-
-def _what(st: GameState, entity: str, entity_type: str) -> tuple[str, str, str]:
-    """(sentence, rule, step) of what ``entity`` decides now, from the step's object."""
-    step = steps.current(st)
-    if step is None:
-        return f"{entity} to act", "", st.round
-    if st.pending:
-        return wording.agree(entity, step.what), step.rule, step.kind
-    if st.round != "operating":
-        return f"{entity}: {step.what}", step.rule, step.kind
-    co = st.companies[entity]
-    who = controller(st, co)
-    role = "" if who is None else (f" (director {who})" if co.director == who
-                                   else f" (manager {who})")
-    return f"{entity}{role} operates: {step.name} - {step.what}", step.rule, step.kind
-
-
-def _active(game: Game) -> list[Json]:
-    out = []
-    for entity, entity_type in game.active_entities():
-        what, rule, step = _what(game.state, entity, entity_type)
-        player = game.decider(entity)
-        out.append({"entity": entity, "entity_type": entity_type, "player": player,
-                    "what": what, "rule": rule, "step": step,
-                    "rule_summary": rule_summary(game.rules.ed.name, rule)})
-    return out
-
-
-def _headline(game: Game, active: list[Json]) -> str:
-    st = game.state
-    if game.finished:
-        return f"Game over ({st.end_reason or 'finished'}): final scores (5.2)"
-    if not active:
-        return title(game.view(None))
-    step = steps.current(st)
-    headline = None if step is None else step.headline([a["player"] for a in active])
-    if headline is not None:
-        return headline
-    first = active[0]
-    return f"{first['what']} ({first['rule']})" if first["rule"] else str(first["what"])
-
-
-# --- options ---------------------------------------------------------------------------------
 
 
 @dataclass
@@ -550,7 +458,7 @@ def disabled(game: Game, entity: str, view: Mapping[str, Any]) -> list[Json]:
     return out
 
 
-def _unavailable(game: Game, entity: str) -> list[Json]:
+def unavailable(game: Game, entity: str) -> list[Json]:
     """Why options the player might look for are missing, one line per rule: the disabled
     options his step names as missing (``Step.missing_item``: the claims the bid may not make
     now and a pass it may not make yet, 2.5.4-2.5.10; the new shares he may not buy, 2.7.4,
@@ -570,270 +478,4 @@ def _unavailable(game: Game, entity: str) -> list[Json]:
             for rule, (reason, items) in found.items()]
 
 
-# --- tables ----------------------------------------------------------------------------------
-
-
-def _players_table(game: Game, view: Mapping[str, Any], viewer: str | None) -> list[Json]:
-    directors: dict[str, list[str]] = {}
-    for initials, c in view["companies"].items():
-        if c["director"]:
-            directors.setdefault(c["director"], []).append(initials)
-    return [{
-        "name": p["name"],
-        "cash": p["cash"],
-        "certificates": dict(p["shares"]),
-        "unredeemed": dict(p["unredeemed"]),
-        "director_of": directors.get(p["name"], []),
-        "bond": p["bond"],
-        "bond_placed": p["bond_placed"],
-        "bond_returned": p["bond_returned"],
-        "cities": p["cities"],
-        "cities_claimed": p["cities_claimed"],
-        # 14.5: a first-edition bid's claims are secret until every bid is in (None).
-        "claims": None if p["claims"] is None else list(p["claims"]),
-        "bid_complete": p["bid_complete"],
-        "elephant": view["elephant"] == p["name"],
-        "you": p["name"] == viewer,
-    } for p in view["players"]]
-
-
-def _company_state(c: Mapping[str, Any]) -> str:
-    if c["formed"]:
-        return "operating"
-    if c["floated"]:
-        return "floated"
-    return "not floated"
-
-
-def _director_to_be(game: Game, initials: str) -> str | None:
-    """The player who would be appointed director of a floated company now, while the first
-    stock round postpones the appointment to its end (2.9.1-2.9.2, 3.2.1): the largest
-    holder of two shares or more, ties to the longest holder.  The holdings are public."""
-    co = game.state.companies[initials]
-    if not co.floated or co.director is not None or co.formed:
-        return None
-    return would_be_director(game.rules, game.state, co)
-
-
-def _companies_table(game: Game, view: Mapping[str, Any]) -> list[Json]:
-    rules = game.rules
-    cards = {t["id"]: t.get("runs_as") or t["card"] for t in view["trains"]}
-    bases: dict[str, int] = {}
-    for company, _, _ in view["board"]["bases"]:
-        bases[company] = bases.get(company, 0) + 1
-    out = []
-    for initials, c in view["companies"].items():
-        spec = rules.company(initials)
-        out.append({
-            "initials": initials,
-            "name": spec.name,
-            "kind": c["kind"],
-            "par": spec.par,
-            "price": c["price"],
-            "market_index": game.state.companies[initials].price_index,
-            "treasury": c["cash"],
-            "trains": [cards.get(t, t) for t in c["trains"]],
-            "credit_train": cards.get(c["credit_train"]) if c["credit_train"] else None,
-            "ipo": c["ipo"],
-            "pool": c["pool"],
-            "director": c["director"],
-            "director_to_be": _director_to_be(game, initials),
-            "controller": c["controller"],
-            "home": spec.homes[0].hex if spec.homes else None,
-            "homes": [h.hex for h in spec.homes],
-            "bases": bases.get(initials, 0),
-            "base_tokens": spec.base_tokens,
-            "state": _company_state(c),
-            "floated": c["floated"],
-            "formed": c["formed"],
-            "colour": spec.colour,
-            "text_colour": spec.text_colour,
-        })
-    return out
-
-
-def _moves(rules: GameRules, co: CompanyState) -> Json:
-    """Where the company's marker would go after its next dividend decision (4.7.1):
-    withheld, and paid out from each threshold of the total dividend up."""
-    price = rules.market[co.price_index or 0]
-    withheld = price_after_dividend(rules, co, payout=False, dividend=0)
-    payout = []
-    for multiple, _ in rules.ed.market.movement.dividend_steps:
-        amount = max(1, math.ceil(multiple * price))
-        index = price_after_dividend(rules, co, payout=True, dividend=amount)
-        payout.append({"from": amount, "price": rules.market[index], "market_index": index})
-    return {"withhold": rules.market[withheld], "withhold_index": withheld, "payout": payout}
-
-
-def _market_table(game: Game) -> Json:
-    rules = game.rules
-    markers: dict[str, list[str]] = {}
-    moves: dict[str, Json] = {}
-    for initials, co in game.state.companies.items():
-        if co.price_index is not None:
-            markers.setdefault(str(co.price_index), []).append(initials)
-            moves[initials] = _moves(rules, co)
-    return {"values": list(rules.market), "markers": markers, "moves": moves,
-            "rule": rules.ed.market.movement.rule,
-            "payout_multiples": [m for m, _ in rules.ed.market.movement.dividend_steps],
-            "game_end_price": rules.game_end_price,
-            "limit_exempt_price": rules.holding_limit_exempt_price}
-
-
-def _trains_table(game: Game, view: Mapping[str, Any]) -> Json:
-    ed = game.rules.ed
-    left: dict[str, int] = {}
-    pool: dict[str, int] = {}
-    for t in view["trains"]:
-        if t["where"] == "bank":
-            left[t["card"]] = left.get(t["card"], 0) + 1
-        elif t["where"] == "pool":
-            pool[t["runs_as"]] = pool.get(t["runs_as"], 0) + 1
-    starts = {p.train: p.number for p in ed.phases if p.train}
-    roster: list[Json] = [{"type": spec.name, "gauge": spec.gauge, "price": spec.price,
-               "left": left.get(spec.name, 0), "pool": pool.get(spec.name, 0),
-               "starts_phase": starts.get(spec.name)} for spec in ed.trains]
-    # A dual-option card (4.8.16) comes first: it is bought first.
-    roster[:0] = [{"type": dual.card, "gauge": "dual option", "price": None,
-                "prices": [ed.trains.get(t).price for t in dual.trains],
-                "left": left.get(dual.card, 0), "pool": 0, "starts_phase": None}
-               for dual in ed.trains.dual_options]
-    phase = ed.phase(game.state.phase)
-    return {"roster": roster, "phase": game.state.phase,
-            "train_limit": phase.train_limit, "tiles": list(phase.tiles),
-            "available": list(phase.trains_available)}
-
-
-def _contract(game: Game, viewer: str | None) -> Json | None:
-    """The viewer's own contract bid (2.5.2-2.5.9, 4.3): only ever his own."""
-    if viewer is None:
-        return None
-    p = game.state.player(viewer)
-    if p.bond is None:
-        return None
-    values = {c: game.rules.city(c).bond_value for c in p.cities}
-    groups = con.contract_groups(game.state.board, p.cities) if p.cities else []
-    joined = {c: [o for o in g if o != c] for g in groups for c in g}
-    return {"player": viewer, "bond": p.bond, "returned": p.bond_returned,
-            "cities": [{"name": c, "hex": game.rules.city(c).hex, "bond_value": v,
-                        "joined_to": joined.get(c, [])} for c, v in values.items()],
-            "groups": groups, "rule": "4.3.1",
-            "uncovered": p.bond - sum(values.values()), "claims": list(p.claims),
-            "complete": p.bid_complete}
-
-
-def tables(game: Game, view: Mapping[str, Any], viewer: str | None) -> Json:
-    return {
-        "players": _players_table(game, view, viewer),
-        "companies": _companies_table(game, view),
-        "market": _market_table(game),
-        "trains": _trains_table(game, view),
-        "bank": view["bank"],
-        "bonds_held": view["bonds_held"],
-        "elephant": view["elephant"],
-        "bank_broken": view["bank_broken"],
-        "contract": _contract(game, viewer),
-        "scores": view.get("scores"),
-    }
-
-
-# --- the model -------------------------------------------------------------------------------
-
-
-def turn_model(game: Game, viewer: str | None, *, moderator: bool = False) -> dict[str, Any]:
-    """The turn as ``viewer`` may see it (see the module docstring; docs/turn-model.md).
-    ``moderator``: the tables from the moderator's view (every secret; for the replay of a
-    finished game's log), with no decisions."""
-    view = game.moderator_view() if moderator else game.view(viewer)  # checks the name
-    active = _active(game)
-    step = steps.current(game.state)
-    secret = step is not None and step.secret
-    decisions = []
-    for a in active:
-        if viewer is None or moderator or a["player"] != viewer:
-            continue
-        legal = game.legal_actions(a["entity"])
-        decision = {**a, "secret": secret,
-                    "options": options(game, a["entity"], legal, view),
-                    "disabled": disabled(game, a["entity"], view),
-                    "unavailable": (_unavailable(game, a["entity"])
-                                    if a["entity_type"] == "player" else [])}
-        if a["step"] == "bids":
-            decision["composer"] = bid_composer(game, a["entity"])
-        decisions.append(decision)
-    edition = game.rules.ed.name
-    model = {
-        "next_id": game.next_id(),
-        "edition": edition,
-        "round": view["round"],
-        "phase": view["phase"],
-        "finished": game.finished,
-        "title": title(view),
-        "headline": cite_text(edition, _headline(game, active)),
-        "active": [_cited(edition, a) for a in active],
-        "decisions": [_cited(edition, d) for d in decisions],
-        "tables": tables(game, view, viewer),
-        "view": view,
-    }
-    contract = model["tables"]["contract"]
-    if contract is not None:
-        contract["rule"] = cite(edition, contract["rule"])
-    return model
-
-
-def bid_composer(game: Game, player: str) -> Json:
-    """First edition 14.1-14.5: what a player composing his own secret bid chooses from (the
-    legal actions list only samples, ``submit_bid`` accepts any legal bid): every city a bid may
-    name with the companies whose share it may claim there and its bond value, the number of
-    cities a bid names and the Ganges valley's limit.  The bond and the legality of a composed
-    bid are the engine's: :func:`preview`."""
-    rules = game.rules
-    return {
-        "player": player,
-        "cities": [{"name": c.name, "hex": c.hex, "bond_value": c.bond_value,
-                    "ganges_valley": c.ganges_valley,
-                    "companies": [rules.ed.company(n).initials for n in c.companies]}
-                   for c in rules.cities if c.companies],
-        "min_cities": rules.table.bid_cities_min,
-        "max_cities": rules.table.bid_cities_max,
-        "ganges_limit": rules.ganges_limit,
-        "rule": "14.2-14.5",
-        "rule_summary": rule_summary(rules.ed.name, "14.2"),
-    }
-
-
-def preview(game: Game, viewer: str, action: Action) -> Json:
-    """The option ``action`` would be, priced as in the turn model (a composed bid: its bond,
-    14.4), if the engine accepts it now for ``viewer``; else the engine's error (a
-    :class:`~india1853.errors.RuleError` naming the rule, or an InputError naming the field).
-    Nothing changes: the action is tried on a fork."""
-    trial = game.fork()
-    trial.process(action)
-    entity = str(action["entity"])
-    option = options(game, entity, [action], game.view(viewer))[0]
-    return _cited(game.rules.ed.name, option)
-
-
-# The fields of a decision, an option or a missing option that cite rules in their text.
-_CITING_TEXT = ("what", "effect", "note", "reason")
-
-
-def _cited(edition: str, item: Json) -> Json:
-    """``item`` (an active entity, a decision with its options and missing options) citing the
-    game's own edition: the turn model's rules are named by the second edition's numbers where
-    the editions share the code, and a first-edition game cites the 1989 rules' paragraphs
-    instead (``data/rule_citations.json``), with their summaries."""
-    out = dict(item)
-    if "rule" in out:
-        out["rule"] = cite(edition, str(out["rule"]))
-        out["rule_summary"] = rule_summary(edition, out["rule"])
-    for key in _CITING_TEXT:
-        if isinstance(out.get(key), str):
-            out[key] = cite_text(edition, out[key])
-    for key in ("options", "disabled", "unavailable"):
-        if key in out:
-            out[key] = [_cited(edition, o) for o in out[key]]
-    return out
-
-
-__all__ = ["bid_composer", "disabled", "options", "preview", "tables", "title", "turn_model"]
+__all__ = ["disabled", "options", "unavailable"]
