@@ -26,24 +26,17 @@ from fastapi.responses import FileResponse, JSONResponse, Response, StreamingRes
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from india1853.interfaces.web.access import HashedToken, token_hash
 from india1853.interfaces.web.bots import BotRunner
 from india1853.interfaces.web.db import Database
 from india1853.interfaces.web.docs import install as install_docs
+from india1853.interfaces.web.entry import ApiError, encode
 from india1853.interfaces.web.events import Notifier
 from india1853.interfaces.web.inputs import parse
 from india1853.interfaces.web.pubsub import broadcast
 from india1853.interfaces.web.schema import install as install_schema
 from india1853.interfaces.web.security import Budgets, Guard, RateLimit
-from india1853.interfaces.web.store import (
-    CACHE_BYTES,
-    ApiError,
-    GameStore,
-    HashedToken,
-    NewGame,
-    NewSeat,
-    encode,
-    token_hash,
-)
+from india1853.interfaces.web.store import CACHE_BYTES, GameStore, NewGame, NewSeat
 from india1853.interfaces.web.sweep import BotSweep
 from india1853.interfaces.web.tickets import TICKET_SECONDS, StreamTickets, TicketRefused
 from india1853.rules.game.settings import EDITIONS, player_counts

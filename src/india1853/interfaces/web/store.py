@@ -11,25 +11,25 @@ applies an action to the cached game first (cheap to throw away: an error leaves
 unchanged) and the row is written after; should the write fail, the cached game is dropped
 and rebuilt from the rows.  A game not in the cache is rebuilt by the engine's unchecked
 replay of its rows, which this server alone wrote after checking each one.
+
+:class:`GameStore` is the facade the app calls; its parts are rooms of their own: the SQL
+(``rows.py``), who may act for which entity (``access.py``, the engine's answers), time
+travel and its caches (``history.py``) and the game in memory (``entry.py``).  Here stay the
+cache of games and the locks, the answers built from them, the bots' moves and the charts.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import logging
-import secrets
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-from sqlalchemy import Connection, insert, select, update
 
 from india1853.errors import InputError, RuleError
 from india1853.interfaces.bots import BOT_NAMES, Bot, make_bot
@@ -37,106 +37,35 @@ from india1853.interfaces.charts import draw, history
 from india1853.interfaces.game_render import game_board_svg
 from india1853.interfaces.logfile import escape_old_names
 from india1853.interfaces.narrate import LogLine, narrate, observed
-from india1853.interfaces.web.budget import ByteLRU, entry_bytes, response_bytes
-from india1853.interfaces.web.db import Database, actions, games, seats
-from india1853.interfaces.web.deciders import Deciders
-from india1853.interfaces.web.integrity import CorruptLog, load_rows, row_digest
+from india1853.interfaces.web.access import (
+    Access,
+    access_of,
+    after_acting,
+    authorize,
+    decided_by_now,
+    deciding_human,
+    holds,
+    new_token,
+    offered,
+    token_hash,
+)
+from india1853.interfaces.web.budget import ByteLRU
+from india1853.interfaces.web.db import Database
+from india1853.interfaces.web.entry import ApiError, Entry, Seat, encode, seed_info, server_seed
+from india1853.interfaces.web.history import History
+from india1853.interfaces.web.rows import Rows
 from india1853.interfaces.web.turn import preview, turn
-from india1853.rules.game.game import ENGINE_VERSION, Game, effective_actions, redo_stack
-from india1853.rules.game.secrecy import SEED_BITS, observed_log, seed_commitment
+from india1853.rules.game.game import ENGINE_VERSION, Game
+from india1853.rules.game.secrecy import observed_log
 from india1853.rules.game.settings import Settings
 
 log = logging.getLogger("india1853.web")
 
-TOKEN_BYTES = 24  # 192 random bits per token
-GAME_ID_BYTES = 12
 WRITE_ATTEMPTS = 3
-HISTORY_STEPS = 50  # actions processed forward on the history game, beyond: a replay
-PAST_CACHE = 512  # history responses kept (views and boards after a given action)
 # The caches' memory (budget.py): games and history responses together hold at most this many
 # estimated bytes (india1853 serve --cache-mb), the history responses at most 1/HISTORY_SHARE.
 CACHE_BYTES = 512 << 20
 HISTORY_SHARE = 8
-
-
-
-class ApiError(Exception):
-    """A request the server refuses: the HTTP status and a one-line message."""
-
-    def __init__(self, status: int, detail: str) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.detail = detail
-
-
-class HashedToken(str):
-    """A token's SHA-256 standing for the token (a redeemed stream ticket, tickets.py): the
-    store checks it as it would check the token, without hashing it again."""
-
-
-def token_hash(token: str) -> str:
-    if isinstance(token, HashedToken):
-        return str.__str__(token)
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(TOKEN_BYTES)
-
-
-@dataclass(frozen=True)
-class Seat:
-    name: str
-    bot: str | None
-    token_hash: str | None
-
-
-@dataclass(frozen=True)
-class Access:
-    """What a request's token may do: the seat it views as and the seats it may act for."""
-
-    seat: str | None
-    seats: tuple[str, ...]
-    hotseat: bool = False
-    # The hotseat token's screen is covered: no seat's view, only what every seat may see.
-    covered: bool = False
-
-
-@dataclass
-class Entry:
-    """One game in memory: the engine's game and what the server keeps beside it."""
-
-    game: Game
-    seats: tuple[Seat, ...]
-    hotseat_hash: str | None
-    created_at: float
-    submitters: list[str | None]  # the deciding player of each action in the log
-    seed_chosen_by: str | None = None  # "server", "creator"; None: unknown (before 0003)
-    bots: dict[str, Bot] = field(default_factory=dict)
-    # Answers per (seat, seats, covered), built and encoded once per change.
-    responses: dict[tuple[str | None, tuple[str, ...], bool], dict[str, Any]] = field(
-        default_factory=dict)
-    encoded: dict[tuple[str | None, tuple[str, ...], bool], bytes] = field(
-        default_factory=dict)
-    narrator: Game | None = None
-    history: Game | None = None
-    lines: list[dict[str, Any]] = field(default_factory=list)
-    bot_error: str | None = None
-
-    def humans(self) -> tuple[str, ...]:
-        return tuple(s.name for s in self.seats if s.bot is None)
-
-    def bot_of(self, player: str | None) -> str | None:
-        return next((s.bot for s in self.seats if s.name == player), None)
-
-    def changed(self) -> None:
-        self.responses.clear()
-        self.encoded.clear()
-
-    def nbytes(self) -> int:
-        """The estimated bytes this entry holds (budget.py)."""
-        return entry_bytes((self.game, self.narrator, self.history), len(self.lines),
-                           self.encoded.values())
 
 
 @dataclass(frozen=True)
@@ -163,22 +92,22 @@ class GameStore:
     def __init__(self, db: Database, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTES,
                  on_change: Callable[[str], None] | None = None) -> None:
         self.db = db
+        self.rows = Rows(db)
         self.cache_size = cache_size
         self.on_change = on_change
-        history = max(1, cache_bytes // HISTORY_SHARE)
-        self._cache: ByteLRU[str, Entry] = ByteLRU(cache_bytes - history, Entry.nbytes,
+        past = max(1, cache_bytes // HISTORY_SHARE)
+        self._cache: ByteLRU[str, Entry] = ByteLRU(cache_bytes - past, Entry.nbytes,
                                                    max_items=cache_size)
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
-        self._past_cache: ByteLRU[tuple[str, int, str], bytes] = ByteLRU(
-            history, response_bytes, max_items=PAST_CACHE)
+        self._history = History(past)
         self._charts_guard = threading.Lock()  # matplotlib's pyplot is not thread-safe
 
     # --- cache and locks ------------------------------------------------------------------
 
     def cache_bytes(self) -> tuple[int, int]:
         """The estimated bytes held now by the games' cache and by the history responses'."""
-        return self._cache.bytes, self._past_cache.bytes
+        return self._cache.bytes, self._history.held
 
     @contextmanager
     def lock(self, game_id: str) -> Iterator[None]:
@@ -191,6 +120,12 @@ class GameStore:
             finally:
                 self._cache.reweigh(game_id)
 
+    @contextmanager
+    def _held(self, game_id: str) -> Iterator[Entry]:
+        """The game, current with the database, under its lock."""
+        with self.lock(game_id):
+            yield self._read(game_id)
+
     def _game_lock(self, game_id: str) -> threading.Lock:
         """The game's lock; 404 for a game that does not exist (so that requests for made-up
         ids cannot grow the table of locks)."""
@@ -199,122 +134,28 @@ class GameStore:
         if found is not None:
             return found
         with self.db.read() as conn:
-            self._count(conn, game_id)
+            self.rows.count(conn, game_id)
         with self._locks_guard:
             return self._locks.setdefault(game_id, threading.Lock())
 
-    def _cached(self, game_id: str) -> Entry | None:
-        return self._cache.get(game_id)
-
-    def _remember(self, game_id: str, entry: Entry) -> None:
-        self._cache.put(game_id, entry)
-
-    def _forget(self, game_id: str) -> None:
-        self._cache.pop(game_id)
-
-    def _count(self, conn: Connection, game_id: str, *, for_update: bool = False) -> int:
-        query = select(games.c.actions).where(games.c.id == game_id)
-        if for_update:
-            query = query.with_for_update()
-        count = conn.execute(query).scalar_one_or_none()
-        if count is None:
-            raise ApiError(404, f"game {game_id!r}: no such game")
-        return int(count)
-
-    def _entry(self, conn: Connection, game_id: str, count: int) -> Entry:
-        """The cached game if it holds the database's ``count`` actions, else rebuilt."""
-        entry = self._cached(game_id)
-        if entry is not None and len(entry.game.log) == count:
-            return entry
-        row = conn.execute(select(games).where(games.c.id == game_id)).one()
-        seat_rows = conn.execute(select(seats).where(seats.c.game_id == game_id)
-                                 .order_by(seats.c.position)).all()
-        try:  # integrity.py: every row checked, a damaged log reported, never replayed
-            rows = load_rows(conn, game_id, count)
-        except CorruptLog as exc:
-            log.error("%s", exc)
-            raise ApiError(500, str(exc)) from None
-        settings = Settings.from_json(row.settings)
-        game = Game.replay(settings, [r.data for r in rows], check=False)
-        entry = Entry(game=game,
-                      seats=tuple(Seat(s.name, s.bot, s.token_hash) for s in seat_rows),
-                      hotseat_hash=row.hotseat_hash, created_at=row.created_at,
-                      submitters=[r.seat for r in rows], seed_chosen_by=row.seed_chosen_by)
-        self._remember(game_id, entry)
-        return entry
-
     def _read(self, game_id: str) -> Entry:
-        """The game, current with the database (call with the game's lock held)."""
+        """The game, current with the database (call with the game's lock held): the cached
+        game if it holds the database's count of actions, else rebuilt from the rows."""
         with self.db.read() as conn:
-            return self._entry(conn, game_id, self._count(conn, game_id))
-
-    # --- tokens -----------------------------------------------------------------------------
-
-    def _access(self, entry: Entry, token: str | None, seat: str | None,
-                cover: bool = False) -> Access:
-        """401 for a token that is no seat's; 403 for a seat the token may not view as.
-        ``cover``: the hotseat token's covered screen (no seat's view; ignored for a seat's
-        own token, whose view is only ever its own, and for no token)."""
-        if token is None:
-            if seat is not None:
-                raise ApiError(401, "seat: viewing as a seat needs that seat's token")
-            return Access(None, ())
-        digest = token_hash(token)
-        # Every stored hash is compared (in constant time each), the match taken after.
-        matches = [s.name for s in entry.seats
-                   if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest)]
-        hotseat = entry.hotseat_hash is not None and hmac.compare_digest(entry.hotseat_hash,
-                                                                         digest)
-        if matches:
-            if seat is not None and seat != matches[0]:
-                raise ApiError(403, f"seat: this token is {matches[0]}'s, not {seat}'s")
-            return Access(matches[0], (matches[0],))
-        if hotseat:
-            humans = entry.humans()
-            if seat is None:
-                seat = self._next_human(entry, humans)
-            elif seat not in humans:
-                raise ApiError(403, f"seat: {seat!r} is not a human seat of this game")
-            if cover:
-                return self._covered(humans)
-            return Access(seat, humans, hotseat=True)
-        raise ApiError(401, "token: not a token of this game")
+            count = self.rows.count(conn, game_id)
+            entry = self._cache.get(game_id)
+            if entry is not None and len(entry.game.log) == count:
+                return entry
+            entry = self.rows.load(conn, game_id, count)
+        self._cache.put(game_id, entry)
+        return entry
 
     def known_token(self, game_id: str, token: str) -> bool:
         """Whether ``token`` is a seat's (or the hotseat) token of the game: a rate limit's
         key (security.py); False for a game that does not exist."""
-        digest = token_hash(token)
-        entry = self._cached(game_id)
-        if entry is not None:
-            hashes = [s.token_hash for s in entry.seats] + [entry.hotseat_hash]
-        else:
-            with self.db.read() as conn:
-                hashes = list(conn.execute(select(seats.c.token_hash)
-                                           .where(seats.c.game_id == game_id)).scalars())
-                hashes.append(conn.execute(select(games.c.hotseat_hash)
-                                           .where(games.c.id == game_id)).scalar_one_or_none())
-        return any(h is not None and hmac.compare_digest(h, digest) for h in hashes)
-
-    @staticmethod
-    def _covered(humans: tuple[str, ...]) -> Access:
-        """The hotseat token's covered screen: the public view, the seats it may act for."""
-        return Access(None, humans, hotseat=True, covered=True)
-
-    @staticmethod
-    def _deciding_human(entry: Entry, humans: Sequence[str]) -> str | None:
-        """The human seat that must act next, by the engine's active entities and who
-        decides for each (3.4.1); None when none must (bots act, or the game is over)."""
-        game = entry.game
-        for entity, _ in game.active_entities():
-            player = game.decider(entity)
-            if player is not None and player in humans:
-                return player
-        return None
-
-    @classmethod
-    def _next_human(cls, entry: Entry, humans: Sequence[str]) -> str:
-        """The human seat that must act next (the first human seat when none must)."""
-        return cls._deciding_human(entry, humans) or humans[0]
+        entry = self._cache.get(game_id)
+        hashes = entry.token_hashes() if entry is not None else self.rows.token_hashes(game_id)
+        return holds(hashes, token)
 
     # --- responses --------------------------------------------------------------------------
 
@@ -334,21 +175,6 @@ class GameStore:
             "seed": seed_info(settings.seed, entry.seed_chosen_by, entry.game.finished),
         }
 
-    def _undo_target(self, entry: Entry, kind: str) -> dict[str, Any] | None:
-        log_ = entry.game.log
-        stack = effective_actions(log_) if kind == "undo" else redo_stack(log_)
-        return stack[-1] if stack else None
-
-    def _may(self, entry: Entry, access: Access, kind: str) -> dict[str, Any] | None:
-        """The undo (or redo) action this access may take now, or None (the engine's answer:
-        ``Game.undo_target``, ``Game.redo_target``)."""
-        game = entry.game
-        if not access.seats or game.finished:
-            return None
-        find = game.undo_target if kind == "undo" else game.redo_target
-        target = find(*access.seats)
-        return None if target is None else game.action(kind, str(target["entity"]))
-
     def _response(self, game_id: str, entry: Entry, access: Access) -> dict[str, Any]:
         key = (access.seat, access.seats, access.covered)
         cached = entry.responses.get(key)
@@ -358,8 +184,8 @@ class GameStore:
             out = self._covered_response(game_id, entry, access)
             entry.responses[key] = out
             return out
-        undo = self._may(entry, access, "undo")
-        redo = self._may(entry, access, "redo")
+        undo = offered(entry.game, access, "undo")
+        redo = offered(entry.game, access, "redo")
         out = {
             "game": self._meta(game_id, entry),
             "seat": access.seat,
@@ -386,7 +212,7 @@ class GameStore:
             "seat": None,
             "seats": list(access.seats),
             "covered": True,
-            "next_seat": self._deciding_human(entry, access.seats),
+            "next_seat": deciding_human(entry.game, access.seats),
             "turn": turn(entry.game, None),
             "last_action_id": len(entry.game.log),
             "can_undo": False,
@@ -413,41 +239,26 @@ class GameStore:
         screen covered until the next seat confirms, _covered_response)."""
         with self.lock(game_id):
             entry = self._read(game_id)
-            return self._encode(game_id, entry, self._access(entry, token, seat, cover))
+            return self._encode(game_id, entry, access_of(entry, token, seat, cover))
 
     def last_action_id(self, game_id: str) -> int:
-        entry = self._cached(game_id)
+        entry = self._cache.get(game_id)
         if entry is not None:
             return len(entry.game.log)
-        with self.db.read() as conn:
-            return self._count(conn, game_id)
+        return self.database_count(game_id)
 
     def database_count(self, game_id: str) -> int:
         """The game's count of actions in the database (another process may have written)."""
         with self.db.read() as conn:
-            return self._count(conn, game_id)
+            return self.rows.count(conn, game_id)
 
     def check_access(self, game_id: str, token: str | None, seat: str | None) -> None:
         """Raise the ApiError a request with this token would get (404, 401, 403)."""
         with self.lock(game_id):
-            self._access(self._read(game_id), token, seat)
+            access_of(self._read(game_id), token, seat)
 
     def list_games(self, limit: int = 200) -> list[dict[str, Any]]:
-        with self.db.read() as conn:
-            rows = conn.execute(select(games).order_by(games.c.created_at.desc())
-                                .limit(limit)).all()
-            ids = [r.id for r in rows]
-            seat_rows = conn.execute(select(seats).where(seats.c.game_id.in_(ids))
-                                     .order_by(seats.c.position)).all() if ids else []
-        players: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}
-        for s in seat_rows:
-            players[s.game_id].append({"name": s.name, "bot": s.bot})
-        return [{"id": r.id, "edition": r.settings.get("edition"),
-                 "variants": r.settings.get("variants", []), "players": players[r.id],
-                 "round": r.round, "finished": r.finished, "created_at": r.created_at,
-                 "actions": r.actions,
-                 "seed": seed_info(int(r.settings.get("seed", 0)), r.seed_chosen_by,
-                                   bool(r.finished))} for r in rows]
+        return self.rows.list_games(limit)
 
     def public_log(self, game_id: str, after: int = 0) -> dict[str, Any]:
         """The log in words with each action's public data (those after action ``after``);
@@ -486,61 +297,26 @@ class GameStore:
             entry.lines.append({"id": line.id, "entity": line.entity, "lines": list(line.lines)})
             before = after
 
-    def _game_at(self, game_id: str, at: int | None) -> Game:
-        """The live game (``at`` None or the last id); for history, a game of its own."""
-        with self.lock(game_id):
-            return self._history_game(game_id, self._read(game_id), at)
-
-    def _history_game(self, game_id: str, entry: Entry, at: int | None) -> Game:
-        """The game after action ``at`` (the game's lock held).  Each game keeps one history
-        game: stepping forward through the history processes the next few actions on it;
-        a step back or a long jump replays the log's prefix unchecked."""
-        game = entry.game
-        if at is None or at == len(game.log):
-            return game
-        if not 0 <= at <= len(game.log):
-            raise ApiError(422, f"at: must be between 0 and {len(game.log)}, got {at}")
-        past = entry.history
-        if past is None or not 0 <= at - len(past.log) <= HISTORY_STEPS:
-            past = Game.replay(game.settings, game.log[:at], check=False)
-        else:
-            for action in game.log[len(past.log):at]:
-                past.process(action)
-        entry.history = past
-        return past
-
-    def _past(self, game_id: str, at: int, kind: str,
-              build: Callable[[Game], bytes]) -> bytes:
-        """A history response: the log's prefix never changes, so each is built once."""
-        key = (game_id, at, kind)
-        found = self._past_cache.get(key)
-        if found is not None:
-            return found
-        with self.lock(game_id):
-            entry = self._read(game_id)
-            live = at == len(entry.game.log)
-            data = build(self._history_game(game_id, entry, at))
-        if not live:
-            self._past_cache.put(key, data)
-        return data
-
     def at_json(self, game_id: str, at: int) -> bytes:
         """The public view after action ``at`` (history), as JSON."""
-        return self._past(game_id, at, "at", lambda game: encode(
-            {"last_action_id": at, "turn": turn(game, None)}))
+        return self._history.response(game_id, at, "at", lambda: self._held(game_id),
+                                      lambda game: encode({"last_action_id": at,
+                                                           "turn": turn(game, None)}))
 
     def board_svg(self, game_id: str, at: int | None) -> str:
         """The board as SVG, now or after action ``at``."""
         if at is None:
             with self.lock(game_id):
                 return game_board_svg(self._read(game_id).game)
-        return self._past(game_id, at, "board",
-                          lambda game: game_board_svg(game).encode("utf-8")).decode("utf-8")
+        return self._history.response(
+            game_id, at, "board", lambda: self._held(game_id),
+            lambda game: game_board_svg(game).encode("utf-8")).decode("utf-8")
 
     def stats_svg(self, game_id: str) -> str:
         """The charts of ``india1853 stats`` (worth per round, share prices), drawn from the
         public view only (secret-free, the same for every viewer)."""
-        game = self._game_at(game_id, None)
+        with self._held(game_id) as entry:
+            game = entry.game
         colours = {c.initials: c.colour for c in game.rules.ed.companies}
         with self._charts_guard, tempfile.TemporaryDirectory() as tmp:
             return draw(history(game), Path(tmp) / "stats.svg", colours).read_text()
@@ -594,45 +370,27 @@ class GameStore:
         if not isinstance(log_actions, list):
             raise ApiError(422, "log.actions: must be a list")
         game = Game(settings)
-        deciders = Deciders()  # deciders.py: in one pass (many undo/redo pairs: linear)
+        deciders: list[str | None] = []  # each action's, asked of the engine as it is read
         for i, action in enumerate(log_actions):
             try:
-                who = deciders.of(game, action)
+                who = decided_by_now(game, action)
                 game.process(action)
             except (InputError, RuleError) as exc:
                 raise ApiError(422, f"actions[{i}]: {exc}") from None
-            deciders.accepted(game.log[-1], who)
-        return self._insert(game, [(p, bots.get(p)) for p in settings.players], deciders.seats,
+            deciders.append(who)
+        return self._insert(game, [(p, bots.get(p)) for p in settings.players], deciders,
                             hotseat, chosen_by)
 
     def _insert(self, game: Game, players: list[tuple[str, str | None]],
-                submitters: list[str | None], hotseat: bool,
+                deciders: list[str | None], hotseat: bool,
                 seed_chosen_by: str) -> dict[str, Any]:
-        game_id = secrets.token_urlsafe(GAME_ID_BYTES)
         tokens = {name: new_token() for name, bot in players if bot is None}
         hotseat_token = new_token() if hotseat else None
-        now = time.time()
-        with self.db.write() as conn:
-            conn.execute(insert(games).values(
-                id=game_id, engine_version=ENGINE_VERSION, settings=game.settings.to_json(),
-                hotseat_hash=token_hash(hotseat_token) if hotseat_token else None,
-                created_at=now, updated_at=now, actions=len(game.log),
-                round=game.state.round, finished=game.finished, seed_chosen_by=seed_chosen_by))
-            conn.execute(insert(seats), [
-                {"game_id": game_id, "position": i, "name": name, "bot": bot,
-                 "token_hash": token_hash(tokens[name]) if name in tokens else None}
-                for i, (name, bot) in enumerate(players)])
-            if game.log:
-                conn.execute(insert(actions), [
-                    {"game_id": game_id, "idx": a["id"], "data": a, "seat": who,
-                     "created_at": now, "digest": row_digest(game_id, a["id"], a, who)}
-                    for a, who in zip(game.log, submitters, strict=True)])
-        entry = Entry(game=game, seats=tuple(Seat(n, b, token_hash(tokens[n])
-                                                  if n in tokens else None)
-                                             for n, b in players),
-                      hotseat_hash=token_hash(hotseat_token) if hotseat_token else None,
-                      created_at=now, submitters=list(submitters), seed_chosen_by=seed_chosen_by)
-        self._remember(game_id, entry)
+        seats = [Seat(n, b, token_hash(tokens[n]) if n in tokens else None) for n, b in players]
+        game_id, entry = self.rows.insert(
+            game, seats, deciders, token_hash(hotseat_token) if hotseat_token else None,
+            seed_chosen_by)
+        self._cache.put(game_id, entry)
         out: dict[str, Any] = {
             "id": game_id,
             "tokens": tokens,
@@ -656,21 +414,17 @@ class GameStore:
         for _attempt in range(WRITE_ATTEMPTS):
             with self.lock(game_id):
                 entry = self._read(game_id)
-                access = self._access(entry, token, seat)
+                access = access_of(entry, token, seat)
                 action_id = action.get("id")
                 if not isinstance(action_id, int) or isinstance(action_id, bool):
                     raise ApiError(422, "action.id: must be an integer (the turn's next_id)")
                 if action_id != entry.game.next_id():
                     raise ApiError(409, f"action.id: expected {entry.game.next_id()}, got "
                                         f"{action_id} (the game has moved on: reload it)")
-                who = self._authorize(entry, access, action)
+                who = authorize(entry.game, access, action)
                 stamped = {**action, "created_at": int(time.time())}
                 if self._apply(game_id, entry, stamped, who):
-                    if access.hotseat and cover:
-                        access = self._covered(access.seats)
-                    elif access.hotseat:
-                        access = Access(self._next_human(entry, access.seats), access.seats,
-                                        hotseat=True)
+                    access = after_acting(entry.game, access, cover)
                     return self._encode(game_id, entry, access)[1]
         raise ApiError(409, "the game changed while the action was written; reload it")
 
@@ -685,10 +439,10 @@ class GameStore:
             raise ApiError(422, "action: must be a JSON object")
         with self.lock(game_id):
             entry = self._read(game_id)
-            access = self._access(entry, token, seat)
+            access = access_of(entry, token, seat)
             if action.get("type") in ("undo", "redo"):
                 raise ApiError(422, "action.type: undo and redo have no preview")
-            who = self._authorize(entry, access, action)
+            who = authorize(entry.game, access, action)
             try:
                 option = preview(entry.game, who, {**action, "id": entry.game.next_id(),
                                                    "created_at": 0})
@@ -696,58 +450,22 @@ class GameStore:
                 raise ApiError(422, str(exc)) from None
         return json.dumps({"option": option}).encode()
 
-    def _authorize(self, entry: Entry, access: Access, action: dict[str, Any]) -> str:
-        """The player deciding the action, if the token may act for him; else 403."""
-        kind = action.get("type")
-        game = entry.game
-        if kind in ("undo", "redo"):
-            target = self._undo_target(entry, str(kind))
-            if target is None:
-                raise ApiError(422, f"rule {kind}: there is nothing to {kind}")
-            who = entry.submitters[int(target["id"]) - 1]
-            if who not in access.seats:
-                raise ApiError(403, f"{kind}: the action to {kind} was decided by {who}, "
-                                    "not by this token's seat")
-            return who
-        entity = action.get("entity")
-        if not isinstance(entity, str):
-            raise ApiError(422, "action.entity: must be a player's name or a company's "
-                                "initials")
-        if entity not in game.state.companies and entity not in game.settings.players:
-            raise ApiError(422, f"action.entity: unknown player or company {entity!r}")
-        who = game.decider(entity)
-        if who is None or who not in access.seats:
-            raise ApiError(403, f"action.entity: {entity} is not decided by this token's "
-                                f"seat ({', '.join(access.seats) or 'none'})")
-        return who
-
     def _apply(self, game_id: str, entry: Entry, action: dict[str, Any], who: str) -> bool:
         """Process and persist one action (the game's lock held).  False if another process
         wrote an action first (the cache is then dropped and the caller starts again)."""
         game = entry.game
-        before = len(game.log)
         try:
             game.process(action)
         except (InputError, RuleError) as exc:
             raise ApiError(422, str(exc)) from None
-        accepted = game.log[-1]
         try:
-            with self.db.write() as conn:
-                if self._count(conn, game_id, for_update=True) != before:
-                    self._forget(game_id)
-                    return False
-                conn.execute(insert(actions).values(game_id=game_id, idx=accepted["id"],
-                                                    data=accepted, seat=who,
-                                                    created_at=time.time(),
-                                                    digest=row_digest(game_id, accepted["id"],
-                                                                      accepted, who)))
-                conn.execute(update(games).where(games.c.id == game_id).values(
-                    actions=len(game.log), round=game.state.round, finished=game.finished,
-                    updated_at=time.time()))
+            written = self.rows.append(game_id, game, who)
         except BaseException:
-            self._forget(game_id)
+            self._cache.pop(game_id)
             raise
-        entry.submitters.append(who)
+        if not written:
+            self._cache.pop(game_id)
+            return False
         entry.changed()
         if self.on_change is not None:
             self.on_change(game_id)
@@ -821,36 +539,7 @@ class GameStore:
 
     def games_waiting_for_bots(self) -> list[str]:
         """Unfinished games that have a bot seat (to wake their bots at server start)."""
-        with self.db.read() as conn:
-            rows = conn.execute(select(games.c.id).where(games.c.finished.is_(False))
-                                .where(games.c.id.in_(select(seats.c.game_id)
-                                                      .where(seats.c.bot.is_not(None))))
-                                ).all()
-        return [r.id for r in rows]
-
-
-def encode(data: Any) -> bytes:
-    """Compact JSON as UTF-8."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-
-
-def server_seed() -> int:
-    """A seed nobody at the table chose: SEED_BITS bits from the operating system."""
-    return secrets.randbits(SEED_BITS)
-
-
-SEED_CHOSEN_BY = {"server": "seed chosen by the server (random, committed)",
-                  "creator": "seed chosen by the creator", None: "seed of unknown origin"}
-
-
-def seed_info(seed: int, chosen_by: str | None, finished: bool) -> dict[str, Any]:
-    """What every view and listing tells of the seed: its SHA-256 from the start, who chose
-    it, and the seed itself (its decimal digits, the string the SHA-256 is of) once the game
-    is over: then anyone can check the deal."""
-    return {"sha256": seed_commitment(seed), "chosen_by": chosen_by or "unknown",
-            "note": SEED_CHOSEN_BY.get(chosen_by, SEED_CHOSEN_BY[None]),
-            # A string: a 128-bit number is beyond a JavaScript number's exact integers.
-            "value": str(seed) if finished else None}
+        return self.rows.unfinished_with_bots()
 
 
 def _public_settings(settings: Settings) -> dict[str, Any]:
