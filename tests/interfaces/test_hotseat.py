@@ -10,6 +10,7 @@ parser), and presses Enter at a "press Enter" prompt.
 from __future__ import annotations
 
 import io
+import json
 import re
 from collections.abc import Callable
 from itertools import pairwise
@@ -19,6 +20,7 @@ from typing import Any
 import pytest
 from rich.console import Console as RichConsole
 
+from india1853.errors import India1853Error
 from india1853.interfaces.bots import make_bot
 from india1853.interfaces.logfile import Table, load_game
 from india1853.interfaces.narrate import game_log
@@ -33,6 +35,7 @@ from india1853.rules.game.turn import turn_model
 # A script step: given the table and the prompt shown, the line to type, or None for the
 # default (the greedy choice, or Enter).
 Step = Callable[["Sitting", str], str | None]
+GAMES = Path(__file__).resolve().parents[1] / "games"
 SEPARATOR = "=" * 40  # what Console.clear prints when the output is not a terminal
 
 
@@ -213,6 +216,39 @@ def test_the_engines_refusal_to_undo_a_revelation_is_shown_and_changes_nothing(
     assert not any(a["type"] == "undo" for a in s.game.log)
     errors = [line for line in out.splitlines() if line.startswith("error: ")]
     assert len(errors) == 1 and "revealed secret information" in errors[0], errors
+
+
+def _after_first_buy(tmp_path: Path) -> tuple[Hotseat, str]:
+    """A table of humans at the fixture game's first share bought, its buyer's."""
+    data = json.loads((GAMES / "random-3p-seed3.json").read_text())
+    actions = data["actions"]
+    first = next(i for i, a in enumerate(actions) if a["type"] == "buy_share")
+    game = Game.replay(Settings.from_json(data["settings"]), actions[:first + 1], check=False)
+    table = Hotseat(game, Table({}), Console(io.StringIO(), io.StringIO()),
+                    tmp_path / "game.json")
+    return table, str(actions[first]["entity"])
+
+
+def test_undo_and_redo_take_the_engines_answer(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 20: the terminal works out no reach of its own; what undo and redo move is the
+    engine's answer (``Game.undo_target``, ``Game.redo_target``).  Where the engine answers
+    that nothing may be taken back, the terminal refuses and changes nothing."""
+    table, buyer = _after_first_buy(tmp_path)
+    before = list(table.game.log)
+    table.undo(buyer)
+    assert table.game.log[-1]["type"] == "undo" and len(table.game.log) == len(before) + 1
+    table.redo(buyer)
+    assert table.game.log[-1]["type"] == "redo"
+    monkeypatch.setattr(Game, "undo_target", lambda self, *seats: None)
+    monkeypatch.setattr(Game, "redo_target", lambda self, *seats: None)
+    refused = list(table.game.log)
+    with pytest.raises(India1853Error, match="undo: you have no action to take back"):
+        table.undo(buyer)
+    table.game.process(table.game.action("undo", buyer))  # the engine itself would take it
+    with pytest.raises(India1853Error, match="redo: there is nothing to redo"):
+        table.redo(buyer)
+    assert table.game.log == [*refused, table.game.log[-1]]
 
 
 def test_a_players_screen_shows_every_move_since_his_last_turn(tmp_path: Path) -> None:

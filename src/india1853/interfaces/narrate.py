@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from india1853.data.model import Edition
-from india1853.rules.game.turn.decisions import title
 from india1853.rules.game.game import Game
 from india1853.rules.game.secrecy import as_made
 from india1853.rules.game.steps import STEPS
+from india1853.rules.game.turn.decisions import title
 from india1853.rules.game.wording import agree, possessive, verb
 
 View = Mapping[str, Any]

@@ -50,7 +50,7 @@ from india1853.interfaces.terminal.parse import (
     parse,
     resolve,
 )
-from india1853.rules.game.game import Game, effective_actions, redo_stack
+from india1853.rules.game.game import Game, effective_actions
 from india1853.rules.game.turn import turn_model
 from india1853.rules.game.wording import agree, possessive
 
@@ -389,29 +389,37 @@ class Hotseat:
 
     def redo(self, player: str) -> None:
         """Put back the player's own action that ``undo`` took back (the bots then decide
-        again)."""
-        stack = redo_stack(self.game.log)
-        if not stack:
-            raise India1853Error("redo: there is nothing to redo")
-        target = stack[-1]
-        # Redo restores the state after ``target``: the state now is the one before it.
-        who = self.game.decided_by(target)
-        if who != player:
+        again): the engine's answer, ``Game.redo_target``."""
+        target = self.game.redo_target(player)
+        if target is None:
+            other = self.game.redo_target(*self.game.settings.players)
+            if other is None:
+                raise India1853Error("redo: there is nothing to redo")
+            who = self.game.decided_by(other)
             raise India1853Error(f"redo: the action to put back is {who}'s, and only {who} "
                                  "may put it back")
+        # Redo restores the state after ``target``: the state now is the one before it.
         self.submit({"type": "redo", "entity": target["entity"],
                      "entity_type": target["entity_type"]}, narrated=target)
 
     def undo(self, player: str) -> None:
         """Take back ``player``'s last action and the bots' actions after it, never another
-        human's.  Every undo is tried on a copy first, so a refusal (another human's move in
-        between, or one the engine will not take back) changes nothing."""
-        targets = self.undo_targets(player)
+        human's.  Each step is the engine's answer (``Game.undo_target``: the action an undo
+        by him or one of the bots takes back now, never across a revelation of secrets), tried
+        on a copy first, so a refusal changes nothing."""
         trial = self.game.fork()
-        for target in reversed(targets):
+        targets: list[dict[str, Any]] = []
+        while True:
+            target = trial.undo_target(player, *self.bots)
+            if target is None:
+                raise self.undo_refusal(trial)
+            who = trial.decided_by(target)
             trial.process({"type": "undo", "entity": target["entity"],
                            "entity_type": target["entity_type"], "id": trial.next_id(),
                            "created_at": int(self.clock())})
+            targets.append(target)
+            if who == player:
+                break
         with interrupts_held():
             self.game = trial
             self.save()
@@ -424,22 +432,26 @@ class Hotseat:
                      "(the bots decide again)")
         self.remember(LogLine(len(self.game.log), player, (note,)))
 
-    def undo_targets(self, player: str) -> list[dict[str, Any]]:
-        """The actions in force that ``undo`` takes back for ``player``, oldest first: his
-        last one and the bots' after it.  Raises when another human acted after it."""
-        done = effective_actions(self.game.log)
-        for i in range(len(done) - 1, -1, -1):
-            # Who decided it then (a company's director may have changed since).
-            who = self.game.decided_by(done[i])
-            if who == player:
-                return done[i:]
-            if who not in self.bots:
-                raise India1853Error(
-                    f"undo: {agree(who or 'another player', 'has acted')} since your last action, "
-                    "and nobody may "
-                    "take back another player's move (you may undo only your own last action, "
-                    "with the bots' moves after it)")
-        raise India1853Error("undo: you have no action to take back")
+    @staticmethod
+    def undo_refusal(trial: Game) -> Exception:
+        """Why the engine takes back no more for the player (``trial``: his undo so far): the
+        action to take back is another human's, or nothing is left, or the engine's own
+        refusal (an action that revealed secret information)."""
+        other = trial.undo_target(*trial.settings.players)
+        if other is not None:
+            who = trial.decided_by(other)
+            return India1853Error(
+                f"undo: {agree(who or 'another player', 'has acted')} since your last action, "
+                "and nobody may "
+                "take back another player's move (you may undo only your own last action, "
+                "with the bots' moves after it)")
+        if not effective_actions(trial.log):
+            return India1853Error("undo: you have no action to take back")
+        try:  # nobody may undo now: the engine names its rule
+            trial.process(trial.action("undo", str(trial.log[-1]["entity"])))
+        except India1853Error as refusal:
+            return refusal
+        return India1853Error("undo: you have no action to take back")
 
     def pass_keyboard(self, player: str) -> None:
         self.console.clear(scrollback=True)
