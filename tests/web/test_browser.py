@@ -384,7 +384,9 @@ def test_tile_choices_are_the_renderers_pictures_with_cost_and_revenue(
     turn = httpx.get(f"{server_url}/api/games/{game['id']}", params={"seat": "Ann"},
                      headers={"Authorization": f"Bearer {token}"}, timeout=60).json()["turn"]
     offered = [o for d in turn["decisions"] for o in d["options"] if o["type"] == "lay_tile"]
-    at_h20 = {o["ui"]["tile"]: o for o in offered if o["ui"]["hex"] == "H20"}
+    # Each tile's first legal rotation on H20: how its choice shows it.
+    at_h20 = {o["ui"]["tile"]: o for o in sorted(offered, key=lambda o: -o["ui"]["rotation"])
+              if o["ui"]["hex"] == "H20"}
     assert len(at_h20) >= 2
     page, errors = pages.new()
     open_game(page, server_url, game["hotseat_link"])
@@ -398,8 +400,8 @@ def test_tile_choices_are_the_renderers_pictures_with_cost_and_revenue(
         option = at_h20[tile]
         picture = choice.locator("img.tile-picture")
         # The picture is loaded (drawn), the tile at its first legal rotation.
-        expect(picture).to_have_attribute("src", f"/api/tiles/second/{tile}.svg?rotation="
-                                          f"{min(o['ui']['rotation'] for o in offered if o['ui']['hex'] == 'H20' and o['ui']['tile'] == tile)}&v=1")
+        expect(picture).to_have_attribute(
+            "src", f"/api/tiles/second/{tile}.svg?rotation={option['ui']['rotation']}&v=1")
         page.wait_for_function("(img) => img.complete && img.naturalWidth > 0",
                                arg=picture.element_handle(), polling=100)
         words = choice.inner_text()
