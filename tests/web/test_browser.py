@@ -527,57 +527,63 @@ def test_a_changed_run_the_engine_refuses_shows_why(pages: Pages, server_url: st
     assert errors.seen == []
 
 
-def test_a_run_drawn_by_clicking_hexes_checked_live(pages: Pages, server_url: str,
-                                                   tmp_path: Path) -> None:
-    """Issue 21 item 4: a train's route drawn by clicking the hexes it passes on the board (and
-    by keyboard), with its reach, revenue so far and the engine's verdict shown as it is drawn;
-    a refused run keeps the editor open with its text; the optimal run stays the default."""
-    game = import_game(server_url, "greedy-3p-seed3.json", 51)  # GIP runs two '2' trains
+def test_a_run_drawn_by_clicking_stations_checked_live(pages: Pages, server_url: str,
+                                                      tmp_path: Path) -> None:
+    """Issue 21 item 4: a train's route drawn by clicking its stations on the board (and by
+    keyboard), the engine filling in the track between, with the train's reach, the revenue so
+    far and the engine's verdict shown as it is drawn; a refused run keeps the editor open with
+    its text; the optimal run stays the default."""
+    game = import_game(server_url, "greedy-3p-seed3.json", 149)  # GIP runs three '2' trains
     page, errors = pages.new()
     open_game(page, server_url, game["hotseat_link"])
     expect(page.locator("#accept-run")).to_be_visible()  # the optimal run, one click away
+    optimal = page.locator("#decision-body .preview > p.effect").inner_text()
     page.click("#change-run summary")
     verdict = page.locator("#run-verdict")
-    expect(verdict).to_contain_text("Accepted: Run for £90 and £50 of mail")
+    expect(verdict).to_have_text(f"Accepted: {optimal}")
+    expect(page.locator("#run-hexes-0")).to_have_value("M9:st2 N10:st1 M11 M13 L14 L16 K17:st1")
     # Train 1 (the mail train) drawn anew: Clear starts drawing it on the board.
     page.click("#run-clear-0")
     expect(page.locator("#run-hexes-0")).to_have_value("")
     expect(verdict).to_contain_text("Not accepted")
-    page.locator(".hex-target.offered[data-hex=M9]").click()
-    expect(page.locator("#run-hexes-0")).to_have_value("M9")
+    page.locator(".hex-target.offered[data-hex=M9]").click()  # Bombay
     status = page.locator("#run-status-0")
     expect(status).to_contain_text("Click the next hex")
     expect(status).to_contain_text("A '2' train runs to up to 2 Large Stations")
-    # The next hex by keyboard: the hexes with track are buttons while a route is drawn.
-    target = page.locator(".hex-target[data-hex=N10]")
+    page.locator(".hex-target.offered[data-hex=N10]").click()  # a town beside it
+    expect(page.locator("#run-hexes-0")).to_have_value("M9:st2 N10")
+    expect(status).to_contain_text("So far: 2 stations (1 of 2 Large)")
+    # Nagpur, four hexes on, by keyboard: the hexes with track are buttons while drawing; the
+    # engine fills in the track between.
+    target = page.locator(".hex-target[data-hex=K17]")
     expect(target).to_have_attribute("role", "button")
     target.focus()
     page.keyboard.press("Enter")
-    expect(page.locator("#run-hexes-0")).to_have_value("M9 N10")
-    expect(status).to_contain_text("So far: 2 stations (1 of 2 Large) · £50 + £50 mail")
-    expect(verdict).to_contain_text("Accepted: Run for £90 and £50 of mail")
-    expect(page.locator("path.route-line")).to_have_count(4)  # the run as drawn, on the board
+    expect(page.locator("#run-hexes-0")).to_have_value("M9:st2 N10 M11 M13 L14 L16 K17")
+    expect(status).to_contain_text("So far: 3 stations (2 of 2 Large)")
+    expect(verdict).to_have_text(f"Accepted: {optimal}")
+    expect(page.locator("path.route-line")).to_have_count(6)  # the run as drawn, on the board
     shot(page, "run-drawing-laptop", tmp_path)
     # The last hex again takes it back: the run is refused, live and when submitted, and the
     # editor stays open with its text.
-    page.locator(".hex-target[data-hex=N10]").click()
-    expect(page.locator("#run-hexes-0")).to_have_value("M9")
-    expect(verdict).to_contain_text("Not accepted: rule 4.5")
+    page.locator(".hex-target[data-hex=K17]").click()
+    expect(page.locator("#run-hexes-0")).to_have_value("M9:st2 N10 M11 M13 L14 L16")
+    expect(verdict).to_contain_text("Not accepted: rule 4.5.4")
     page.click("#run-changed")
-    expect(page.locator("#error")).to_contain_text("rule 4.5")
-    assert last_action(server_url, game["id"])["id"] == 51
+    expect(page.locator("#error")).to_contain_text("rule 4.5.4")
+    assert last_action(server_url, game["id"])["id"] == 149
     expect(page.locator("#change-run")).to_have_attribute("open", "")
-    expect(page.locator("#run-hexes-0")).to_have_value("M9")
-    expect(verdict).to_contain_text("Not accepted: rule 4.5")
-    # Drawn again to N10 and run: the action posted is the run as drawn.
+    expect(page.locator("#run-hexes-0")).to_have_value("M9:st2 N10 M11 M13 L14 L16")
+    expect(verdict).to_contain_text("Not accepted: rule 4.5.4")
+    # Nagpur again, and run: the action posted is the run as drawn.
     page.click("#run-draw-0")
-    page.locator(".hex-target[data-hex=N10]").click()
-    expect(verdict).to_contain_text("Accepted")
+    page.locator(".hex-target[data-hex=K17]").click()
+    expect(verdict).to_have_text(f"Accepted: {optimal}")
     page.click("#run-changed")
-    wait_for_action(page, 52)
+    wait_for_action(page, 150)
     done = last_action(server_url, game["id"])["action"]
     assert done["type"] == "run_routes"
-    assert [r["hexes"] for r in done["routes"]] == [["M9", "N10"], ["H20:st1", "G19:st1"]]
+    assert done["routes"][0]["hexes"] == ["M9:st2", "N10", "M11", "M13", "L14", "L16", "K17"]
     assert errors.seen == []
 
 

@@ -384,7 +384,7 @@ export class Decisions {
     this.runDraft = {
       nextId: this.turn.next_id, entity: option.action.entity, open: false, drawing: null,
       routes: (option.action.routes || []).map((r) => ({ train: r.train, mail: Boolean(r.mail), on: true, text: r.hexes.join(" ") })),
-      answer: null, asked: 0, timer: null,
+      answer: null, asked: 0, timer: null, joinPending: false,
     };
     return this.runDraft;
   }
@@ -417,6 +417,7 @@ export class Decisions {
     else stops.push(hex);
     route.text = stops.join(" ");
     route.on = true;
+    d.joinPending = true; // the engine's answer fills in the track between the stations
     this.render();
     this.checkDraft();
   }
@@ -439,6 +440,15 @@ export class Decisions {
       }
       if (this.runDraft !== d || asked !== d.asked) return;
       d.answer = answer;
+      if (d.joinPending) {
+        // Drawn on the board: the route becomes the engine's reading of it, the track between
+        // the stations clicked filled in (rules/game/run_draft.py).
+        d.joinPending = false;
+        const on = d.routes.filter((r) => r.on);
+        answer.routes.forEach((got, k) => { if (on[k] && Array.isArray(got.hexes)) on[k].text = got.hexes.join(" "); });
+        this.render();
+        return;
+      }
       this.showDraftAnswer(d);
     };
     if (now) ask(); else d.timer = setTimeout(ask, 200);
@@ -488,6 +498,7 @@ export class Decisions {
         "aria-label": `Hexes of train ${r.train}, separated by spaces`, spellcheck: "false", autocomplete: "off" });
       hexes.addEventListener("input", () => {
         r.text = hexes.value;
+        draft.joinPending = false; // typed: the text stays as typed
         this.board.routes(this.draftRoutes(draft));
         this.checkDraft();
       });
@@ -525,10 +536,10 @@ export class Decisions {
     const details = h("details", { class: "change-run", id: "change-run", open: draft.open },
       h("summary", {}, "Change the run"),
       h("p", { class: "hint" }, draft.drawing !== null
-        ? `Drawing train ${draft.routes[draft.drawing].train}'s route: click the hexes it passes on the board, in order, from end station to end station (the last hex again takes it back; Esc stops).`
-        : "Untick a train to leave it out; “Draw on the board” and click the hexes a route passes, or edit them (e.g. M9:st2 N10:st1: a hex's stations named where it has several)."),
-      h("ol", { class: "routes" }, rows),
+        ? `Drawing train ${draft.routes[draft.drawing].train}'s route: click the stations it runs to on the board, in order; the engine finds the track between (click a hex on the way to choose another way; the last hex again takes it back; Esc stops).`
+        : "Untick a train to leave it out; “Draw on the board” and click the stations a route runs to, or edit its hexes (e.g. M9:st2 N10:st1: a hex's stations named where it has several)."),
       h("p", { class: "run-verdict", id: "run-verdict", role: "status" }),
+      h("ol", { class: "routes" }, rows),
       h("div", { class: "options" },
         h("button", { type: "button", id: "run-changed", onclick: submit }, "Run as changed"),
         h("button", { type: "button", id: "run-reset", onclick: reset }, "Back to the optimal run")));
