@@ -384,7 +384,7 @@ export class Decisions {
     this.runDraft = {
       nextId: this.turn.next_id, entity: option.action.entity, open: false, drawing: null,
       routes: (option.action.routes || []).map((r) => ({ train: r.train, mail: Boolean(r.mail), on: true, text: r.hexes.join(" ") })),
-      answer: null, asked: 0, timer: null, joinPending: false,
+      answer: null, asked: 0, timer: null, joinPending: false, version: 0, answered: -1,
     };
     return this.runDraft;
   }
@@ -428,10 +428,12 @@ export class Decisions {
     const d = this.runDraft;
     if (!d || !this.previewRun) return;
     clearTimeout(d.timer);
+    d.version += 1; // every change to the draft comes here: older answers are about another
     const ask = async () => {
       const option = this.options().find((o) => o.type === "run_routes");
       if (!option || this.runDraft !== d) return;
       const asked = ++d.asked;
+      const version = d.version;
       let answer;
       try {
         answer = await this.previewRun(this.draftAction(d, option));
@@ -440,6 +442,7 @@ export class Decisions {
       }
       if (this.runDraft !== d || asked !== d.asked) return;
       d.answer = answer;
+      d.answered = version;
       if (d.joinPending) {
         // Drawn on the board: the route becomes the engine's reading of it, the track between
         // the stations clicked filled in (rules/game/run_draft.py).
@@ -524,7 +527,10 @@ export class Decisions {
     });
     const submit = () => {
       draft.drawing = null;
-      this.act({ type: "run_routes", action: this.draftAction(draft, option) });
+      // The run the engine accepted for this very draft (its gaps filled in), else the draft
+      // as it stands: the engine then says what is wrong.
+      const accepted = draft.answered === draft.version && draft.answer && draft.answer.option;
+      this.act(accepted || { type: "run_routes", action: this.draftAction(draft, option) });
     };
     const reset = () => {
       this.runDraft = null;
