@@ -324,7 +324,8 @@ def test_openapi_document_names_every_endpoint(c: httpx.Client) -> None:
     for path in ("/api/games", "/api/games/import", "/api/games/{game_id}",
                  "/api/games/{game_id}/actions", "/api/games/{game_id}/log",
                  "/api/games/{game_id}/events", "/api/games/{game_id}/at/{n}",
-                 "/api/games/{game_id}/board.svg", "/api/games/{game_id}/preview"):
+                 "/api/games/{game_id}/board.svg", "/api/games/{game_id}/preview",
+                 "/api/tiles/{edition}/{tile}.svg"):
         assert path in paths, path
 
 

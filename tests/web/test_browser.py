@@ -374,6 +374,61 @@ def test_lay_a_tile_rotating_it_by_click_and_key(pages: Pages, server_url: str,
     assert errors.seen == []
 
 
+def test_tile_choices_are_the_renderers_pictures_with_cost_and_revenue(
+        pages: Pages, server_url: str, tmp_path: Path) -> None:
+    """Issue 21 item 3: each tile choice is the board renderer's picture of the tile as it
+    would lie, with the turn model's cost and revenue; the chosen rotation turns the picture;
+    the pictures are cached by the browser (immutable)."""
+    game = import_game(server_url, "greedy-3p-seed3.json", 28)  # GIP lays track
+    token = game["hotseat_link"].split("#token=")[1]
+    turn = httpx.get(f"{server_url}/api/games/{game['id']}", params={"seat": "Ann"},
+                     headers={"Authorization": f"Bearer {token}"}, timeout=60).json()["turn"]
+    offered = [o for d in turn["decisions"] for o in d["options"] if o["type"] == "lay_tile"]
+    # Each tile's first legal rotation on H20: how its choice shows it.
+    at_h20 = {o["ui"]["tile"]: o for o in sorted(offered, key=lambda o: -o["ui"]["rotation"])
+              if o["ui"]["hex"] == "H20"}
+    assert len(at_h20) >= 2
+    page, errors = pages.new()
+    open_game(page, server_url, game["hotseat_link"])
+    page.get_by_role("button", name="Hex H20", exact=False).click()
+    choices = page.locator("#decision-body .options.tiles button.tile-choice")
+    expect(choices).to_have_count(len(at_h20))
+    for i in range(choices.count()):
+        choice = choices.nth(i)
+        tile = choice.get_attribute("data-tile")
+        assert tile in at_h20
+        option = at_h20[tile]
+        picture = choice.locator("img.tile-picture")
+        # The picture is loaded (drawn), the tile at its first legal rotation.
+        expect(picture).to_have_attribute(
+            "src", f"/api/tiles/second/{tile}.svg?rotation={option['ui']['rotation']}&v=1")
+        page.wait_for_function("(img) => img.complete && img.naturalWidth > 0",
+                               arg=picture.element_handle(), polling=100)
+        words = choice.inner_text()
+        assert f"#{tile}" in words
+        assert (f"costs £{option['cost']}" if option["cost"] else "free") in words
+        values = " + ".join(f"£{v}" for v in option["ui"]["values"])
+        assert f"revenue {values}" in words
+    # The chosen tile's legal rotations, each a picture; rotating turns the preview's picture.
+    choices.first.click()
+    preview = page.locator("#decision-body .tile-preview img.tile-picture")
+    before = preview.get_attribute("src")
+    rotations = page.locator("#decision-body .options.rotations button")
+    if rotations.count() > 1:
+        page.click("#rotate")
+        assert preview.get_attribute("src") != before
+        expect(rotations.nth(1)).to_have_attribute("aria-pressed", "true")
+    shot(page, "tile-choices-laptop", tmp_path)
+    # One picture per tile and rotation, the same for every game: the browser keeps it.
+    r = httpx.get(server_url + (before or ""), timeout=60)
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert "immutable" in r.headers["cache-control"]
+    assert httpx.get(f"{server_url}/api/tiles/second/nonesuch.svg", timeout=60).status_code == 404
+    page.click("#confirm")
+    wait_for_action(page, 29)
+    assert errors.seen == []
+
+
 def test_a_tile_laid_by_keyboard_alone(pages: Pages, server_url: str) -> None:
     game = import_game(server_url, "greedy-3p-seed3.json", 28)  # GIP lays track
     page, errors = pages.new()
@@ -469,6 +524,66 @@ def test_a_changed_run_the_engine_refuses_shows_why(pages: Pages, server_url: st
     expect(page.locator("#error")).to_contain_text("routes[0].hexes[1]: Q17 is not next to M9")
     assert last_action(server_url, game["id"])["id"] == 51
     expect(page.locator("#accept-run")).to_be_visible()
+    assert errors.seen == []
+
+
+def test_a_run_drawn_by_clicking_stations_checked_live(pages: Pages, server_url: str,
+                                                      tmp_path: Path) -> None:
+    """Issue 21 item 4: a train's route drawn by clicking its stations on the board (and by
+    keyboard), the engine filling in the track between, with the train's reach, the revenue so
+    far and the engine's verdict shown as it is drawn; a refused run keeps the editor open with
+    its text; the optimal run stays the default."""
+    game = import_game(server_url, "greedy-3p-seed3.json", 149)  # GIP runs three '2' trains
+    page, errors = pages.new()
+    open_game(page, server_url, game["hotseat_link"])
+    expect(page.locator("#accept-run")).to_be_visible()  # the optimal run, one click away
+    optimal = page.locator("#decision-body .preview > p.effect").inner_text()
+    page.click("#change-run summary")
+    verdict = page.locator("#run-verdict")
+    expect(verdict).to_have_text(f"Accepted: {optimal}")
+    expect(page.locator("#run-hexes-0")).to_have_value("M9:st2 N10:st1 M11 M13 L14 L16 K17:st1")
+    # Train 1 (the mail train) drawn anew: Clear starts drawing it on the board.
+    page.click("#run-clear-0")
+    expect(page.locator("#run-hexes-0")).to_have_value("")
+    expect(verdict).to_contain_text("Not accepted")
+    page.locator(".hex-target.offered[data-hex=M9]").click()  # Bombay
+    status = page.locator("#run-status-0")
+    expect(status).to_contain_text("Click the next hex")
+    expect(status).to_contain_text("A '2' train runs to up to 2 Large Stations")
+    page.locator(".hex-target.offered[data-hex=N10]").click()  # a town beside it
+    expect(page.locator("#run-hexes-0")).to_have_value("M9:st2 N10")
+    expect(status).to_contain_text("So far: 2 stations (1 of 2 Large)")
+    # Nagpur, four hexes on, by keyboard: the hexes with track are buttons while drawing; the
+    # engine fills in the track between.
+    target = page.locator(".hex-target[data-hex=K17]")
+    expect(target).to_have_attribute("role", "button")
+    target.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#run-hexes-0")).to_have_value("M9:st2 N10 M11 M13 L14 L16 K17")
+    expect(status).to_contain_text("So far: 3 stations (2 of 2 Large)")
+    expect(verdict).to_have_text(f"Accepted: {optimal}")
+    expect(page.locator("path.route-line")).to_have_count(6)  # the run as drawn, on the board
+    shot(page, "run-drawing-laptop", tmp_path)
+    # The last hex again takes it back: the run is refused, live and when submitted, and the
+    # editor stays open with its text.
+    page.locator(".hex-target[data-hex=K17]").click()
+    expect(page.locator("#run-hexes-0")).to_have_value("M9:st2 N10 M11 M13 L14 L16")
+    expect(verdict).to_contain_text("Not accepted: rule 4.5.4")
+    page.click("#run-changed")
+    expect(page.locator("#error")).to_contain_text("rule 4.5.4")
+    assert last_action(server_url, game["id"])["id"] == 149
+    expect(page.locator("#change-run")).to_have_attribute("open", "")
+    expect(page.locator("#run-hexes-0")).to_have_value("M9:st2 N10 M11 M13 L14 L16")
+    expect(verdict).to_contain_text("Not accepted: rule 4.5.4")
+    # Nagpur again, and run: the action posted is the run as drawn.
+    page.click("#run-draw-0")
+    page.locator(".hex-target[data-hex=K17]").click()
+    expect(verdict).to_have_text(f"Accepted: {optimal}")
+    page.click("#run-changed")
+    wait_for_action(page, 150)
+    done = last_action(server_url, game["id"])["action"]
+    assert done["type"] == "run_routes"
+    assert done["routes"][0]["hexes"] == ["M9:st2", "N10", "M11", "M13", "L14", "L16", "K17"]
     assert errors.seen == []
 
 

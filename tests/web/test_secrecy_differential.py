@@ -162,6 +162,7 @@ class Table:
             seat = who.removeprefix("seat ") if who.startswith("seat ") else "Nobody"
             own_probe = {**probe, "entity": seat}
             post(f"{g}/preview", "preview of a probe with the secret", own_probe)
+            post(f"{g}/preview?draft=true", "run draft of a probe with the secret", own_probe)
             if upcoming is not None:
                 post(f"{g}/preview", "preview of the next action", upcoming)
                 post(f"{g}/actions", "a stale id", {**upcoming, "id": upcoming["id"] - 1})

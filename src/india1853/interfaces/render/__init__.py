@@ -20,7 +20,8 @@ from __future__ import annotations
 from india1853.interfaces.render.board import render_board_svg
 from india1853.interfaces.render.png import svg_to_png, svg_to_png_bytes, write_picture
 from india1853.interfaces.render.svg import Layout
-from india1853.interfaces.render.tiles import render_tiles_svg
+from india1853.interfaces.render.tiles import render_tile_svg, render_tiles_svg
 
-__all__ = ["Layout", "render_board_svg", "render_tiles_svg", "svg_to_png", "svg_to_png_bytes",
+__all__ = ["Layout", "render_board_svg", "render_tile_svg",
+           "render_tiles_svg", "svg_to_png", "svg_to_png_bytes",
            "write_picture"]

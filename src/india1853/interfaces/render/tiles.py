@@ -296,3 +296,21 @@ def render_tiles_svg(
 
 
 
+
+
+TILE_PICTURE_RADIUS = 50.0
+
+
+def render_tile_svg(edition: Edition, tile_id: str, rotation: int) -> str:
+    """One tile as it would lie at ``rotation`` (0-5): the board's own drawing of it (track
+    by gauge, stations, values, number) on a transparent ground, for the web page's tile
+    choices.  An unknown tile or a rotation outside 0-5 raises InputError."""
+    if tile_id not in edition.tiles:
+        raise InputError(f"tile: unknown tile {tile_id!r} in the {edition.name} edition")
+    if rotation not in range(6):
+        raise InputError(f"rotation: must be 0 to 5, got {rotation}")
+    r = TILE_PICTURE_RADIUS
+    svg = Svg()
+    half_width = r * math.sqrt(3) / 2  # a pointy-top hex: narrower than it is tall
+    draw_tile(svg, edition.tiles[tile_id], rotation, (half_width + 2, r + 2), r)
+    return svg.document(2 * half_width + 4, 2 * r + 4, "none")

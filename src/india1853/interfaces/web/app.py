@@ -15,7 +15,7 @@ import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import replace
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -26,6 +26,9 @@ from fastapi.responses import FileResponse, JSONResponse, Response, StreamingRes
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from india1853.data.loader import load_edition
+from india1853.errors import InputError
+from india1853.interfaces.render import render_tile_svg
 from india1853.interfaces.web.access import HashedToken, token_hash
 from india1853.interfaces.web.bots import BotRunner
 from india1853.interfaces.web.db import Database
@@ -54,6 +57,9 @@ POLL_SECONDS = 5.0
 EVENT_ID = re.compile(r"[0-9]{1,18}")  # Last-Event-ID: an action id this server sent
 
 T = TypeVar("T")
+# A tile's picture depends only on the edition, the tile and its rotation: the browser keeps it
+# (the page's URL carries the picture's version, docs/web-api.md "Tile pictures").
+TILE_CACHE = "public, max-age=31536000, immutable"
 
 
 class PlayerBody(BaseModel):
@@ -247,12 +253,13 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
     @app.post("/api/games/{game_id}/preview",
               openapi_extra=_openapi_body(None, "one action as in docs/actions.md"))
     async def preview_action(game_id: str, request: Request,
-                             seat: str | None = None) -> Response:
+                             seat: str | None = None, draft: bool = False) -> Response:
         """The option an action would be (its cost, effect, rule), or the engine's refusal;
-        the game is unchanged (the browser's composed secret bid: its bond, 14.4)."""
+        the game is unchanged (the browser's composed secret bid: its bond, 14.4).  With
+        ``draft`` a run being drawn: each route so far and the verdict (200 if refused)."""
         token = _bearer(request)
         action = await _body(request, MAX_BODY)
-        data = await _run(store().preview_json, game_id, token, action, seat)
+        data = await _run(store().preview_json, game_id, token, action, seat, draft)
         return _json_response(data)
 
     @app.get("/api/games/{game_id}/log")
@@ -271,6 +278,19 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
         """The board as SVG, now or after action ``at``."""
         svg = await _run(store().board_svg, game_id, at)
         return Response(content=svg, media_type="image/svg+xml")
+
+    @app.get("/api/tiles/{edition}/{tile}.svg")
+    async def tile_svg(edition: str, tile: str, rotation: int = 0) -> Response:
+        """One tile as it lies at ``rotation`` (0-5), drawn by the board's renderer: the
+        pictures of the tile choices.  The same for every game: cached by the browser."""
+        if edition not in EDITIONS:
+            raise ApiError(404, f"edition: {edition!r} is not one of {', '.join(EDITIONS)}")
+        try:
+            svg = await _run(_tile_picture, edition, tile, rotation)
+        except InputError as exc:
+            raise ApiError(404, str(exc)) from None
+        return Response(content=svg, media_type="image/svg+xml",
+                        headers={"Cache-Control": TILE_CACHE})
 
     @app.get("/api/games/{game_id}/stats.svg")
     async def stats_svg(game_id: str) -> Response:
@@ -346,6 +366,11 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
                        trusted_header=trusted_proxy_header)
     install_schema(app)  # schema.py: errors documented as they are ({"detail": "..."})
     return app
+
+
+@lru_cache(maxsize=1024)
+def _tile_picture(edition: str, tile: str, rotation: int) -> bytes:
+    return render_tile_svg(load_edition(edition), tile, rotation).encode("utf-8")
 
 
 def _page(name: str) -> Response:

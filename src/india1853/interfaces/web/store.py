@@ -54,7 +54,7 @@ from india1853.interfaces.web.db import Database
 from india1853.interfaces.web.entry import ApiError, Entry, Seat, encode, seed_info, server_seed
 from india1853.interfaces.web.history import History
 from india1853.interfaces.web.rows import Rows
-from india1853.interfaces.web.turn import preview, turn
+from india1853.interfaces.web.turn import preview, run_draft, turn
 from india1853.rules.game.game import ENGINE_VERSION, Game
 from india1853.rules.game.secrecy import observed_log
 from india1853.rules.game.settings import Settings
@@ -429,10 +429,12 @@ class GameStore:
         raise ApiError(409, "the game changed while the action was written; reload it")
 
     def preview_json(self, game_id: str, token: str | None, action: object,
-                     seat: str | None = None) -> bytes:
+                     seat: str | None = None, draft: bool = False) -> bytes:
         """The option ``action`` would be, priced by the rules layer (a composed secret bid:
         its bond), or the engine's one-line refusal (422); nothing is written.  Only for the
-        seat that decides the action (a bid is secret)."""
+        seat that decides the action (a bid is secret).  ``draft``: a run being drawn
+        (rules/game/run_draft.py), answered with each route so far and the verdict (200 even
+        when the engine refuses the run)."""
         if token is None:
             raise ApiError(401, "token: previewing needs a seat's token (Authorization: Bearer)")
         if not isinstance(action, dict):
@@ -443,9 +445,11 @@ class GameStore:
             if action.get("type") in ("undo", "redo"):
                 raise ApiError(422, "action.type: undo and redo have no preview")
             who = authorize(entry.game, access, action)
+            stamped = {**action, "id": entry.game.next_id(), "created_at": 0}
             try:
-                option = preview(entry.game, who, {**action, "id": entry.game.next_id(),
-                                                   "created_at": 0})
+                if draft:
+                    return json.dumps(run_draft(entry.game, who, stamped)).encode()
+                option = preview(entry.game, who, stamped)
             except (InputError, RuleError) as exc:
                 raise ApiError(422, str(exc)) from None
         return json.dumps({"option": option}).encode()

@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from india1853.rules.game.game import Game
+from india1853.rules.game.run_draft import run_draft
 from india1853.rules.game.turn import preview, turn_model
 
-__all__ = ["preview", "turn"]
+__all__ = ["preview", "run_draft", "turn"]
 
 
 def turn(game: Game, viewer: str | None) -> dict[str, Any]:

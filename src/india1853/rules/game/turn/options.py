@@ -146,7 +146,9 @@ def _track(ctx: _Context, a: Action) -> Json:
                    "4.1.12" if kind == "lay_tile" else "4.2.11",
                    note=place.split(" ", 1)[1].strip("()") if " " in place else "",
                    ui={"hex": hex_, "tile": tile, "rotation": rotation, "exits": exits,
-                       "colour": ctx.rules.ed.tiles[tile].colour, "kind": rule})
+                       "colour": ctx.rules.ed.tiles[tile].colour, "kind": rule,
+                       # 4.6.2: what each station of the tile scores on a run
+                       "values": [s.value for s in ctx.rules.ed.tiles[tile].stations]})
 
 
 def _base(ctx: _Context, a: Action) -> Json:

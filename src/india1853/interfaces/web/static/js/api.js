@@ -44,6 +44,9 @@ export const api = {
     call("POST", `/api/games/${encodeURIComponent(id)}/actions${query(seat, cover)}`, { token, body: action }),
   preview: (id, token, action, seat) =>
     call("POST", `/api/games/${encodeURIComponent(id)}/preview${seat ? `?seat=${encodeURIComponent(seat)}` : ""}`, { token, body: action }),
+  // A run being drawn: each route so far and the engine's verdict (200 even when refused).
+  runDraft: (id, token, action, seat) =>
+    call("POST", `/api/games/${encodeURIComponent(id)}/preview?draft=true${seat ? `&seat=${encodeURIComponent(seat)}` : ""}`, { token, body: action }),
   log: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/log`, { token }),
   at: (id, n) => call("GET", `/api/games/${encodeURIComponent(id)}/at/${n}`),
   async boardSvg(id, at) {

@@ -124,6 +124,17 @@ export class Board {
     const g = this.geometry(hex);
     if (!g || !this.overlay) return;
     const group = svgEl("g", { class: "preview-tile", "aria-hidden": "true" });
+    if (ui.picture) {
+      // The renderer's own picture of the tile as it would lie (the tile choices' picture),
+      // scaled to the hex (the picture's hex is 50 units from centre to corner, 2 of margin).
+      const k = g.r / 50;
+      const w = (50 * Math.sqrt(3) + 4) * k;
+      const hgt = 104 * k;
+      group.append(svgEl("image", { href: ui.picture, x: g.cx - w / 2, y: g.cy - hgt / 2, width: w, height: hgt }));
+      group.append(svgEl("polygon", { points: this.corners(g, 0.98), fill: "none", stroke: "#10226b", "stroke-width": 5 }));
+      this.overlay.append(group);
+      return;
+    }
     const corners = [];
     for (let k = 0; k < 6; k++) {
       const a = (Math.PI / 180) * (-90 + 60 * k);
@@ -142,6 +153,15 @@ export class Board {
       "font-size": g.r * 0.26, "font-weight": "bold", fill: "#111", stroke: "#fff",
       "stroke-width": 4, "paint-order": "stroke" }, `#${ui.tile} r${ui.rotation}`));
     this.overlay.append(group);
+  }
+
+  corners(g, scale) {
+    const out = [];
+    for (let k = 0; k < 6; k++) {
+      const a = (Math.PI / 180) * (-90 + 60 * k);
+      out.push(`${g.cx + g.r * scale * Math.cos(a)},${g.cy + g.r * scale * Math.sin(a)}`);
+    }
+    return out.join(" ");
   }
 
   /** Each route as a line through its hexes' centres in its train's colour and dash. */

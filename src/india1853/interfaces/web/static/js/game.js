@@ -32,6 +32,7 @@ const board = new Board($("board"), { onHex: (hex) => decisions.hexChosen(hex) }
 const decisions = new Decisions({
   body: $("decision-body"), title: $("decisions-title"), board, act, dialog: $("secret-dialog"),
   preview: (action) => api.preview(gameId, token, action, state.data && state.data.seat),
+  previewRun: (action) => api.runDraft(gameId, token, action, state.data && state.data.seat),
 });
 
 const cover = new Cover($("cover"), { onConfirm: confirmed });
