@@ -4,9 +4,9 @@ A bot plays for one player.  It sees what that player may see: the player's view
 (``Game.view(player)``, the others' secrets removed), the options of the entity that must act
 as the turn model prices them (:func:`india1853.rules.game.turn.options`: each legal action
 with the money it costs, its effect and its rule), and the engine's answers for planning ahead
-(:mod:`india1853.rules.game.outlook`: each operating company's train limit and the trains the
-bank offers it, 4.8; how many shares each company lacks to float, 2.7.5).  A bot computes no
-rule of its own: a price, a limit or a qualifying number is read here.
+(:mod:`india1853.rules.game.outlook`: the train limit and the trains the bank offers the
+companies the decision is about, 4.8; how many shares each company lacks to float, 2.7.5).
+A bot computes no rule of its own: a price, a limit or a qualifying number is read here.
 
 :func:`decision_for` asks the engine once; the :class:`Decision` is plain data, so that a
 server may let its bot think without holding the game.
@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from india1853.rules.game.game import Game
@@ -44,32 +45,36 @@ class Decision:
     options: list[dict[str, Any]]
     trains: Mapping[str, TrainOutlook] = field(default_factory=dict)
     to_float: Mapping[str, int] = field(default_factory=dict)
-    costs: Mapping[str, int] = field(default_factory=dict)
 
     def cost(self, action: Mapping[str, Any]) -> int:
         """The money the acting entity pays for one of ``legal`` (the turn model's price:
         tile and terrain costs 4.1.12, base 4.4.4, share 3.1.4/3.1.7, train 4.8, bond 2.5.9...;
         negative: it receives); 0 when no money moves."""
-        return self.costs.get(_key(action), 0)
+        return self._costs.get(_key(action), 0)
+
+    @cached_property
+    def _costs(self) -> dict[str, int]:
+        return {_key(o["action"]): int(o["cost"] or 0) for o in self.options}
 
 
 def decision_for(game: Game, player: str, entity: str) -> Decision:
     """The decision of ``entity`` (which ``player`` decides for) as the engine answers it
-    now: the player's view, the priced legal options, each operating company's trains
-    outlook and each unfloated company's shares to float."""
+    now: the player's view, the priced legal options, the trains outlook of the companies
+    the decision is about (the acting company; in a stock round, each operating company whose
+    shares the player may sell) and each unfloated company's shares to float."""
     legal = game.legal_actions(entity)
     view = game.view(player)
-    priced = options(game, entity, legal, view)
     companies: Mapping[str, Any] = view["companies"]
+    about = {entity} | {str(a["company"]) for a in legal if a["type"] == "sell_shares"}
     return Decision(
         entity=entity,
         view=view,
         legal=[dict(a) for a in legal],
-        options=priced,
-        trains={c: train_outlook(game, c) for c, co in companies.items() if co["formed"]},
+        options=options(game, entity, legal, view),
+        trains={c: train_outlook(game, c) for c in about
+                if c in companies and companies[c]["formed"]},
         to_float={c: shares_to_float(game, c) for c, co in companies.items()
                   if not co["floated"]},
-        costs={_key(o["action"]): int(o["cost"] or 0) for o in priced},
     )
 
 
