@@ -1,9 +1,10 @@
 """The strong bot: the greedy bot's moves, re-weighed by lookahead on its own player's view.
 
 Every decision starts from the same input as the greedy bot's - its ``Decision``: the player's
-view, the engine's priced legal options and outlook - plus the edition's public data.  Where greedy scores a move by a fixed rule, the
-strong bot values the position the move leads to, with the exact router (4.5-4.6) on the public
-board of its view, and an estimate of how many operating rounds the game has left:
+view, the engine's priced legal options and outlook - plus the edition's public data.  Where
+greedy scores a move by a fixed rule, the strong bot values the position the move leads to, with
+the exact router (4.5-4.6) on the public board of its view, and an estimate of how many
+operating rounds the game has left:
 
 - Track (4.1-4.2): every affordable lay or promotion among the best-scoring ones is tried on a
   copy of the public board; its value is the gain of the company's optimal run (with its trains,
