@@ -26,7 +26,7 @@ import statistics
 import time
 from typing import Any
 
-from india1853.interfaces.bots import Bot, make_bot
+from india1853.interfaces.bots import Bot, Decision, make_bot
 from india1853.interfaces.bots.strong import BUDGET, StrongBot
 from india1853.interfaces.simulate import next_action
 from india1853.rules.game.game import Game
@@ -62,9 +62,9 @@ class _Timed:
     def player(self) -> str:
         return self._bot.player
 
-    def choose(self, game_view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
+    def choose(self, decision: Decision) -> dict[str, Any]:
         start = time.process_time()
-        out = self._bot.choose(game_view, legal)
+        out = self._bot.choose(decision)
         self._times.append(time.process_time() - start)
         return out
 

@@ -1,6 +1,7 @@
 """One answer per rule, asked of the engine (issue 20): who decides for an entity (3.4.1),
 what undo and redo may move (the undo barrier), the numbers of players (TABLE 3), the rounds
-there are (the sequencer's ``RoundKind``)."""
+there are (the sequencer's ``RoundKind``), what a company's trains step will offer and how
+far a company is from floating, asked ahead (``rules/game/outlook.py``)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from india1853.data.loader import load_edition
 from india1853.errors import InputError
 from india1853.rules.game import Game, Settings
 from india1853.rules.game.game import effective_actions
+from india1853.rules.game.outlook import shares_to_float, train_outlook
 from india1853.rules.game.settings import player_counts
 from india1853.rules.game.state import RoundKind
 
@@ -137,3 +139,47 @@ def test_who_decided_an_action_is_the_same_noted_or_rebuilt() -> None:
     assert any(a["entity_type"] == "company" for a in done)
     for action in reversed(done):
         assert replayed.decided_by(action) == played.decided_by(action), action
+
+
+def _at(fixture: str, actions: int) -> Game:
+    data = json.loads((Path(__file__).resolve().parents[1] / "games" / fixture).read_text())
+    return Game(Settings.from_json(data["settings"]), data["actions"][:actions])
+
+
+def test_the_train_outlook_is_the_trains_steps_own_offers_and_limit() -> None:
+    """4.8.3-4.8.8: asked before the trains step, the outlook lists what the step offers -
+    bought or shown disabled for want of money - at the same prices, with the phase's limit."""
+    game = _at("greedy-3p-seed3.json", 69)  # GIP at its trains step: £180, a '2' is £300
+    outlook = train_outlook(game, "GIP")
+    assert outlook.limit == game.rules.phase(game.state.phase).train_limit
+    assert outlook.owned == len(game.state.company_trains("GIP")) and not outlook.at_limit
+    step = {a["train"] for a in game.legal_actions("GIP") if a["type"] == "buy_train"
+            and a.get("source", "bank") == "bank"}
+    step |= {d.action["train"] for d in game.disabled_options("GIP")
+             if d.action["type"] == "buy_train"}
+    assert {o.train for o in outlook.offers} == step
+    two = next(o for o in outlook.offers if o.train == "2")
+    assert (two.gauge, two.price) == ("broad", game.rules.train_type("2").price)
+    assert outlook.cheapest("broad") == two
+
+
+def test_at_the_train_limit_the_outlook_says_so_and_still_names_the_next_train() -> None:
+    """4.8.5: GIP owns 4 trains, the limit; the step offers nothing, the outlook still prices
+    the '3' it would buy once it has room."""
+    game = _at("greedy-3p-seed3.json", 135)
+    outlook = train_outlook(game, "GIP")
+    assert outlook.at_limit and outlook.limit == 4
+    assert not [a for a in game.legal_actions("GIP") if a["type"] == "buy_train"]
+    assert [(o.train, o.price) for o in outlook.offers] == [("3", 440)]
+
+
+def test_the_shares_to_float_follow_the_games_own_table_3() -> None:
+    """2.7.5 / 17.1: the qualifying number is the one the game plays with - AMENDED SHARE
+    LIMITS (first edition 19) raises it above the edition's printed TABLE 3."""
+    players = ("A", "B", "C", "D")
+    plain = Game(Settings(players, seed=1, edition="first"))
+    amended = Game(Settings(players, seed=1, edition="first",
+                            variants=("amended_share_limits",)))
+    printed = load_edition("first").tables.player_row(4).qualifying_shares
+    assert shares_to_float(plain, "EIR") == printed
+    assert shares_to_float(amended, "EIR") == amended.rules.table.qualifying_shares > printed

@@ -1,8 +1,10 @@
 """Bots: they choose only among the legal actions, see only their player's view, and finish
-games (greedy and random), all through the public interfaces (make_bot, the engine's Game)."""
+games (greedy and random), all through the public interfaces (make_bot, decision_for, the
+engine's Game)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -11,7 +13,14 @@ from india1853.board.graph import TrackGraph
 from india1853.board.hexes import distance
 from india1853.data.loader import load_edition
 from india1853.errors import InputError, RuleError
-from india1853.interfaces.bots import BOT_NAMES, Bot, UnknownBotError, make_bot
+from india1853.interfaces.bots import (
+    BOT_NAMES,
+    Bot,
+    Decision,
+    UnknownBotError,
+    decision_for,
+    make_bot,
+)
 from india1853.interfaces.simulate import BotError, play_game, seat_names
 from india1853.rules.game.game import Game, effective_actions
 from india1853.rules.game.settings import Settings
@@ -22,19 +31,19 @@ GAME_BOUND = 5_000
 
 
 class Spy:
-    """Wraps a bot; records every view and legal list it was shown and every choice."""
+    """Wraps a bot; records every decision it was shown and every choice."""
 
     def __init__(self, inner: Bot) -> None:
         self.inner = inner
-        self.seen: list[tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]] = []
+        self.seen: list[tuple[Decision, dict[str, Any]]] = []
 
     @property
     def player(self) -> str:
         return self.inner.player
 
-    def choose(self, game_view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
-        choice = self.inner.choose(game_view, legal)
-        self.seen.append((game_view, legal, choice))
+    def choose(self, decision: Decision) -> dict[str, Any]:
+        choice = self.inner.choose(decision)
+        self.seen.append((decision, choice))
         return choice
 
 
@@ -67,17 +76,18 @@ def test_unknown_bot_is_a_clear_input_error() -> None:
 def test_bot_refuses_an_empty_legal_list(name: str) -> None:
     game = Game(Settings(players=("A", "B", "C"), seed=1))
     with pytest.raises(InputError, match="no legal action"):
-        make_bot(name, "A", 1).choose(game.view("A"), [])
+        make_bot(name, "A", 1).choose(Decision("A", game.view("A"), [], []))
 
 
 @pytest.mark.parametrize("name", BOT_NAMES)
 def test_bot_never_undoes(name: str) -> None:
     game = Game(Settings(players=("A", "B", "C"), seed=1))
-    legal = [{"type": "undo", "entity": "A", "entity_type": "player"},
-             *game.legal_actions("A")]
+    decision = decision_for(game, "A", "A")
+    decision = replace(decision, legal=[{"type": "undo", "entity": "A", "entity_type": "player"},
+                                        *decision.legal])
     bot = make_bot(name, "A", 3)
     for _ in range(20):
-        assert bot.choose(game.view("A"), legal)["type"] != "undo"
+        assert bot.choose(decision)["type"] != "undo"
 
 
 def test_random_bot_is_repeatable_for_a_seed_and_varies_with_it() -> None:
@@ -90,12 +100,13 @@ def test_random_bot_is_repeatable_for_a_seed_and_varies_with_it() -> None:
 
 def test_random_bot_is_uniform_over_the_legal_actions() -> None:
     game = Game(Settings(players=("A", "B", "C", "D"), seed=1))
-    legal = game.legal_actions("A")
+    decision = decision_for(game, "A", "A")
+    legal = decision.legal
     bot = make_bot("random", "A", 5)
     counts = {a["amount"]: 0 for a in legal}
     draws = 200 * len(legal)
     for _ in range(draws):
-        counts[bot.choose(game.view("A"), legal)["amount"]] += 1
+        counts[bot.choose(decision)["amount"]] += 1
     # Each amount's share stays within a loose band around 1/len(legal).
     assert all(0.5 * 200 < n < 1.5 * 200 for n in counts.values())
 
@@ -104,9 +115,8 @@ def test_a_bot_choosing_outside_the_legal_list_is_stopped() -> None:
     class Cheat:
         player = "A"
 
-        def choose(self, game_view: dict[str, Any],
-                   legal: list[dict[str, Any]]) -> dict[str, Any]:
-            return {**legal[0], "amount": 1}
+        def choose(self, decision: Decision) -> dict[str, Any]:
+            return {**decision.legal[0], "amount": 1}
 
     names = ("A", "B", "C")
     bots: dict[str, Bot] = {n: make_bot("greedy", n, 1) for n in names}
@@ -118,8 +128,9 @@ def test_a_bot_choosing_outside_the_legal_list_is_stopped() -> None:
 def _assert_only_legal_and_own_view(bots: dict[str, Spy]) -> None:
     for name, spy in bots.items():
         assert spy.seen
-        for view, legal, choice in spy.seen:
-            assert choice in legal
+        for decision, choice in spy.seen:
+            view = decision.view
+            assert choice in decision.legal
             for p in view["players"]:
                 if p["name"] == name:
                     continue
@@ -143,21 +154,20 @@ def test_greedy_game_finishes_with_only_legal_choices_from_own_views() -> None:
 
 def test_greedy_runs_the_optimal_route_and_pays_when_it_can_keep_a_train() -> None:
     _, bots = play("greedy", 4, seed=5)
-    ed = load_edition("second")
     withheld = 0
     for spy in bots.values():
-        for view, legal, choice in spy.seen:
-            runs = [a for a in legal if a["type"] == "run_routes"]
+        for decision, choice in spy.seen:
+            runs = [a for a in decision.legal if a["type"] == "run_routes"]
             if runs:
                 assert choice == runs[0]
             if choice["type"] == "dividend":
-                co = view["companies"][choice["entity"]]
-                on_sale = [ed.trains.get(t["runs_as"]) for t in view["trains"]
-                           if t["where"] in ("bank", "unissued", "pool")]
-                next_price = next((t.price for t in on_sale if t.gauge == "broad"), 0)
+                co = decision.view["companies"][choice["entity"]]
+                # The engine's outlook: the trains the bank offers it and the limit (4.8.5).
+                outlook = decision.trains[choice["entity"]]
+                broad = outlook.cheapest("broad")
+                next_price = broad.price if broad is not None else 0
                 # 4.6.4: withhold exactly when the company cannot yet keep its next train.
-                limit = ed.phase(view["phase"]).train_limit or 4
-                keeps = co["cash"] >= next_price or len(co["trains"]) >= limit
+                keeps = co["cash"] >= next_price or outlook.at_limit
                 assert (choice["kind"] == "payout") == keeps
                 withheld += choice["kind"] == "withhold"
     assert withheld > 0
@@ -264,11 +274,11 @@ def test_greedy_buys_no_share_of_a_company_that_has_not_paid() -> None:
     ed = load_edition("second")
     bought = 0
     for name, spy in bots.items():
-        for view, _, choice in spy.seen:
+        for decision, choice in spy.seen:
             if choice["type"] != "buy_share":
                 continue
-            co = view["companies"][choice["company"]]
-            me = next(p for p in view["players"] if p["name"] == name)
+            co = decision.view["companies"][choice["company"]]
+            me = next(p for p in decision.view["players"] if p["name"] == name)
             if not co["formed"] or co["director"] == name or choice["company"] in me["claims"]:
                 continue
             bought += 1

@@ -21,7 +21,7 @@ import pytest
 from rich.console import Console as RichConsole
 
 from india1853.errors import India1853Error
-from india1853.interfaces.bots import make_bot
+from india1853.interfaces.bots import ask, make_bot
 from india1853.interfaces.logfile import Table, load_game
 from india1853.interfaces.narrate import game_log
 from india1853.interfaces.simulate import decider as public_decider
@@ -80,8 +80,7 @@ class Sitting:
     def greedy_line(self) -> str:
         entity, _ = self.entity()
         player = self.player()
-        choice = self.minds[player].choose(self.game.view(player),
-                                           self.game.legal_actions(entity))
+        choice = ask(self.minds[player], self.game, entity)
         return option_text(choice)
 
     def answer(self) -> str:
@@ -364,7 +363,7 @@ def _to(game: Game, until: Callable[[Game], bool]) -> None:
     while not until(game):
         entity, _ = game.active_entities()[0]
         who = public_decider(game, entity)
-        action = bots[who].choose(game.view(who), game.legal_actions(entity))
+        action = ask(bots[who], game, entity)
         game.process({**action, "id": game.next_id(), "created_at": 0})
 
 

@@ -10,7 +10,7 @@ import pytest
 from finished_games import greedy_game_file
 
 from india1853.data.loader import load_edition
-from india1853.interfaces.bots import make_bot
+from india1853.interfaces.bots import ask, make_bot
 from india1853.interfaces.cli import main
 from india1853.rules.game.game import Game
 from india1853.rules.game.settings import Settings
@@ -129,7 +129,7 @@ def test_a_pass_on_a_pending_question_says_what_is_declined(
         entity, kind = game.active_entities()[0]
         view = game.view(None)
         who = entity if kind == "player" else str(view["companies"][entity]["director"])
-        action = bots[who].choose(game.view(who), game.legal_actions(entity))
+        action = ask(bots[who], game, entity)
         game.process({**action, "id": game.next_id(), "created_at": 0})
     path = tmp_path / "game.json"
     path.write_text(json.dumps(game.to_log()), encoding="utf-8")

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from india1853.interfaces.bots import make_bot
+from india1853.interfaces.bots import Decision, make_bot
 from india1853.interfaces.simulate import play_game
 from india1853.rules.game import Game, Settings
 
@@ -27,9 +27,9 @@ class Watching:
     def player(self) -> str:
         return self._bot.player
 
-    def choose(self, game_view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
-        self._seen.append((self.player, json.loads(json.dumps(game_view["kit"]))))
-        return self._bot.choose(game_view, legal)
+    def choose(self, decision: Decision) -> dict[str, Any]:
+        self._seen.append((self.player, json.loads(json.dumps(decision.view["kit"]))))
+        return self._bot.choose(decision)
 
 
 @pytest.mark.parametrize("bot", ["greedy", "random"])

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from india1853.errors import India1853Error
-from india1853.interfaces.bots import make_bot
+from india1853.interfaces.bots import ask, make_bot
 from india1853.interfaces.logfile import Table, load_game
 from india1853.interfaces.terminal.console import Console
 from india1853.interfaces.terminal.loop import Hotseat
@@ -73,7 +73,7 @@ class Keyboard(io.StringIO):
             assert isinstance(command, Request), text
             assert resolve(command, legal, entity, entity_type) == action, text
             self.checked_options += 1
-        choice = self.bot.choose(game.view("Ann"), legal)
+        choice = ask(self.bot, game, entity)
         self.decisions += 1
         return option_text(choice) + "\n"
 
@@ -271,7 +271,7 @@ def test_the_train_market_lists_dual_option_cards_with_both_prices() -> None:
         entity, kind = game.active_entities()[0]
         view = game.view(None)
         who = entity if kind == "player" else str(view["companies"][entity]["director"])
-        action = bots[who].choose(game.view(who), game.legal_actions(entity))
+        action = ask(bots[who], game, entity)
         game.process({**action, "id": game.next_id(), "created_at": 0})
     cards = {t["card"] for t in game.view(None)["trains"] if t["where"] == "bank"}
     assert "2/1M" in cards
@@ -295,7 +295,7 @@ def test_the_run_option_says_what_the_optimal_run_earns() -> None:
             break
         view = game.view(None)
         who = entity if kind == "player" else str(view["companies"][entity]["director"])
-        action = bots[who].choose(game.view(who), legal)
+        action = ask(bots[who], game, entity)
         game.process({**action, "id": game.next_id(), "created_at": 0})
     best = optimal_run(game, entity)
     model = turn_model(game, str(game.view(None)["companies"][entity]["director"]))

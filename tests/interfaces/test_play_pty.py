@@ -339,7 +339,7 @@ def _save_at(tmp_path: Path, until: Callable[[Game, str, str], bool],
              bots: dict[str, str]) -> Path:
     """A save file of Ann, Bob and Cat (greedy bots deciding every seat) at the first
     decision where ``until(game, entity, decider)`` holds, seated with ``bots``."""
-    from india1853.interfaces.bots import make_bot
+    from india1853.interfaces.bots import ask, make_bot
     from india1853.interfaces.logfile import Table, save_game
     from india1853.interfaces.simulate import decider
     from india1853.rules.game.settings import Settings
@@ -352,7 +352,7 @@ def _save_at(tmp_path: Path, until: Callable[[Game, str, str], bool],
         who = decider(game, entity)
         if until(game, entity, who):
             break
-        action = minds[who].choose(game.view(who), game.legal_actions(entity))
+        action = ask(minds[who], game, entity)
         game.process({**action, "id": game.next_id(), "created_at": 0})
     path = tmp_path / "game.json"
     save_game(path, game, Table(bots))

@@ -1,9 +1,10 @@
 """The terminal refuses a command for an option that is not possible now with the engine's
 reason (the turn model's ``disabled``: the rule and the numbers), and lists such options with
 their reasons (issue 20 item 1): the 60% share limit (3.1.2), a train the company cannot pay
-for (4.8.8), a claim 2.5.7 forbids, a MIK 2 Director's Share that cannot be played now.  The
-loop is driven in process, as test_play.py does, from positions of the fixture games; a
-refused command changes nothing."""
+for (4.8.8), a claim 2.5.7 forbids (at once, or by its look-ahead: the bid could not be
+completed), a MIK 2 Director's Share that cannot be played now, an un-redeemed share the player
+cannot pay for (2.7.4).  The loop is driven in process, as test_play.py does, from positions of
+the fixture games (or a few bids written here); a refused command changes nothing."""
 
 from __future__ import annotations
 
@@ -23,6 +24,19 @@ GAMES = Path(__file__).resolve().parents[1] / "games"
 def _at(fixture: str, actions: int) -> Game:
     data = json.loads((GAMES / fixture).read_text())
     return Game(Settings.from_json(data["settings"]), data["actions"][:actions])
+
+
+def look_ahead_bids() -> Game:
+    """Four players' bonds and a round of claims: Ann (bond £70) has named Patna.  Lucknow
+    is not over the Ganges limit of two (2.5.7) but its £20 would leave £10, too little for a
+    fourth city, and a bid of three cities may hold only one Ganges city besides Calcutta."""
+    game = Game(Settings(players=("Ann", "Bob", "Cat", "Dan"), seed=1, edition="second"))
+    for name, bond in (("Ann", 70), ("Bob", 60), ("Cat", 60), ("Dan", 60)):
+        game.process(game.action("place_bond", name, amount=bond))
+    for name, city, company in (("Ann", "Patna", "EIR"), ("Bob", "Lahore", "NWR"),
+                                ("Dan", "Lahore", "NWR"), ("Cat", "Lahore", "NWR")):
+        game.process(game.action("claim_city", name, city=city, company=company))
+    return game
 
 
 def _type(tmp_path: Path, game: Game, *lines: str) -> str:
@@ -73,3 +87,24 @@ def test_a_directors_share_that_cannot_be_played_is_refused_with_the_mik2_rule(
               "bank pool")
     assert f"error: {reason}" in out
     assert f"Not possible now: play DS:BBCI:3 — {reason}" in out
+
+
+def test_a_claim_the_ganges_look_ahead_forbids_is_refused_with_the_rule(tmp_path: Path) -> None:
+    game = look_ahead_bids()
+    assert any(a.get("city") == "Lahore" for a in game.legal_actions("Ann"))  # claims remain
+    out = _type(tmp_path, game, "", "claim Lucknow EIR", "list claim")
+    reason = ("rule 2.5.7: with Lucknow a bid of 3 cities may include only 1 of the Ganges "
+              "valley cities besides Calcutta")
+    assert f"error: {reason}" in out
+    # Lucknow, with both its companies, is listed as not possible now rather than left out.
+    assert f"Not possible now: claim Lucknow EIR — {reason}" in out
+    assert f"Not possible now: claim Lucknow GIP — {reason}" in out
+
+
+def test_redeeming_a_share_the_player_cannot_pay_for_is_refused_with_the_money(
+        tmp_path: Path) -> None:
+    game = _at("random-6p-seed13.json", 36)  # Dan: £10, an un-redeemed ECR share (par £70)
+    out = _type(tmp_path, game, "redeem ECR", "list redeem")
+    reason = "rule 2.7.4: redeeming one ECR share costs £70 (its par); Dan has £10"
+    assert f"error: {reason}" in out
+    assert f"Not possible now: redeem ECR — {reason}" in out

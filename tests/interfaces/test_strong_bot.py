@@ -13,7 +13,7 @@ import pytest
 
 from india1853.data.loader import load_edition
 from india1853.errors import InputError, RuleError
-from india1853.interfaces.bots import BOT_NAMES, Bot, make_bot
+from india1853.interfaces.bots import BOT_NAMES, Bot, Decision, ask, decision_for, make_bot
 from india1853.interfaces.bots.strong import StrongBot
 from india1853.interfaces.simulate import play_game
 from india1853.interfaces.terminal.console import Console
@@ -53,9 +53,9 @@ class Recorder:
     def player(self) -> str:
         return self.inner.player
 
-    def choose(self, game_view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
-        choice = self.inner.choose(game_view, legal)
-        assert choice in legal
+    def choose(self, decision: Decision) -> dict[str, Any]:
+        choice = self.inner.choose(decision)
+        assert choice in decision.legal
         self.choices += 1
         return choice
 
@@ -105,8 +105,9 @@ def _forced_replay(settings: Settings, actions: list[dict[str, Any]], bot: Bot
     for i, action in enumerate(actions):
         entity, _ = game.active_entities()[0]
         if game.decider(entity) == bot.player:
-            view = game.view(bot.player)
-            choice = bot.choose(view, game.legal_actions(entity))
+            decision = decision_for(game, bot.player, entity)
+            view = decision.view
+            choice = bot.choose(decision)
             out.append((i, view, choice))
             if choice["type"] != action["type"] or {**choice, "id": 0} != {**action, "id": 0}:
                 break  # diverged: the rest of the log is not this game's
@@ -192,7 +193,7 @@ class Typist(io.StringIO):
         if game.finished or self.decisions >= self.limit:
             return "quit\n"
         entity, _ = game.active_entities()[0]
-        choice = self.bot.choose(game.view("Ann"), game.legal_actions(entity))
+        choice = ask(self.bot, game, entity)
         self.decisions += 1
         return option_text(choice) + "\n"
 

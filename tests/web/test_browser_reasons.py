@@ -1,20 +1,48 @@
 """Every disabled option shows the engine's reason (issue 20 item 1, issue 21 item 2), in
 Debian's chromium driven by Playwright like test_browser.py: the 60% share limit in the share
-table (3.1.2), a train the company cannot pay for (4.8.8), a claim 2.5.7 forbids - still in the
-claim list, disabled - and a MIK 2 Director's Share that cannot be played now.  The reasons are
-the turn model's (``decisions[].disabled``); the page computes none."""
+table (3.1.2), a train the company cannot pay for (4.8.8), a claim 2.5.7 forbids at once or by
+its look-ahead (the bid could not be completed) - still in the claim list, disabled - a MIK 2
+Director's Share that cannot be played now, and the Redeem button of an un-redeemed share the
+player cannot pay for (2.7.4).  The reasons are the turn model's (``decisions[].disabled``);
+the page computes none."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import httpx
 import test_browser
 from playwright.sync_api import Locator, Page, expect
 from test_browser import Pages, import_game, open_game, shot
 
+from india1853.rules.game.game import Game
+from india1853.rules.game.settings import Settings
+
 # test_browser.py's fixtures: one chromium for this module, pages closed after each test.
 browser = test_browser.browser
 pages = test_browser.pages
+
+
+def _import_log(url: str, game: Game) -> dict[str, Any]:
+    r = httpx.post(f"{url}/api/games/import", params={"hotseat": "false"}, json=game.to_log(),
+                   timeout=120)
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def _look_ahead_bids() -> Game:
+    """Four bonds and a round of claims (as in tests/interfaces/test_play_reasons.py): Ann
+    (bond £70) has named Patna; Lucknow is within the Ganges limit of two, but would leave £10,
+    too little for a fourth city, and a three-city bid may hold one Ganges city only (2.5.7)."""
+    game = Game(Settings(players=("Ann", "Bob", "Cat", "Dan"), seed=1, edition="second"))
+    for name, bond in (("Ann", 70), ("Bob", 60), ("Cat", 60), ("Dan", 60)):
+        game.process(game.action("place_bond", name, amount=bond))
+    for name, city, company in (("Ann", "Patna", "EIR"), ("Bob", "Lahore", "NWR"),
+                                ("Dan", "Lahore", "NWR"), ("Cat", "Lahore", "NWR")):
+        game.process(game.action("claim_city", name, city=city, company=company))
+    return game
 
 
 def _reason_of(page: Page, button: Locator) -> str:
@@ -83,7 +111,7 @@ def test_a_claim_forbidden_by_the_ganges_rule_stays_in_the_list_disabled(
 
 
 def test_a_directors_share_that_cannot_be_played_now_says_why(
-        pages: Pages, server_url: str) -> None:
+        pages: Pages, server_url: str, tmp_path: Path) -> None:
     # First edition, MIK 2: B holds the BBCI Director's Share but no ordinary BBCI share.
     game = import_game(server_url, "first/random-4p-seed2-mik2.json", 154, hotseat=False)
     page, errors = pages.new()
@@ -95,4 +123,45 @@ def test_a_directors_share_that_cannot_be_played_now_says_why(
     # He may still reject it.
     reject = page.locator("#decision-body .reject-cards input[data-card='DS:BBCI:3']")
     expect(reject).to_be_visible()
+    card.scroll_into_view_if_needed()
+    shot(page, "reason-mik2-card-laptop", tmp_path)
+    assert errors.seen == []
+
+
+def test_a_claim_the_ganges_look_ahead_forbids_stays_in_the_list_disabled(
+        pages: Pages, server_url: str, tmp_path: Path) -> None:
+    game = _import_log(server_url, _look_ahead_bids())
+    page, errors = pages.new()
+    open_game(page, server_url, game["links"]["Ann"])
+    page.click("#open-secret")
+    lucknow = page.locator("#secret-body .claim-city[data-city=Lucknow] button")
+    expect(lucknow.first).to_be_visible()
+    assert lucknow.count() == 2  # EIR and GIP: the city does not vanish from the list
+    for i in range(lucknow.count()):
+        expect(lucknow.nth(i)).to_be_disabled()
+        assert _reason_of(page, lucknow.nth(i)) == (
+            "rule 2.5.7: with Lucknow a bid of 3 cities may include only 1 of the Ganges "
+            "valley cities besides Calcutta")
+    lahore = page.locator("#secret-body .claim-city[data-city=Lahore] button:enabled")
+    expect(lahore.first).to_be_visible()
+    lucknow.first.scroll_into_view_if_needed()
+    shot(page, "reason-ganges-look-ahead-laptop", tmp_path)
+    assert errors.seen == []
+
+
+def test_a_share_the_player_cannot_pay_to_redeem_has_a_disabled_redeem_button_with_the_money(
+        pages: Pages, server_url: str, tmp_path: Path) -> None:
+    # Dan, £10, holds un-redeemed BBCI, MSM and ECR shares (pars £84, £80, £70): 2.7.4.
+    game = import_game(server_url, "random-6p-seed13.json", 36, hotseat=False)
+    page, errors = pages.new()
+    open_game(page, server_url, game["links"]["Dan"])
+    for company, par in (("BBCI", 84), ("MSM", 80), ("ECR", 70)):
+        redeem = page.locator(f"button[data-kind=redeem][data-company={company}]")
+        expect(redeem).to_be_disabled()
+        assert _reason_of(page, redeem) == (f"Redeem: rule 2.7.4: redeeming one {company} "
+                                            f"share costs £{par} (its par); Dan has £10")
+        assert "2.7.4" in (redeem.get_attribute("title") or "")
+    expect(page.locator("button[data-kind=redeem][data-company=EIR]")).to_have_count(0)
+    page.locator("button[data-kind=redeem][data-company=ECR]").scroll_into_view_if_needed()
+    shot(page, "reason-redeem-laptop", tmp_path)
     assert errors.seen == []

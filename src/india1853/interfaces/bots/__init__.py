@@ -1,9 +1,12 @@
 """Bots: automatic players that choose among the engine's legal actions.
 
-A bot plays for one player.  It sees what that player may see and nothing more: the player's
-view (``Game.view(player)``, hidden bonds and cities of the others removed) and the list of legal
-actions of the entity that must act (the player, or a company the player directs or manages).
-It returns one action of that list; the caller fills in ``id`` and ``created_at``.
+A bot plays for one player.  It sees what that player may see and nothing more: a
+:class:`~india1853.interfaces.bots.decision.Decision` (:func:`decision_for`), which holds the
+player's view (``Game.view(player)``, hidden bonds and cities of the others removed), the legal
+actions of the entity that must act (the player, or a company the player directs or manages)
+priced by the engine's turn model, and the engine's outlook (train limits and offers, shares
+to float).  It returns one action of ``decision.legal``; the caller fills in ``id`` and
+``created_at``.  :func:`ask` does all of it for a game in hand.
 
 ``make_bot(name, player, seed)`` builds one; :data:`BOT_NAMES` lists the names it knows.
 """
@@ -14,6 +17,8 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from india1853.errors import InputError
+from india1853.interfaces.bots.decision import Decision, decision_for
+from india1853.rules.game.game import Game
 
 
 class Bot(Protocol):
@@ -24,8 +29,9 @@ class Bot(Protocol):
         """The name of the player the bot plays for."""
         ...
 
-    def choose(self, game_view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
-        """One action of ``legal`` (never empty), chosen from what ``game_view`` shows."""
+    def choose(self, decision: Decision) -> dict[str, Any]:
+        """One action of ``decision.legal`` (never empty), chosen from what the decision
+        shows."""
         ...
 
 
@@ -65,4 +71,17 @@ def make_bot(name: str, player: str, seed: int) -> Bot:
     return factory(player, seed)
 
 
-__all__ = ["BOT_NAMES", "Bot", "UnknownBotError", "make_bot"]
+def ask(bot: Bot, game: Game, entity: str) -> dict[str, Any]:
+    """The bot's choice for ``entity`` (which its player decides for) in ``game`` now: one of
+    the legal actions, without ``id`` and ``created_at``; an InputError if the bot chose an
+    action the engine does not offer."""
+    decision = decision_for(game, bot.player, entity)
+    choice = bot.choose(decision)
+    if choice not in decision.legal:
+        raise InputError(f"bot {bot.player} chose an action not offered for {entity}: "
+                         f"{choice!r}")
+    return choice
+
+
+__all__ = ["BOT_NAMES", "Bot", "Decision", "UnknownBotError", "ask", "decision_for",
+           "make_bot"]

@@ -13,6 +13,7 @@ import random
 from typing import Any
 
 from india1853.errors import InputError
+from india1853.interfaces.bots.decision import Decision
 
 NEVER_CHOSEN: frozenset[str] = frozenset({"undo", "redo"})
 
@@ -29,8 +30,8 @@ class RandomBot:
     def player(self) -> str:
         return self._player
 
-    def choose(self, game_view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
-        options = [a for a in legal if a.get("type") not in NEVER_CHOSEN]
+    def choose(self, decision: Decision) -> dict[str, Any]:
+        options = [a for a in decision.legal if a.get("type") not in NEVER_CHOSEN]
         if not options:
             raise InputError(f"bot {self._player}: no legal action to choose from")
         return dict(self._rng.choice(options))

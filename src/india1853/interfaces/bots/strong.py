@@ -1,9 +1,10 @@
 """The strong bot: the greedy bot's moves, re-weighed by lookahead on its own player's view.
 
-Every decision starts from the same two inputs as the greedy bot's - the player's view and the
-legal actions - plus the edition's public data.  Where greedy scores a move by a fixed rule, the
-strong bot values the position the move leads to, with the exact router (4.5-4.6) on the public
-board of its view, and an estimate of how many operating rounds the game has left:
+Every decision starts from the same input as the greedy bot's - its ``Decision``: the player's
+view, the engine's priced legal options and outlook - plus the edition's public data.  Where
+greedy scores a move by a fixed rule, the strong bot values the position the move leads to, with
+the exact router (4.5-4.6) on the public board of its view, and an estimate of how many
+operating rounds the game has left:
 
 - Track (4.1-4.2): every affordable lay or promotion among the best-scoring ones is tried on a
   copy of the public board; its value is the gain of the company's optimal run (with its trains,
@@ -38,12 +39,11 @@ from typing import Any
 
 from india1853.board.state import BoardState
 from india1853.errors import India1853Error
+from india1853.interfaces.bots.decision import Action, Decision, View
 from india1853.interfaces.bots.greedy import (
     BUY_THRESHOLD,
-    Action,
     GreedyBot,
     Knowledge,
-    View,
     board_of,
     company_trains,
     run_value,
@@ -91,9 +91,9 @@ class StrongBot(GreedyBot):
         # Optimal runs already computed, by company, trains and board: the bot's own memo.
         self._runs: dict[tuple[Any, ...], int] = {}
 
-    def choose(self, game_view: View, legal: list[Action]) -> Action:
+    def choose(self, decision: Decision) -> Action:
         self._clock = _Clock(self._budget, self._max_evals)
-        return super().choose(game_view, legal)
+        return super().choose(decision)
 
     # --- the game's horizon ------------------------------------------------------------------
 
@@ -124,18 +124,19 @@ class StrongBot(GreedyBot):
 
     # --- track (4.1-4.2) ---------------------------------------------------------------------
 
-    def _track(self, k: Knowledge, view: View, options: list[Action]) -> Action | None:
+    def _track(self, k: Knowledge, d: Decision, options: list[Action]) -> Action | None:
         """4.1-4.2: the lay whose board gives the company the best optimal run over the rounds
         left, plus greedy's score of where it leads; greedy's own choice when the router finds
         no gain anywhere."""
-        fallback = super()._track(k, view, options)
+        fallback = super()._track(k, d, options)
+        view = d.view
         initials = options[0]["entity"]
         co = view["companies"][initials]
-        gauges, reserve, planned = self._track_plan(k, view, initials)
+        gauges, reserve, planned = self._track_plan(k, d, initials)
         trains = planned or company_trains(k, view, initials)
         if not trains:
             return fallback
-        scored = [(s, a) for s, a in self._scored_track(k, view, options, gauges,
+        scored = [(s, a) for s, a in self._scored_track(k, d, options, gauges,
                                                          int(co["cash"]) - reserve)
                   if s > float("-inf")]
         if not scored:
@@ -165,10 +166,11 @@ class StrongBot(GreedyBot):
 
     # --- dividends (4.6.4) -------------------------------------------------------------------
 
-    def _dividend(self, k: Knowledge, view: View, options: list[Action]) -> Action:
+    def _dividend(self, k: Knowledge, d: Decision, options: list[Action]) -> Action:
         """4.6.4, 4.7.1, 5.2: pay out (company cash scores nothing at the end, a dividend
         raises the price) unless the company has no train yet to keep running after the next
         phase and cannot buy one; always pay out when the bank will break within two rounds."""
+        view = d.view
         initials = options[0]["entity"]
         co = view["companies"][initials]
         payout = next((a for a in options if a.get("kind") == "payout"), None)
@@ -176,10 +178,11 @@ class StrongBot(GreedyBot):
             return options[0]
         if self._ors_left(k, view) <= 2.0:
             return payout
-        need = self._train_reserve(k, view, initials)
+        need = self._train_reserve(k, d, initials)
         trains = company_trains(k, view, initials)
         revenue = int(view["turn"].get("revenue") or 0) if view.get("turn") else 0
-        if len(trains) >= _limit(k, view) or int(co["cash"]) >= need:
+        outlook = d.trains.get(initials)
+        if (outlook is not None and outlook.at_limit) or int(co["cash"]) >= need:
             return payout
         # Withhold when the revenue buys the next train that the payout would not.
         if int(co["cash"]) + revenue >= need and self._train_soon(k, view, trains):
@@ -196,10 +199,11 @@ class StrongBot(GreedyBot):
 
     # --- trains (4.8) ------------------------------------------------------------------------
 
-    def _extra_train(self, k: Knowledge, view: View, initials: str,
+    def _extra_train(self, k: Knowledge, d: Decision, initials: str,
                      own: list[Action]) -> Action | None:
         """4.8: another train when its added revenue over the rounds left pays for its
-        price, the best gain first."""
+        price (the engine's), the best gain first."""
+        view = d.view
         board = board_of(k, view)
         trains = company_trains(k, view, initials)
         now = run_value(board, initials, trains)
@@ -209,68 +213,59 @@ class StrongBot(GreedyBot):
             if not self._clock.spend():
                 break
             gain = run_value(board, initials, [*trains, Train.named(k.ed, a["train"])]) - now
-            price = int(a.get("price") or k.ed.trains.get(a["train"]).price)
-            value = gain * ors - price * 0.5
+            value = gain * ors - d.cost(a) * 0.5
             if gain > 0 and value > 0 and (best is None or value > best[0]):
                 best = (value, a)
         if best is None:
-            return super()._extra_train(k, view, initials, own)
+            return super()._extra_train(k, d, initials, own)
         return best[1]
 
     # --- stock rounds (3.1) ------------------------------------------------------------------
 
-    def _stock(self, k: Knowledge, view: View, options: list[Action]) -> Action | None:
+    def _stock(self, k: Knowledge, d: Decision, options: list[Action]) -> Action | None:
         """3.1: redeem first (2.7.4); sell a share of another director's company that cannot
         pay (3.2); then the best-valued share, or pass."""
         redeem = [a for a in options if a["type"] == "redeem_share"]
         if redeem:
             return redeem[0]
-        dump = self._dump(k, view, options)
+        dump = self._dump(k, d, options)
         if dump is not None:
             return dump
-        return super()._stock(k, view, options)
+        return super()._stock(k, d, options)
 
-    def _dump(self, k: Knowledge, view: View, options: list[Action]) -> Action | None:
+    def _dump(self, k: Knowledge, d: Decision, options: list[Action]) -> Action | None:
         """3.2: the shares of another director's company with no train and not the cash for
         one pay nothing and fall: sell them all."""
         sells = [a for a in options if a["type"] == "sell_shares"]
         best: Action | None = None
         for a in sells:
-            co = view["companies"][a["company"]]
+            co = d.view["companies"][a["company"]]
             if co["director"] == self._player or co["controller"] == self._player:
                 continue
             if not co["formed"] or co["trains"]:
                 continue
-            if int(co["cash"]) >= self._train_reserve(k, view, a["company"]):
+            if int(co["cash"]) >= self._train_reserve(k, d, a["company"]):
                 continue
             if best is None or a["count"] > best["count"]:
                 best = a
         return best
 
-    def _share_score(self, k: Knowledge, view: View, a: Action) -> float:
+    def _share_score(self, k: Knowledge, d: Decision, a: Action) -> float:
         """Greedy's score, plus the share's expected dividends over its cost: the company's
         optimal run now, a tenth of it a share, over the rounds left (at most
         :data:`SHARE_HORIZON`)."""
-        base = super()._share_score(k, view, a)
+        base = super()._share_score(k, d, a)
         if base <= 0.0:
             return base
+        view = d.view
         initials: str = a["company"]
         co = view["companies"][initials]
         if not co["formed"] or not co["trains"]:
             return base
         board = board_of(k, view)
         revenue = self._run(k, view, board, initials)
-        cost = k.ed.company(initials).par if a["source"] == "ipo" else _price(k, view, initials)
+        cost = d.cost(a)
         horizon = min(self._ors_left(k, view), SHARE_HORIZON)
         yield_ = revenue / 10 * horizon / max(cost, 1)
         return max(base, BUY_THRESHOLD + yield_) if yield_ > 0.3 else base
 
-
-def _price(k: Knowledge, view: View, initials: str) -> int:
-    price = view["companies"][initials]["price"]
-    return int(price) if price is not None else k.ed.company(initials).par
-
-
-def _limit(k: Knowledge, view: View) -> int:
-    limit = k.ed.phase(int(view["phase"])).train_limit
-    return limit if limit is not None else 4

@@ -33,7 +33,7 @@ from rich.table import Table
 from rich.text import Text
 
 from india1853.errors import India1853Error
-from india1853.interfaces.bots import Bot, make_bot
+from india1853.interfaces.bots import Bot, decision_for, make_bot
 from india1853.interfaces.game_render import describe_run, game_board_svg, optimal_run
 from india1853.interfaces.logfile import SaveFile
 from india1853.interfaces.logfile import Table as Seating
@@ -229,10 +229,10 @@ class Hotseat:
     # --- bots ---------------------------------------------------------------------------
 
     def bot_turn(self, bot: Bot, entity: str) -> None:
-        legal = self.game.legal_actions(entity)
-        if not legal:
+        decision = decision_for(self.game, bot.player, entity)
+        if not decision.legal:
             raise India1853Error(f"the engine offers {entity} no legal action")
-        action = bot.choose(self.game.view(bot.player), legal)
+        action = bot.choose(decision)
         for line in self.submit(action):
             self.console.print(Text(line, style="dim"))
 

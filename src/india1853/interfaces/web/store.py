@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from india1853.errors import InputError, RuleError
-from india1853.interfaces.bots import BOT_NAMES, Bot, make_bot
+from india1853.interfaces.bots import BOT_NAMES, Bot, Decision, decision_for, make_bot
 from india1853.interfaces.charts import draw, history
 from india1853.interfaces.game_render import game_board_svg
 from india1853.interfaces.logfile import escape_old_names
@@ -487,10 +487,10 @@ class GameStore:
             task = self._bot_task(game_id, entry)
         if task is None:
             return False
-        player, entity, bot, game_view, legal, before = task
+        player, entity, bot, decision, before = task
         try:
-            choice = bot.choose(game_view, legal)
-            if choice not in legal:
+            choice = bot.choose(decision)
+            if choice not in decision.legal:
                 raise InputError(f"chose an action not offered for {entity}: {choice!r}")
         except (InputError, RuleError) as exc:
             with self.lock(game_id):
@@ -508,8 +508,8 @@ class GameStore:
                 self._bot_failed(game_id, entry, f"bot of {player}: {exc.detail}")
                 return False
 
-    def _bot_task(self, game_id: str, entry: Entry) -> tuple[str, str, Bot, dict[str, Any],
-                                               list[dict[str, Any]], int] | None:
+    def _bot_task(self, game_id: str, entry: Entry
+                  ) -> tuple[str, str, Bot, Decision, int] | None:
         """What the first bot that must act needs to decide (the game's lock held)."""
         game = entry.game
         if game.finished or entry.bot_error is not None:
@@ -522,12 +522,12 @@ class GameStore:
             bot = entry.bots.get(player)
             if bot is None:
                 bot = entry.bots[player] = make_bot(bot_name, player, game.settings.seed)
-            legal = game.legal_actions(entity)
-            if not legal:
+            decision = decision_for(game, player, entity)
+            if not decision.legal:
                 self._bot_failed(game_id, entry, f"bot of {player}: the engine offers "
                                                   f"{entity} no legal action")
                 return None
-            return player, entity, bot, game.view(player), legal, len(game.log)
+            return player, entity, bot, decision, len(game.log)
         return None
 
     def _bot_failed(self, game_id: str, entry: Entry, message: str) -> None:

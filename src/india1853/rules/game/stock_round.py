@@ -228,13 +228,21 @@ def sell_shares(
         update_control(rules, st, co)
 
 
-def redeem_share(rules: GameRules, st: GameState, player: PlayerState, initials: str) -> None:
-    """Redeeming pays par for one un-redeemed share; it is not a purchase (2.7.4)."""
+def check_redeem(rules: GameRules, player: PlayerState, initials: str) -> int:
+    """The price of redeeming one of the player's un-redeemed shares: its par (2.7.4); a
+    RuleError naming the money when he cannot pay it, or when he holds no such share."""
     if player.unredeemed.get(initials, 0) == 0:
         raise RuleError("2.7.4", f"{player.name} has no un-redeemed {initials} share")
     cost = rules.company(initials).par
     if player.cash < cost:
-        raise RuleError("2.7.4", f"redeeming costs £{cost}; {player.name} has £{player.cash}")
+        raise RuleError("2.7.4", f"redeeming one {initials} share costs £{cost} (its par); "
+                        f"{player.name} has £{player.cash}")
+    return cost
+
+
+def redeem_share(rules: GameRules, st: GameState, player: PlayerState, initials: str) -> None:
+    """Redeeming pays par for one un-redeemed share; it is not a purchase (2.7.4)."""
+    cost = check_redeem(rules, player, initials)
     player.cash -= cost
     st.bank += cost
     player.unredeemed[initials] -= 1

@@ -237,13 +237,20 @@ def pool_offers(rules: GameRules, st: GameState, co: CompanyState) -> list[Offer
     return out
 
 
+def offers_beyond_limit(rules: GameRules, st: GameState, co: CompanyState) -> list[Offer]:
+    """Everything the bank offers the company now, its train limit and its money aside: new
+    cards (4.8.3, 4.8.11-4.8.18), trains returned as excess (4.8.6), the minors' token
+    (4.8.19)."""
+    offers = new_offers(rules, st, co) + pool_offers(rules, st, co)
+    return offers + token_offers(rules, st, co, offers)
+
+
 def bank_offers(rules: GameRules, st: GameState, co: CompanyState) -> list[Offer]:
     """Everything the bank offers the company now, within its train limit (4.8.5)."""
     limit = phase_limit(rules, st)
     if limit is not None and len(st.company_trains(co.initials)) >= limit:
         return []
-    offers = new_offers(rules, st, co) + pool_offers(rules, st, co)
-    return offers + token_offers(rules, st, co, offers)
+    return offers_beyond_limit(rules, st, co)
 
 
 def buy_from_bank(

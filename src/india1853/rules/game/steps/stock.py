@@ -54,8 +54,13 @@ class Stock(Step):
                 except India1853Error:
                     continue  # MIK 2: a Director's Share is sold whole
                 out.append(act("sell_shares", p.name, "player", company=co.initials, count=n))
-            if p.unredeemed.get(co.initials, 0) and p.cash >= rules.company(co.initials).par:
-                out.append(act("redeem_share", p.name, "player", company=co.initials))
+            if p.unredeemed.get(co.initials, 0):
+                try:
+                    stock_round.check_redeem(rules, p, co.initials)
+                except RuleError:
+                    pass
+                else:
+                    out.append(act("redeem_share", p.name, "player", company=co.initials))
             if over:
                 continue
             for source in SOURCES:
@@ -70,9 +75,10 @@ class Stock(Step):
         return out
 
     def disabled(self, rules: GameRules, st: GameState, entity: str) -> list[Disabled]:
-        """Each share the player may not buy (from the offering and from the pool) and the
-        first sale of each company he holds but may not sell, with the rule that forbids it (2.7.4,
-        2.8.1, 2.8.3, 3.1.2-3.1.9, 3.2.3); a pass above the certificate limit (3.2.3)."""
+        """Each share the player may not buy (from the offering and from the pool), the
+        first sale of each company he holds but may not sell and each un-redeemed share he
+        cannot pay to redeem, with the rule that forbids it (2.7.4, 2.8.1, 2.8.3, 3.1.2-3.1.9,
+        3.2.3); a pass above the certificate limit (3.2.3)."""
         p = st.player(entity)
         over = stock_round.over_limit(rules, st, p)
         out: list[Disabled] = []
@@ -83,6 +89,12 @@ class Stock(Step):
                     stock_round.check_sell(rules, st, p, co.initials, 1)
                 except RuleError as error:
                     out.append(Disabled(sale, error))
+            if p.unredeemed.get(co.initials, 0):
+                redeem = act("redeem_share", p.name, "player", company=co.initials)
+                try:
+                    stock_round.check_redeem(rules, p, co.initials)
+                except RuleError as error:
+                    out.append(Disabled(redeem, error))
             for source in SOURCES:
                 buy = act("buy_share", p.name, "player", company=co.initials, source=source)
                 if over:

@@ -418,6 +418,9 @@ def _disabled_words(ctx: _Context, a: Action) -> tuple[str, Json]:
     if kind == "sell_shares":
         return (f"Sell a share of {a['company']}",
                 {"company": a["company"], "source": "player", "to": "pool", "count": 1})
+    if kind == "redeem_share":
+        return (f"Redeem a {a['company']} share",
+                {"company": a["company"], "source": "player", "count": 1})
     if kind == "claim_city":
         city = ctx.rules.city(str(a["city"]))
         return (f"Claim {city.name} for {a['company']}",

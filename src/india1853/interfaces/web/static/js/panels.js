@@ -87,6 +87,8 @@ export function renderShares(el, turn, { act, readOnly }) {
       const whyIpo = buyIpo ? null : whyNot("buy_share", "ipo");
       const whyPool = buyPool ? null : whyNot("buy_share", "pool");
       const whySell = sells.length ? null : whyNot("sell_shares");
+      // An un-redeemed share the player cannot pay for (2.7.4): the button, disabled, says why.
+      const whyRedeem = redeem ? null : whyNot("redeem_share");
       return h("tr", { class: c.floated ? "floated" : "" },
         h("th", { scope: "row", title: c.name }, companyBadge(c),
           c.state === "operating" ? null : h("span", { class: "co-state" }, c.state)),
@@ -95,8 +97,9 @@ export function renderShares(el, turn, { act, readOnly }) {
           button("Buy pool", buyPool, `Buy ${c.initials} from the pool`, c.initials, "buy-pool", whyPool),
           button("Sell", sells[0], `Sell a share of ${c.initials}`, c.initials, "sell", whySell),
           sells.slice(1).map((o) => button(`Sell ${o.ui.count}`, o, `Sell ${o.ui.count} shares of ${c.initials}`, c.initials, `sell-${o.ui.count}`)),
-          redeem ? button("Redeem", redeem, `Redeem a ${c.initials} share`, c.initials, "redeem") : null),
-        reasons(c.initials, [["buy-ipo", whyIpo, "IPO"], ["buy-pool", whyPool, "Pool"], ["sell", whySell, "Sell"]])) : null,
+          redeem || whyRedeem ? button("Redeem", redeem, `Redeem a ${c.initials} share`, c.initials, "redeem", whyRedeem) : null),
+        reasons(c.initials, [["buy-ipo", whyIpo, "IPO"], ["buy-pool", whyPool, "Pool"], ["sell", whySell, "Sell"],
+          ["redeem", whyRedeem, "Redeem"]])) : null,
         h("td", {}, money(c.par)), h("td", {}, c.price === null ? "—" : money(c.price)),
         h("td", {}, money(c.treasury)),
         h("td", {}, (c.trains || []).join(", ") || "—", c.credit_train ? ` (+${c.credit_train} on credit)` : ""),

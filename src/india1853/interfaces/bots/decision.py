@@ -1,0 +1,81 @@
+"""What a bot decides from: the engine's answers for one decision, and nothing more.
+
+A bot plays for one player.  It sees what that player may see: the player's view
+(``Game.view(player)``, the others' secrets removed), the options of the entity that must act
+as the turn model prices them (:func:`india1853.rules.game.turn.options`: each legal action
+with the money it costs, its effect and its rule), and the engine's answers for planning ahead
+(:mod:`india1853.rules.game.outlook`: the train limit and the trains the bank offers the
+companies the decision is about, 4.8; how many shares each company lacks to float, 2.7.5).
+A bot computes no rule of its own: a price, a limit or a qualifying number is read here.
+
+:func:`decision_for` asks the engine once; the :class:`Decision` is plain data, so that a
+server may let its bot think without holding the game.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from india1853.rules.game.game import Game
+from india1853.rules.game.outlook import TrainOutlook, shares_to_float, train_outlook
+from india1853.rules.game.turn.options import options
+
+Action = dict[str, Any]
+View = dict[str, Any]
+
+
+def _key(action: Mapping[str, Any]) -> str:
+    return json.dumps({k: v for k, v in action.items() if k not in ("id", "created_at")},
+                      sort_keys=True)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of the entity that must act, as its player may see it (see the module
+    docstring).  ``legal``: the legal actions (without ``id`` and ``created_at``), in the
+    engine's order; ``options``: the same, priced (the turn model's option dicts)."""
+
+    entity: str
+    view: View
+    legal: list[Action]
+    options: list[dict[str, Any]]
+    trains: Mapping[str, TrainOutlook] = field(default_factory=dict)
+    to_float: Mapping[str, int] = field(default_factory=dict)
+
+    def cost(self, action: Mapping[str, Any]) -> int:
+        """The money the acting entity pays for one of ``legal`` (the turn model's price:
+        tile and terrain costs 4.1.12, base 4.4.4, share 3.1.4/3.1.7, train 4.8, bond 2.5.9...;
+        negative: it receives); 0 when no money moves."""
+        return self._costs.get(_key(action), 0)
+
+    @cached_property
+    def _costs(self) -> dict[str, int]:
+        return {_key(o["action"]): int(o["cost"] or 0) for o in self.options}
+
+
+def decision_for(game: Game, player: str, entity: str) -> Decision:
+    """The decision of ``entity`` (which ``player`` decides for) as the engine answers it
+    now: the player's view, the priced legal options, the trains outlook of the companies
+    the decision is about (the acting company; in a stock round, each operating company whose
+    shares the player may sell) and each unfloated company's shares to float."""
+    legal = game.legal_actions(entity)
+    view = game.view(player)
+    companies: Mapping[str, Any] = view["companies"]
+    about = {entity} | {str(a["company"]) for a in legal if a["type"] == "sell_shares"}
+    return Decision(
+        entity=entity,
+        view=view,
+        legal=[dict(a) for a in legal],
+        options=options(game, entity, legal, view),
+        trains={c: train_outlook(game, c) for c in about
+                if c in companies and companies[c]["formed"]},
+        to_float={c: shares_to_float(game, c) for c, co in companies.items()
+                  if not co["floated"]},
+    )
+
+
+__all__ = ["Action", "Decision", "View", "decision_for"]

@@ -1,0 +1,194 @@
+"""What every phase of the greedy bot shares: its weights, the edition's public facts indexed
+for speed, the board of its view, the router's value of a position, and the bot's memory.
+
+The bot reads every price, limit and qualifying number from its :class:`Decision` (the
+engine's priced options and outlook); the edition's data serves only its own judgement (where
+a city lies, what a tile's track leads to, how big a train is).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from india1853.board.graph import TrackGraph
+from india1853.board.hexes import neighbour
+from india1853.board.state import Base, BoardState, PlacedTile
+from india1853.board.tiles import exits
+from india1853.data.loader import load_edition
+from india1853.data.model import CitySpec, Edition, TileSpec
+from india1853.errors import India1853Error
+from india1853.interfaces.bots.decision import Action, Decision, View
+from india1853.rules.router import best_run
+from india1853.rules.routes import Train
+
+# Weights of the track score, in pounds of "value" (tuned by simulation, docs/bots.md).
+CONTRACT_WEIGHT = 80
+TOWN_WEIGHT = 10
+NEARBY = 6
+LAY_THRESHOLD = 1.0
+COST_WEIGHT = 0.15
+# Plans considered at bond time, and how many of the best the bot picks among at random.
+PLAN_CHOICES = 6
+# A share must score more than this to be bought: a company at par that has never paid (its
+# price rises only with dividends, 4.7.1) scores exactly this, and is not bought.
+BUY_THRESHOLD = 2.0
+# A company whose trains have no route: how many of the best-scoring lays the router values.
+ROUTE_LAYS = 12
+# A company saving for its first train but without a route for it: how much of the saving may
+# go on track first (the director makes up the train's price, 4.8.8): about two lays on hills.
+ROUTE_BUDGET = 160
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A contract bid the bot means to make (2.5): its cities and the company it favours."""
+
+    cities: tuple[str, ...]
+    value: int
+    focus: int
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """The public facts of an edition the bot plays by, indexed for speed."""
+
+    ed: Edition
+    city_by_name: dict[str, CitySpec]
+    station_hexes: dict[str, int]
+    frontier: dict[str, int]
+    number_of: dict[str, int]
+    initials_of: dict[int, str]
+
+
+@cache
+def knowledge(edition: str) -> Knowledge:
+    ed = load_edition(edition)
+    station_hexes: dict[str, int] = {}
+    bond = {c.hex: c.bond_value for c in ed.cities}
+    for h in ed.board.hexes.values():
+        if h.kind in ("city", "large_city"):
+            station_hexes[h.coord] = bond.get(h.coord, 20)
+        elif h.kind in ("town", "double_town"):
+            station_hexes[h.coord] = TOWN_WEIGHT
+    frontier = {h.coord: h.frontier_post for h in ed.board.hexes.values()
+                if h.frontier_post is not None}
+    return Knowledge(
+        ed=ed,
+        city_by_name={c.name: c for c in ed.cities},
+        station_hexes=station_hexes,
+        frontier=frontier,
+        number_of={c.initials: c.number for c in ed.companies},
+        initials_of={c.number: c.initials for c in ed.companies},
+    )
+
+
+def tile_gauge(tile: TileSpec) -> str:
+    gauges = {p.gauge for p in tile.paths}
+    if gauges == {"metre"}:
+        return "metre"
+    return "broad" if "broad" in gauges or "dual" in gauges else "metre"
+
+
+def station_value(tile: TileSpec) -> int:
+    return sum(s.value for s in tile.stations)
+
+
+def board_of(k: Knowledge, view: View) -> BoardState:
+    """The board as the view shows it (public: tiles and bases)."""
+    tiles = {h: PlacedTile(t, r) for h, (t, r) in view["board"]["tiles"].items()}
+    bases = tuple(Base(c, h, s) for c, h, s in view["board"]["bases"])
+    return BoardState(k.ed, tiles, bases)
+
+
+def company_trains(k: Knowledge, view: View, initials: str) -> list[Train]:
+    """The trains a company runs, as its view lists them (a dual card as bought, 4.8.16)."""
+    by_id = {t["id"]: t for t in view["trains"]}
+    return [Train.named(k.ed, by_id[t]["runs_as"] or by_id[t]["card"])
+            for t in view["companies"][initials]["trains"]]
+
+
+def run_value(board: BoardState, initials: str, trains: list[Train]) -> int:
+    """The company's optimal run (4.5, 4.6: revenue plus mail) on ``board`` with ``trains``;
+    0 without a legal run."""
+    if not trains:
+        return 0
+    try:
+        return best_run(TrackGraph.build(board), initials, trains).run.total
+    except India1853Error:
+        return 0
+
+
+def broad_track_left(k: Knowledge, view: View) -> bool:
+    """Whether a yellow tile with broad (or dual) track is left in the supply (4.2.10): new
+    hexes can still be joined to a broad network."""
+    supply = board_of(k, view).supply()
+    return any(n > 0 and k.ed.tiles[t].colour == "yellow"
+               and any(p.gauge in ("broad", "dual") for p in k.ed.tiles[t].paths)
+               for t, n in supply.items())
+
+
+def reached_hexes(k: Knowledge, tiles: dict[str, list[Any]]) -> set[str]:
+    """Hexes with track: a laid tile, or a preprinted city some laid tile leads into."""
+    reached: set[str] = set()
+    for h, (tile_id, rotation) in tiles.items():
+        tile = k.ed.tiles[tile_id]
+        if tile.preprinted:
+            continue
+        reached.add(h)
+        for side in exits(tile, rotation):
+            n = neighbour(h, side)
+            if n is not None and n in tiles and k.ed.tiles[tiles[n][0]].preprinted:
+                reached.add(n)
+    return reached
+
+
+def prefer_pass(options: list[Action]) -> Action:
+    return next((a for a in options if a["type"] == "pass"), options[0])
+
+
+def price(k: Knowledge, view: View, initials: str) -> int:
+    """The company's market price as the view shows it (its par before it has one)."""
+    value = view["companies"][initials]["price"]
+    return int(value) if value is not None else k.ed.company(initials).par
+
+
+def train_rank(k: Knowledge, name: str) -> int:
+    spec = k.ed.trains.get(name)
+    # A metre train is worth less to a broad-gauge network: rank it below every broad one.
+    return spec.large_stations + (0 if spec.gauge == "broad" else -10)
+
+
+class BotBase:
+    """The greedy bot's memory of its own player's game, and what its phases ask each other."""
+
+    def __init__(self, player: str, seed: int) -> None:
+        self._player = player
+        self._rng = random.Random(f"greedy:{seed}:{player}")
+        self._plan: Plan | None = None
+        # The gauges of the track each company it runs was last offered to lay (4.1): its own
+        # memory of its own turns, so that it does not buy trains for track it cannot lay.
+        self._offered: dict[str, frozenset[str]] = {}
+
+    @property
+    def player(self) -> str:
+        return self._player
+
+    def _me(self, view: View) -> dict[str, Any]:
+        return next(p for p in view["players"] if p["name"] == self._player)
+
+    def _train_reserve(self, k: Knowledge, d: Decision, initials: str) -> int:
+        """The price of the cheapest broad train the bank offers the company now (the
+        engine's outlook, 4.8.3-4.8.6), which it keeps for its next train; 0 if none."""
+        outlook = d.trains.get(initials)
+        offer = outlook.cheapest("broad") if outlook is not None else None
+        return offer.price if offer is not None else 0
+
+    def _broad_possible(self, k: Knowledge, d: Decision, initials: str) -> bool:
+        """Whether the company can still extend a broad network: a yellow tile with broad
+        track is left (4.2.10), and its last track step offered broad or dual lays."""
+        offered = self._offered.get(initials)
+        return broad_track_left(k, d.view) and (offered is None
+                                                or bool(offered & {"broad", "dual"}))
