@@ -88,8 +88,10 @@ export function renderShares(el, turn, { act, readOnly }) {
       const whyPool = buyPool ? null : whyNot("buy_share", "pool");
       const whySell = sells.length ? null : whyNot("sell_shares");
       return h("tr", { class: c.floated ? "floated" : "" },
-        h("th", { scope: "row", title: `${c.name}. ${c.kind_words}` }, companyBadge(c), kindTag(c),
-          c.state === "operating" ? null : h("span", { class: "co-state" }, c.state)),
+        // The kind under the badge, beside the state (no wider column).
+        h("th", { scope: "row", title: `${c.name}. ${c.kind_words}` }, companyBadge(c),
+          kindTag(c) || c.state !== "operating" ? h("span", { class: "co-state" }, kindTag(c),
+            kindTag(c) && c.state !== "operating" ? " · " : "", c.state === "operating" ? "" : c.state) : null),
         stock ? h("td", {}, h("div", { class: "share-actions" },
           button("Buy IPO", buyIpo, `Buy ${c.initials} from the offering`, c.initials, "buy-ipo", whyIpo),
           button("Buy pool", buyPool, `Buy ${c.initials} from the pool`, c.initials, "buy-pool", whyPool),
