@@ -7,6 +7,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from india1853.data.citations import cite
+from india1853.data.model import PhaseSpec
 from india1853.rules import construction as con
 from india1853.rules.game.game import Game
 from india1853.rules.game.operating_round import price_after_dividend
@@ -62,6 +64,27 @@ def _director_to_be(game: Game, initials: str) -> str | None:
     return would_be_director(game.rules, game.state, co)
 
 
+def _kind_words(rules: GameRules, kind: str) -> str:
+    """What a company's kind means for its track (4.1.2-4.1.3; first edition 31.2), in the
+    edition's numbering: why a minor never lays two tiles a turn."""
+    edition = rules.ed.name
+    lays = rules.ed.rules.tile_lays
+    rule = cite(edition, "4.1.2")
+    if kind == "minor":
+        return (f"Minor company: lays {_tiles(lays['minor'])} a turn, never more, and has no "
+                f"lay option (rule {rule})")
+    if kind == "major":
+        how = (f"; how it gets the second lay is its lay option (rule {cite(edition, '4.1.3')})"
+               if con.ConstructionPolicy.of(rules.ed).double_lay_is_a_choice else "")
+        return f"Major company: lays up to {_tiles(lays['major'])} a turn (rule {rule}){how}"
+    return (f"Major or minor: settled at the end of the first stock round "
+            f"(rule {cite(edition, '2.6.2')}-{cite(edition, '2.6.3')})")
+
+
+def _tiles(n: int) -> str:
+    return "one tile" if n == 1 else f"{n} tiles"
+
+
 def _companies_table(game: Game, view: Mapping[str, Any]) -> list[Json]:
     rules = game.rules
     cards = {t["id"]: t.get("runs_as") or t["card"] for t in view["trains"]}
@@ -75,6 +98,7 @@ def _companies_table(game: Game, view: Mapping[str, Any]) -> list[Json]:
             "initials": initials,
             "name": spec.name,
             "kind": c["kind"],
+            "kind_words": _kind_words(rules, c["kind"]),
             "par": spec.par,
             "price": c["price"],
             "market_index": game.state.companies[initials].price_index,
@@ -148,7 +172,18 @@ def _trains_table(game: Game, view: Mapping[str, Any]) -> Json:
     phase = ed.phase(game.state.phase)
     return {"roster": roster, "phase": game.state.phase,
             "train_limit": phase.train_limit, "tiles": list(phase.tiles),
-            "available": list(phase.trains_available)}
+            "available": list(phase.trains_available),
+            "words": _phase_words(ed.name, phase)}
+
+
+def _phase_words(edition: str, phase: PhaseSpec) -> str:
+    """The phase in words, as TABLE 6 has it: the train limit (none before the first stock
+    round: no company owns trains yet) and the tile colours that may be laid (4.10)."""
+    limit = ("no train limit" if phase.train_limit is None
+             else f"train limit {phase.train_limit} (rule {cite(edition, '4.8.5')})")
+    tiles = (f"tiles: {', '.join(phase.tiles)}" if phase.tiles
+             else "no tiles may be laid yet")
+    return f"{limit} · {tiles}" + (f" · {phase.note}" if phase.note else "")
 
 
 def _contract(game: Game, viewer: str | None) -> Json | None:

@@ -236,8 +236,10 @@ export class Decisions {
     const runs = opts.filter((o) => o.type === "run_routes");
     const shares = opts.filter((o) => SHARES.includes(o.type));
     const cards = opts.filter((o) => CARDS.includes(o.type));
+    const offers = opts.filter((o) => o.type === "offer_elephant");
     const rest = opts.filter((o) => !TRACK.includes(o.type) && o.type !== "place_base"
-      && o.type !== "run_routes" && !SHARES.includes(o.type) && !CARDS.includes(o.type));
+      && o.type !== "run_routes" && !SHARES.includes(o.type) && !CARDS.includes(o.type)
+      && o.type !== "offer_elephant");
     // Options that exist but are not possible now (shares: in the share table; cards: with
     // the cards), each with the engine's reason.
     const notNow = (d.disabled || []).filter((o) => !SHARES.includes(o.type) && !CARDS.includes(o.type));
@@ -247,6 +249,7 @@ export class Decisions {
     if (bases.length) parts.push(this.basePart(bases));
     if (runs.length) parts.push(this.runPart(runs));
     if (cards.length || cardsNotNow.length) parts.push(this.cardPart(cards, cardsNotNow));
+    if (offers.length) parts.push(this.elephantPart(offers));
     if (shares.length) {
       parts.push(h("p", { class: "hint" }, `${shares.length} share options: use the Buy and Sell buttons in the share table.`),
         h("details", {}, h("summary", {}, "or choose from the list"),
@@ -565,6 +568,32 @@ export class Decisions {
     return details;
   }
 
+  /** 3.1.11: the Elephant offered to a buyer at a price - one select of the buyers and one of
+   * the prices the turn model offers that buyer (its options, nothing else), one button. */
+  elephantPart(offers) {
+    const buyers = [...new Set(offers.map((o) => o.ui.buyer))];
+    const buyer = h("select", { id: "elephant-buyer" }, buyers.map((b) => h("option", { value: b }, b)));
+    const price = h("select", { id: "elephant-price" });
+    const effect = h("p", { class: "effect", id: "elephant-effect", "aria-live": "polite" });
+    const chosen = () => offers.find((o) => o.ui.buyer === buyer.value && String(o.ui.price) === price.value);
+    const prices = () => {
+      const keep = price.value;
+      clear(price, offers.filter((o) => o.ui.buyer === buyer.value).map((o) =>
+        h("option", { value: String(o.ui.price), selected: String(o.ui.price) === keep }, money(o.ui.price))));
+      effect.textContent = chosen()?.effect || "";
+    };
+    buyer.addEventListener("change", prices);
+    price.addEventListener("change", () => { effect.textContent = chosen()?.effect || ""; });
+    prices();
+    return h("div", { class: "elephant-offer" },
+      h("div", { class: "bond-row" },
+        h("label", { for: "elephant-buyer" }, "Offer the Elephant to"), buyer,
+        h("label", { for: "elephant-price" }, "for"), price,
+        h("button", { type: "button", id: "offer-elephant", class: "primary", "data-type": "offer_elephant",
+          onclick: () => { const o = chosen(); if (o) this.act(o); } }, "Offer")),
+      effect);
+  }
+
   // --- MIK 2: action one card (then its target) or reject cards ------------------------------
 
   /** MIK 2, ACTIONING CARDS: the cards the turn model offers to action, one button each; the
@@ -718,12 +747,18 @@ export class Decisions {
     if (bonds.length) {
       const select = h("select", { id: "bond-amount", "aria-label": "Bond amount" },
         bonds.map((o, i) => h("option", { value: String(i) }, o.label)));
-      const note = h("p", { class: "note" }, bonds[0].note);
-      select.addEventListener("change", () => { note.textContent = bonds[Number(select.value)].note; });
-      parts.push(h("div", { class: "row" }, h("label", { for: "bond-amount" }, "Bond"), select,
+      // The chosen bond's own note and effect (the engine's words for that amount).
+      const note = h("p", { class: "note", id: "bond-note" }, bonds[0].note);
+      const effect = h("p", { class: "hint", id: "bond-effect", "aria-live": "polite" }, bonds[0].effect);
+      select.addEventListener("change", () => {
+        const chosen = bonds[Number(select.value)];
+        note.textContent = chosen.note;
+        effect.textContent = chosen.effect;
+      });
+      parts.push(h("div", { class: "bond-row" }, h("label", { for: "bond-amount" }, "Bond"), select,
         h("button", { type: "button", class: "primary", id: "place-bond",
           onclick: () => { dialog.close(); this.act(bonds[Number(select.value)]); } }, "Place bond")), note,
-        h("p", { class: "hint" }, bonds[0].effect));
+        effect);
     }
     // The claims the bid may not make now stay in the list, disabled, with the engine's reason
     // (2.5.6, 2.5.7 and its look-ahead, 2.5.9, 2.5.10, 3.1.2).

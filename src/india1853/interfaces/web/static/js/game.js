@@ -141,12 +141,40 @@ async function apply(data, { force }) {
   const changed = force || !state.data || state.data.last_action_id !== data.last_action_id
     || state.data.seat !== data.seat;
   state.data = data;
+  remember(data);
   if (state.at !== null) return; // history view stays put until "return"
   if (changed || state.boardFor !== data.last_action_id) {
     await loadBoard(null, data.last_action_id);
   }
+  const focused = document.activeElement;
   render(data.turn, { readOnly: false });
+  keepFocus(focused);
   loadLog();
+}
+
+/** The control that had the keyboard focus was drawn anew (the action it took, a bot's
+ * reply): the focus stays at the decisions, the next Tab reaches the next choice, instead of
+ * falling back to the top of the page. */
+function keepFocus(focused) {
+  if (cover.shown || !focused || focused === document.body || focused.isConnected) return;
+  if (document.activeElement && document.activeElement !== document.body
+      && document.activeElement.isConnected) return;
+  $("decisions").focus({ preventScroll: true });
+}
+
+// The games this browser has a seat in (the link's token, kept in this browser only), so the
+// lobby offers "Resume" for them; a spectator's link (no seat) is not kept.
+const SEATS_KEY = "india1853.seats";
+
+function remember(data) {
+  if (!token || !data.seats || !data.seats.length) return;
+  try {
+    const kept = JSON.parse(window.localStorage.getItem(SEATS_KEY) || "{}");
+    const seats = data.seats.join(", ");
+    if (kept[gameId] && kept[gameId].token === token && kept[gameId].seats === seats && kept[gameId].opened) return;
+    kept[gameId] = { token, seats, opened: true };
+    window.localStorage.setItem(SEATS_KEY, JSON.stringify(kept));
+  } catch { /* storage refused (private mode): the lobby offers Watch */ }
 }
 
 async function loadBoard(at, id) {

@@ -111,9 +111,45 @@ function linkItem(label, path) {
   return h("li", {}, h("a", { href: path }, label), h("code", {}, url), copyButton(url, label));
 }
 
+// The games this browser has a seat in: the token of a link opened here (js/game.js keeps it)
+// or of the hotseat link created here; kept in this browser only (localStorage).
+const SEATS_KEY = "india1853.seats";
+
+function keptSeats() {
+  try {
+    return JSON.parse(window.localStorage.getItem(SEATS_KEY) || "{}") || {};
+  } catch {
+    return {};
+  }
+}
+
+function keepSeats(gameId, token, seats) {
+  try {
+    const kept = keptSeats();
+    if (kept[gameId]) return;
+    kept[gameId] = { token, seats: seats.join(", "), opened: false };
+    window.localStorage.setItem(SEATS_KEY, JSON.stringify(kept));
+  } catch { /* storage refused: the lobby offers Watch */ }
+}
+
+/** Play (a seat of this browser never opened yet) or Resume (opened here before), with the
+ * seat's own link; else Watch, the spectators' link. */
+function openLink(g, kept) {
+  const mine = kept[g.id];
+  if (!mine || !mine.token) {
+    return h("a", { href: `/games/${g.id}`, "aria-label": `Watch game ${g.id}` }, "Watch");
+  }
+  const verb = g.finished ? "Review" : mine.opened ? "Resume" : "Play";
+  return h("a", { href: `/games/${g.id}#token=${encodeURIComponent(mine.token)}`, class: "mine",
+    "aria-label": `${verb} game ${g.id} as ${mine.seats}` }, verb,
+  h("span", { class: "hint" }, ` as ${mine.seats}`));
+}
+
 function showCreated(result, hotseat) {
   const items = [];
   if (hotseat && result.hotseat_token) {
+    keepSeats(result.id, result.hotseat_token, Object.keys(result.links || {}).length
+      ? Object.keys(result.links) : ["every human seat"]);
     items.push(linkItem("Play here (hotseat, every human seat)",
       result.hotseat_link || `/games/${result.id}#token=${result.hotseat_token}`));
   }
@@ -177,6 +213,9 @@ async function loadGames() {
   try {
     const { games } = await api.listGames();
     status.textContent = games.length ? `${games.length} game${games.length === 1 ? "" : "s"}` : "No games yet.";
+    // No table at all under "No games yet." (an empty header says nothing).
+    document.getElementById("games").hidden = !games.length;
+    const kept = keptSeats();
     clear(body, games.map((g) => h("tr", {},
       h("td", {}, h("code", {}, g.id)),
       h("td", {}, g.edition + (g.variants && g.variants.length ? ` (${g.variants.join(", ")})` : "")
@@ -185,7 +224,7 @@ async function loadGames() {
       h("td", {}, g.players.map((p) => p.bot ? `${p.name} (bot)` : p.name).join(", ")),
       h("td", {}, g.finished ? "finished" : String(g.round ?? "")),
       h("td", {}, String(g.actions ?? "")),
-      h("td", {}, h("a", { href: `/games/${g.id}`, "aria-label": `Watch game ${g.id}` }, "Watch")),
+      h("td", {}, openLink(g, kept)),
     )));
   } catch (err) {
     status.textContent = `Could not list the games: ${err.message}`;

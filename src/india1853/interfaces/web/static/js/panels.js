@@ -90,8 +90,10 @@ export function renderShares(el, turn, { act, readOnly }) {
       // An un-redeemed share the player cannot pay for (2.7.4): the button, disabled, says why.
       const whyRedeem = redeem ? null : whyNot("redeem_share");
       return h("tr", { class: c.floated ? "floated" : "" },
-        h("th", { scope: "row", title: c.name }, companyBadge(c),
-          c.state === "operating" ? null : h("span", { class: "co-state" }, c.state)),
+        // The kind under the badge, beside the state (no wider column).
+        h("th", { scope: "row", title: `${c.name}. ${c.kind_words}` }, companyBadge(c),
+          kindTag(c) || c.state !== "operating" ? h("span", { class: "co-state" }, kindTag(c),
+            kindTag(c) && c.state !== "operating" ? " · " : "", c.state === "operating" ? "" : c.state) : null),
         stock ? h("td", {}, h("div", { class: "share-actions" },
           button("Buy IPO", buyIpo, `Buy ${c.initials} from the offering`, c.initials, "buy-ipo", whyIpo),
           button("Buy pool", buyPool, `Buy ${c.initials} from the pool`, c.initials, "buy-pool", whyPool),
@@ -141,9 +143,8 @@ export function renderMarket(el, turn) {
 export function renderTrains(el, turn) {
   const tr = turn.tables.trains;
   clear(el,
-    h("p", {}, h("strong", {}, `Phase ${tr.phase}`),
-      tr.train_limit !== undefined ? ` · train limit ${tr.train_limit}` : "",
-      tr.tiles ? ` · tiles: ${tr.tiles.join(", ")}` : "",
+    // The phase in the engine's words (train limit or none, the tile colours or none yet).
+    h("p", { id: "phase-words" }, h("strong", {}, `Phase ${tr.phase}`), ` · ${tr.words}`,
       ` · bank ${money(turn.tables.bank)}`),
     h("table", {},
       h("caption", { class: "sr-only" }, "Train roster"),
@@ -204,9 +205,32 @@ export function logWords(entry) {
   return entry.text ?? entry.words ?? entry.message ?? entry.description ?? JSON.stringify(entry);
 }
 
+// A MIK 2 card's id in a sentence of the log (india1853.data.kit: DS:<company>:<n>,
+// COMMODITY:<name>, DISTURBANCES:<n>).
+const CARD_ID = /\b(?:DS:[A-Z]+:\d+|COMMODITY:[A-Z_]+|DISTURBANCES:\d+)\b/g;
+// A new round, as the narration marks it: "— Stock round 2 —".
+const ROUND_MARK = /^— (.+) —$/;
+
+/** One sentence of the log as a reader wants it: a card named, not its id. */
+export function logSentence(text) {
+  return String(text).replace(CARD_ID, (id) => cardName(id));
+}
+
+/** The log, newest last: each action's sentences on its line, and each new round a heading
+ * of its own (a list item holding an h3) between the actions. */
 export function renderLog(el, entries) {
   const atEnd = el.scrollTop + el.clientHeight >= el.scrollHeight - 4;
-  clear(el, entries.map((e) => h("li", { value: e && e.id ? e.id : null }, logWords(e))));
+  const items = [];
+  for (const e of entries) {
+    const lines = e && typeof e === "object" && Array.isArray(e.lines) ? e.lines : [logWords(e)];
+    const words = lines.filter((line) => !ROUND_MARK.test(line)).map(logSentence);
+    if (words.length) items.push(h("li", { value: e && e.id ? e.id : null }, words.join(" ")));
+    for (const line of lines) {
+      const mark = ROUND_MARK.exec(line);
+      if (mark) items.push(h("li", { class: "round-mark" }, h("h3", {}, mark[1])));
+    }
+  }
+  clear(el, items);
   if (atEnd) el.scrollTop = el.scrollHeight;
 }
 
@@ -228,15 +252,24 @@ export function renderStatus(el, turn) {
     onSale.length ? h("span", {}, "On sale: ", onSale.map((r) => `${r.type} ${price(r)} (${r.left} left)`).join(", ")) : null);
 }
 
-/** The operating company's card: treasury, trains, bases, price. */
+/** A company's kind as a tag ("minor"; "major or minor" while undecided), the engine's words
+ * on what it means as its title; majors carry none (most companies are). */
+export function kindTag(c) {
+  if (c.kind === "major" || !c.kind) return null;
+  return h("abbr", { class: "tag kind", "data-kind": c.kind, title: c.kind_words },
+    c.kind === "minor" ? "minor" : "major or minor");
+}
+
+/** The operating company's card: treasury, trains, bases, price, and what its kind means. */
 export function entityCard(turn, initials) {
   const c = turn.tables.companies.find((x) => x.initials === initials);
   if (!c) return null;
   return h("div", { class: "entity-card", "aria-label": `${c.initials} at a glance` },
-    companyBadge(c), h("span", {}, `Treasury ${money(c.treasury)}`),
+    companyBadge(c), kindTag(c), h("span", {}, `Treasury ${money(c.treasury)}`),
     h("span", {}, `Trains ${(c.trains || []).join(", ") || "none"}`),
     c.base_tokens !== undefined ? h("span", {}, `Bases ${c.bases}/${c.base_tokens}`) : null,
-    c.price !== null && c.price !== undefined ? h("span", {}, `Price ${money(c.price)}`) : null);
+    c.price !== null && c.price !== undefined ? h("span", {}, `Price ${money(c.price)}`) : null,
+    c.kind_words ? h("span", { class: "kind-words hint" }, c.kind_words) : null);
 }
 
 // --- the MIK 2 kit (first edition, variant mik2) -------------------------------------------------
