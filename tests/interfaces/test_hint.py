@@ -1,0 +1,62 @@
+"""The hint (issue 23 item 4): the strong bot's decision for the asking player, in one line with
+the options it valued, built from that player's view only - two games differing only in another
+seat's secret (its contract city) give the same hints."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from india1853.data.loader import load_edition
+from india1853.interfaces.bots.hint import hint
+from india1853.rules.game.game import Game
+from india1853.rules.game.settings import Settings
+
+LOG = Path(__file__).resolve().parents[1] / "games" / "greedy-3p-seed3.json"
+
+
+def _other_city(settings: Settings, actions: list[dict[str, Any]], player: str
+                ) -> tuple[list[dict[str, Any]], int]:
+    """The log with ``player``'s first city claim replaced by another city of the same company
+    (the city is secret, 2.5.4; the company is public) and the index of the change."""
+    game = Game(settings)
+    value = {c.name: c.bond_value for c in load_edition(settings.edition).cities}
+    for i, action in enumerate(actions):
+        if action["type"] == "claim_city" and action["entity"] == player:
+            others = sorted((a for a in game.legal_actions(player) if a["type"] == "claim_city"
+                             and a["company"] == action["company"]
+                             and a["city"] != action["city"]),
+                            key=lambda a: abs(value[a["city"]] - value[action["city"]]))
+            return [*actions[:i], {**action, "city": others[0]["city"]}, *actions[i + 1:]], i
+        game.process({**action, "id": game.next_id(), "created_at": 0})
+    raise AssertionError(f"{player} made no claim")
+
+
+def test_the_hint_is_built_from_the_askers_view_only() -> None:
+    data = json.loads(LOG.read_text())
+    settings = Settings.from_json(data["settings"])
+    actions = [dict(a) for a in data["actions"]][:260]
+    changed, at = _other_city(settings, actions, "Bob")
+    a, b = Game(settings), Game(settings)
+    lines: list[str] = []
+    kinds: set[str] = set()
+    for n, (x, y) in enumerate(zip(actions, changed, strict=True)):
+        if n > at:
+            entity, _ = a.active_entities()[0]
+            if a.decider(entity) == "Ann" and len(lines) < 12:
+                assert a.view("Ann") == b.view("Ann")
+                if n == at + 1:
+                    assert a.moderator_view() != b.moderator_view()  # the secret differs
+                legal = a.legal_actions(entity)
+                ha = hint("Ann", a.view("Ann"), legal, budget=30.0)
+                hb = hint("Ann", b.view("Ann"), b.legal_actions(entity), budget=30.0)
+                assert ha == hb, f"the hint at action {n} depends on Bob's city"
+                assert ha.choice in legal and "\n" not in ha.line()
+                lines.append(ha.line())
+                kinds.add(ha.choice["type"])
+        a.process({**x, "id": a.next_id(), "created_at": 0})
+        b.process({**y, "id": b.next_id(), "created_at": 0})
+    assert len(lines) == 12, lines
+    # Some of those decisions weighed several options, and the line shows their values.
+    assert any("Weighed:" in line for line in lines), lines
