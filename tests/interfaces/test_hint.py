@@ -4,12 +4,16 @@ seat's secret (its contract city) give the same hints."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
 
 from india1853.data.loader import load_edition
 from india1853.interfaces.bots.hint import hint
+from india1853.interfaces.logfile import Table
+from india1853.interfaces.terminal.console import Console
+from india1853.interfaces.terminal.loop import Hotseat
 from india1853.rules.game.game import Game
 from india1853.rules.game.settings import Settings
 
@@ -60,3 +64,25 @@ def test_the_hint_is_built_from_the_askers_view_only() -> None:
     assert len(lines) == 12, lines
     # Some of those decisions weighed several options, and the line shows their values.
     assert any("Weighed:" in line for line in lines), lines
+
+
+def _terminal(tmp_path: Path, table: Table, typed: str) -> tuple[str, Game]:
+    """A terminal game of Ann, Bob and Cat (a fresh one: the bonds first) after ``typed``."""
+    out = io.StringIO()
+    game = Game(Settings(("Ann", "Bob", "Cat"), seed=4))
+    hotseat = Hotseat(game, table, Console(io.StringIO(typed), out), tmp_path / "game.json")
+    assert hotseat.run() == 0
+    return " ".join(out.getvalue().split()), hotseat.game
+
+
+def test_the_terminal_hint_command(tmp_path: Path) -> None:
+    # Between humans only with --hints (the save file's table keeps it).
+    shown, game = _terminal(tmp_path, Table(), "\nhint\nquit\n")
+    assert "hint: hints are off in this game (start it with --hints" in shown
+    shown, game = _terminal(tmp_path, Table(hints=True), "\nhint\nquit\n")
+    assert "Hint for Ann: place a bond of £" in shown and not game.log
+    assert json.loads((tmp_path / "game.json").read_text())["table"]["hints"] is True
+    # Always with a bot; the line is about Ann's decision, and asking changes nothing.
+    shown, game = _terminal(tmp_path, Table({"Bob": "greedy", "Cat": "greedy"}), "\nhint\nquit\n")
+    assert "Hint for Ann: place a bond of £" in shown
+    assert all(a["entity"] != "Ann" for a in game.log)
