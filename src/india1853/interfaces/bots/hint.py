@@ -78,7 +78,7 @@ def action_words(a: Action) -> str:
         return f"{verb} tile {a['tile']} on {a['hex']} (rotation {a['rotation']})"
     if kind == "buy_share":
         source = "the IPO" if a.get("source") == "ipo" else "the pool"
-        return f"buy a {a['company']} share from {source}"
+        return f"buy one {a['company']} share from {source}"
     if kind == "sell_shares":
         return f"sell {a['count']} {a['company']} share{'s' if a['count'] != 1 else ''}"
     if kind == "buy_train":

@@ -212,10 +212,12 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
 
     @app.post("/api/games/import", status_code=201,
               openapi_extra=_openapi_body(None, "a log file as the command line writes it"))
-    async def import_game(request: Request, hotseat: bool = False) -> Response:
-        """Create a game from a log file (every action checked again)."""
+    async def import_game(request: Request, hotseat: bool = False,
+                          hints: bool = False) -> Response:
+        """Create a game from a log file (every action checked again); ``hints``: the humans
+        may ask for the strong bot's advice (always with a bot seat)."""
         data = await _body(request, MAX_IMPORT)
-        out = await _run(store().import_log, data, hotseat)
+        out = await _run(store().import_log, data, hotseat, hints)
         app.state.bots.kick(out["id"])
         return _json_response(_json(out), 201)
 

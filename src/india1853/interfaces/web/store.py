@@ -345,7 +345,7 @@ class GameStore:
         return self._insert(game, [(p.name, p.bot) for p in spec.players], [], spec.hotseat,
                             "creator" if spec.seed is not None else "server", spec.hints)
 
-    def import_log(self, data: object, hotseat: bool) -> dict[str, Any]:
+    def import_log(self, data: object, hotseat: bool, hints: bool = False) -> dict[str, Any]:
         """A log file as the command line writes it (a save file's ``table.bots`` names the
         bot seats); every action is checked again.  Player names with control characters (old
         files) are escaped as the command line's loader escapes them."""
@@ -387,7 +387,7 @@ class GameStore:
                 raise ApiError(422, f"actions[{i}]: {exc}") from None
             deciders.append(who)
         return self._insert(game, [(p, bots.get(p)) for p in settings.players], deciders,
-                            hotseat, chosen_by)
+                            hotseat, chosen_by, hints)
 
     def _insert(self, game: Game, players: list[tuple[str, str | None]],
                 deciders: list[str | None], hotseat: bool,
