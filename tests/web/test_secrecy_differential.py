@@ -4,7 +4,8 @@ Every response that another seat's token, the spectator (no token) or a junk tok
 must be the same bytes in both games - over every endpoint: the listing, the game view, the
 log, the event stream's snapshot, the history ``at/N`` for every N since the secret, the board
 (now and ``?at=N``), the charts, a preview, the seat's hint and the errors of refused actions -
-until the rules reveal the secret.  After the end every secret is public: the two games' responses differ.
+until the rules reveal the secret.  After the end every secret is public: the two games'
+responses differ.
 
 The games come from finished logs of tests/games (both checked by the engine to the end with
 the one change), so that each scenario also ends.  The actions before the secret are imported
