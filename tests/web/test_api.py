@@ -325,7 +325,7 @@ def test_openapi_document_names_every_endpoint(c: httpx.Client) -> None:
                  "/api/games/{game_id}/actions", "/api/games/{game_id}/log",
                  "/api/games/{game_id}/events", "/api/games/{game_id}/at/{n}",
                  "/api/games/{game_id}/board.svg", "/api/games/{game_id}/preview",
-                 "/api/tiles/{edition}/{tile}.svg"):
+                 "/api/games/{game_id}/hint", "/api/tiles/{edition}/{tile}.svg"):
         assert path in paths, path
 
 
@@ -441,3 +441,10 @@ def test_hint_for_the_seat_that_decides_only_when_hints_are_on(c: httpx.Client) 
     bots = create(c, players=[{"name": "Ann"}, {"name": "Bob", "bot": "greedy"},
                               {"name": "Cat", "bot": "greedy"}], seed=7)
     assert view(c, bots["id"], bots["tokens"]["Ann"])["game"]["hints"] is True
+    # A terminal game's save file started with --hints keeps them when imported.
+    log = json.loads((GAMES / "greedy-3p-seed3.json").read_text())
+    body = {**{k: log[k] for k in ("engine_version", "settings")}, "actions": log["actions"][:3]}
+    for table, on in (({"bots": {}, "hints": True}, True), ({"bots": {}}, False)):
+        r = c.post("/api/games/import", json={**body, "table": table})
+        assert r.status_code == 201, r.text
+        assert view(c, r.json()["id"])["game"]["hints"] is on

@@ -386,6 +386,8 @@ class GameStore:
             except (InputError, RuleError) as exc:
                 raise ApiError(422, f"actions[{i}]: {exc}") from None
             deciders.append(who)
+        # A save file of a terminal game started with --hints keeps them (table.hints).
+        hints = hints or (isinstance(table, dict) and table.get("hints") is True)
         return self._insert(game, [(p, bots.get(p)) for p in settings.players], deciders,
                             hotseat, chosen_by, hints)
 
