@@ -9,7 +9,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from india1853.data.loader import load_edition
+from india1853.interfaces.bots import make_bot
 from india1853.interfaces.bots.hint import hint
 from india1853.interfaces.logfile import Table
 from india1853.interfaces.terminal.console import Console
@@ -86,3 +89,10 @@ def test_the_terminal_hint_command(tmp_path: Path) -> None:
     shown, game = _terminal(tmp_path, Table({"Bob": "greedy", "Cat": "greedy"}), "\nhint\nquit\n")
     assert "Hint for Ann: place a bond of £" in shown
     assert all(a["entity"] != "Ann" for a in game.log)
+
+
+def test_make_bot_passes_the_servers_cpu_budget_to_the_strong_bot() -> None:
+    # serve --bot-cpu-seconds reaches the bot through make_bot (a bad one is the bot's error).
+    with pytest.raises(ValueError, match="budget must be positive"):
+        make_bot("strong", "Ann", 1, budget=0.0)
+    assert make_bot("greedy", "Ann", 1, budget=0.0).player == "Ann"  # no search, no budget
