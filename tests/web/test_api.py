@@ -325,7 +325,7 @@ def test_openapi_document_names_every_endpoint(c: httpx.Client) -> None:
                  "/api/games/{game_id}/actions", "/api/games/{game_id}/log",
                  "/api/games/{game_id}/events", "/api/games/{game_id}/at/{n}",
                  "/api/games/{game_id}/board.svg", "/api/games/{game_id}/preview",
-                 "/api/tiles/{edition}/{tile}.svg"):
+                 "/api/games/{game_id}/hint", "/api/tiles/{edition}/{tile}.svg"):
         assert path in paths, path
 
 
@@ -339,6 +339,7 @@ def test_game_page_of_unknown_game_is_404(c: httpx.Client) -> None:
     (["--db", "nourl"], "error: --db: 'nourl' is not a database URL"),
     (["--db", "sqlite:////nonexistent-dir/x/india.db"], "error: --db: cannot use the database"),
     (["--bot-delay", "-1"], "error: --bot-delay: must be between 0 and 60 seconds"),
+    (["--bot-cpu-seconds", "0"], "error: --bot-cpu-seconds: must be more than 0 and at most"),
 ])
 def test_serve_refuses_bad_options_in_one_line(args: list[str], message: str) -> None:
     done = subprocess.run([sys.executable, "-m", "india1853.interfaces.cli", "serve", *args],
@@ -410,3 +411,40 @@ def test_import_escapes_control_characters_in_old_names_as_the_command_line_does
         '"Bob"', json.dumps("Cat\\x1b")))
     r = c.post("/api/games/import", json=clash)
     assert r.status_code == 422 and "player names must differ" in r.json()["detail"]
+
+
+def test_hint_for_the_seat_that_decides_only_when_hints_are_on(c: httpx.Client) -> None:
+    # Between humans hints are off unless the creator enables them.
+    plain = create(c, seed=7)
+    r = c.get(f"/api/games/{plain['id']}/hint", headers=auth(plain["tokens"]["Ann"]))
+    assert r.status_code == 403 and "hints are off in this game" in r.json()["detail"]
+    assert view(c, plain["id"], plain["tokens"]["Ann"])["game"]["hints"] is False
+    made = create(c, seed=7, hints=True)
+    game, ann = made["id"], made["tokens"]["Ann"]
+    state = view(c, game, ann)
+    assert state["game"]["hints"] is True
+    r = c.get(f"/api/games/{game}/hint")
+    assert r.status_code == 401 and r.json()["detail"].startswith("token:")
+    r = c.get(f"/api/games/{game}/hint", headers=auth(ann))
+    assert r.status_code == 200, r.text
+    got = r.json()
+    assert got["seat"] == "Ann" and got["at"] == state["last_action_id"]
+    assert got["hint"]["line"].startswith("Hint for Ann: place a bond of")
+    choice = option(state, "place_bond", amount=got["hint"]["choice"]["amount"])
+    # Asking changes nothing and writes nothing: the same view, the same log.
+    assert view(c, game, ann) == state
+    assert "Hint" not in c.get(f"/api/games/{game}/log").text
+    act(c, game, ann, choice).raise_for_status()
+    r = c.get(f"/api/games/{game}/hint", headers=auth(ann))
+    assert r.status_code == 409 and r.json()["detail"] == "hint: it is not Ann's decision now"
+    # A game with a bot has hints without asking.
+    bots = create(c, players=[{"name": "Ann"}, {"name": "Bob", "bot": "greedy"},
+                              {"name": "Cat", "bot": "greedy"}], seed=7)
+    assert view(c, bots["id"], bots["tokens"]["Ann"])["game"]["hints"] is True
+    # A terminal game's save file started with --hints keeps them when imported.
+    log = json.loads((GAMES / "greedy-3p-seed3.json").read_text())
+    body = {**{k: log[k] for k in ("engine_version", "settings")}, "actions": log["actions"][:3]}
+    for table, on in (({"bots": {}, "hints": True}, True), ({"bots": {}}, False)):
+        r = c.post("/api/games/import", json={**body, "table": table})
+        assert r.status_code == 201, r.text
+        assert view(c, r.json()["id"])["game"]["hints"] is on

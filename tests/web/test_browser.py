@@ -100,12 +100,14 @@ def shot(page: Page, name: str, tmp_path: Path) -> None:
         shutil.copy(path, SCREENSHOTS / path.name)
 
 
-def import_game(url: str, fixture: str, actions: int, *, hotseat: bool = True) -> dict[str, Any]:
+def import_game(url: str, fixture: str, actions: int, *, hotseat: bool = True,
+                hints: bool = False) -> dict[str, Any]:
     """A fixture game's first ``actions`` actions, imported as a new game."""
     log = json.loads((GAMES / fixture).read_text())
     body = {k: log[k] for k in ("engine_version", "settings")}
     body["actions"] = log["actions"][:actions]
-    r = httpx.post(f"{url}/api/games/import", params={"hotseat": str(hotseat).lower()},
+    r = httpx.post(f"{url}/api/games/import", params={"hotseat": str(hotseat).lower(),
+                                                      "hints": str(hints).lower()},
                    json=body, timeout=120)
     assert r.status_code == 201, r.text
     data: dict[str, Any] = r.json()
@@ -324,6 +326,25 @@ def test_sell_shares_from_the_share_table(pages: Pages, server_url: str) -> None
     sell.first.click()
     wait_for_action(page, 26)
     assert last_action(server_url, game["id"])["action"]["type"] == "sell_shares"
+    assert errors.seen == []
+
+
+def test_hint_shows_the_strong_bots_choice_in_one_line(pages: Pages, server_url: str,
+                                                        tmp_path: Path) -> None:
+    plain = import_game(server_url, "random-3p-seed3.json", 25)
+    page, errors = pages.new()
+    open_game(page, server_url, plain["hotseat_link"])
+    expect(page.locator("#hint")).to_be_hidden()  # between humans, off unless enabled
+    # Cat buys shares next: the line names the choice and the options weighed, with values.
+    game = import_game(server_url, "random-3p-seed3.json", 87, hints=True)
+    open_game(page, server_url, game["hotseat_link"])
+    page.click("#hint")
+    line = page.locator("#hint-line")
+    expect(line).to_contain_text("Hint for Cat: buy one ")
+    expect(line).to_contain_text("Weighed: ")
+    assert "\n" not in line.inner_text()
+    shot(page, "hint", tmp_path)
+    assert action_count(page) == 87  # asking changed nothing
     assert errors.seen == []
 
 

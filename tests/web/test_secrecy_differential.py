@@ -3,8 +3,9 @@ games that differ ONLY in one seat's secret choice, played on with the same publ
 Every response that another seat's token, the spectator (no token) or a junk token receives
 must be the same bytes in both games - over every endpoint: the listing, the game view, the
 log, the event stream's snapshot, the history ``at/N`` for every N since the secret, the board
-(now and ``?at=N``), the charts, a preview and the errors of refused actions - until the rules
-reveal the secret.  After the end every secret is public: the two games' responses differ.
+(now and ``?at=N``), the charts, a preview, the seat's hint and the errors of refused actions -
+until the rules reveal the secret.  After the end every secret is public: the two games'
+responses differ.
 
 The games come from finished logs of tests/games (both checked by the engine to the end with
 the one change), so that each scenario also ends.  The actions before the secret are imported
@@ -17,13 +18,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from conftest import ServerProcess
 from webclient import auth, client
 
 from india1853.rules.game import Game, Settings
@@ -70,6 +72,18 @@ SCENARIOS = {
 }
 
 
+@pytest.fixture(scope="module")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The module's server: a hint's search bounded by its count of router calls alone (a
+    CPU budget it never reaches), so that the machine's load cannot make two games' hints
+    differ."""
+    server = ServerProcess(tmp_path_factory.mktemp("web-server"), "--bot-cpu-seconds", "30")
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
 def _logs(s: Scenario) -> tuple[Json, list[Json], list[Json]]:
     data = json.loads((GAMES / s.fixture).read_text())
     a = [dict(x) for x in data["actions"]]
@@ -81,7 +95,9 @@ def _logs(s: Scenario) -> tuple[Json, list[Json], list[Json]]:
 def _import(c: httpx.Client, data: Json, actions: list[Json]) -> Json:
     body = {"engine_version": data["engine_version"], "settings": data["settings"],
             "actions": actions}
-    r = c.post("/api/games/import", params={"hotseat": "true"}, json=body, timeout=600)
+    # With hints: each seat's hint (the strong bot's search on its view) is compared too.
+    r = c.post("/api/games/import", params={"hotseat": "true", "hints": "true"}, json=body,
+               timeout=600)
     assert r.status_code == 201, r.text
     made: Json = r.json()
     return made
@@ -157,6 +173,7 @@ class Table:
             if full:
                 get(f"{g}/stats.svg", "stats.svg")
             get(g, "view")
+            get(f"{g}/hint", "hint")
             params = {"token": token} if token else {}
             out.append((f"{who}: events", _snapshot_event(self.url, f"{g}/events", params)))
             seat = who.removeprefix("seat ") if who.startswith("seat ") else "Nobody"

@@ -40,12 +40,14 @@ TABLE_KEY = "table"
 
 @dataclass(frozen=True)
 class Table:
-    """Who sits where in a terminal game: the players run by a bot, and the bots' names."""
+    """Who sits where in a terminal game: the players run by a bot, and the bots' names; and
+    whether the humans may ask for a hint (``play --hints``; always with a bot)."""
 
     bots: dict[str, str] = field(default_factory=dict)
+    hints: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"bots": dict(self.bots)}
+        return {"bots": dict(self.bots), **({"hints": True} if self.hints else {})}
 
     @staticmethod
     def from_json(data: object) -> Table:
@@ -56,7 +58,10 @@ class Table:
         bots = data.get("bots", {})
         if not all(isinstance(k, str) and isinstance(v, str) for k, v in bots.items()):
             raise InputError("table.bots: player and bot names must be strings")
-        return Table(dict(bots))
+        hints = data.get("hints", False)
+        if not isinstance(hints, bool):
+            raise InputError("table.hints: must be true or false")
+        return Table(dict(bots), hints)
 
     def check(self, players: Sequence[str], field: str) -> None:
         """Every seat named is a player and every bot is known; ``field`` names where the

@@ -8,7 +8,9 @@ priced by the engine's turn model, and the engine's outlook (train limits and of
 to float).  It returns one action of ``decision.legal``; the caller fills in ``id`` and
 ``created_at``.  :func:`ask` does all of it for a game in hand.
 
-``make_bot(name, player, seed)`` builds one; :data:`BOT_NAMES` lists the names it knows.
+``make_bot(name, player, seed, budget=...)`` builds one (``budget``: the strong bot's CPU
+seconds per decision; the server's ``--bot-cpu-seconds``); :data:`BOT_NAMES` lists the names
+it knows.
 """
 
 from __future__ import annotations
@@ -39,36 +41,37 @@ class UnknownBotError(InputError):
     """A bot name that :func:`make_bot` does not know."""
 
 
-def _random(player: str, seed: int) -> Bot:
+def _random(player: str, seed: int, budget: float | None) -> Bot:
     from india1853.interfaces.bots.random import RandomBot
 
     return RandomBot(player, seed)
 
 
-def _greedy(player: str, seed: int) -> Bot:
+def _greedy(player: str, seed: int, budget: float | None) -> Bot:
     from india1853.interfaces.bots.greedy import GreedyBot
 
     return GreedyBot(player, seed)
 
 
-def _strong(player: str, seed: int) -> Bot:
-    from india1853.interfaces.bots.strong import StrongBot
+def _strong(player: str, seed: int, budget: float | None) -> Bot:
+    from india1853.interfaces.bots.strong import BUDGET, StrongBot
 
-    return StrongBot(player, seed)
+    return StrongBot(player, seed, budget=BUDGET if budget is None else budget)
 
 
-_FACTORIES: dict[str, Callable[[str, int], Bot]] = {
+_FACTORIES: dict[str, Callable[[str, int, float | None], Bot]] = {
     "random": _random, "greedy": _greedy, "strong": _strong}
 
 BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
 
 
-def make_bot(name: str, player: str, seed: int) -> Bot:
-    """The bot called ``name`` playing for ``player``; ``seed`` makes its choices repeatable."""
+def make_bot(name: str, player: str, seed: int, *, budget: float | None = None) -> Bot:
+    """The bot called ``name`` playing for ``player``; ``seed`` makes its choices repeatable;
+    ``budget`` bounds a searching bot's CPU seconds per decision (None: its default)."""
     factory = _FACTORIES.get(name)
     if factory is None:
         raise UnknownBotError(f"bot: unknown bot {name!r} (known: {', '.join(BOT_NAMES)})")
-    return factory(player, seed)
+    return factory(player, seed, budget)
 
 
 def ask(bot: Bot, game: Game, entity: str) -> dict[str, Any]:

@@ -90,10 +90,19 @@ class StrongBot(GreedyBot):
         self._clock = _Clock(budget, max_evals)
         # Optimal runs already computed, by company, trains and board: the bot's own memo.
         self._runs: dict[tuple[Any, ...], int] = {}
+        # The options the last decision valued, with their values (the hint shows them).
+        self._weighed: list[tuple[float, Action]] = []
 
     def choose(self, decision: Decision) -> Action:
         self._clock = _Clock(self._budget, self._max_evals)
+        self._weighed = []
         return super().choose(decision)
+
+    @property
+    def weighed(self) -> list[tuple[float, Action]]:
+        """The options the last decision valued and their values, in the order tried (empty
+        when the decision follows a fixed rule, e.g. a dividend or a claim); see hint.py."""
+        return list(self._weighed)
 
     # --- the game's horizon ------------------------------------------------------------------
 
@@ -154,6 +163,7 @@ class StrongBot(GreedyBot):
                 continue
             gain = run_value(after, initials, trains) - now
             value = gain * ors + s
+            self._weighed.append((value, a))
             if gain > 0 and (best is None or value > best[0]):
                 best = (value, a)
         if best is None:
@@ -214,6 +224,7 @@ class StrongBot(GreedyBot):
                 break
             gain = run_value(board, initials, [*trains, Train.named(k.ed, a["train"])]) - now
             value = gain * ors - d.cost(a) * 0.5
+            self._weighed.append((value, a))
             if gain > 0 and value > 0 and (best is None or value > best[0]):
                 best = (value, a)
         if best is None:
@@ -254,6 +265,11 @@ class StrongBot(GreedyBot):
         """Greedy's score, plus the share's expected dividends over its cost: the company's
         optimal run now, a tenth of it a share, over the rounds left (at most
         :data:`SHARE_HORIZON`)."""
+        score = self._share_value(k, d, a)
+        self._weighed.append((score, a))
+        return score
+
+    def _share_value(self, k: Knowledge, d: Decision, a: Action) -> float:
         base = super()._share_score(k, d, a)
         if base <= 0.0:
             return base

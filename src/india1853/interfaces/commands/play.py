@@ -1,7 +1,7 @@
 """``india1853 play``: a hotseat game in the terminal, some seats possibly played by bots.
 
 ``india1853 play --edition second --players Ann,Bob,Cat [--bots Bob,Cat --bot greedy]
-[--seed N] [--variant NAME] [--save game.json]`` starts a game; ``india1853 play --load
+[--hints] [--seed N] [--variant NAME] [--save game.json]`` starts a game; ``india1853 play --load
 game.json`` resumes one.  The game is saved after every action (see docs/cli.md).
 
 Both editions can be played: ``--edition first`` (1989: secret contract bids, Company Credits)
@@ -37,6 +37,9 @@ def register(sub: Any) -> None:
                         help="comma-separated players that a bot plays, e.g. Bob,Cat")
     parser.add_argument("--bot", default="greedy", choices=BOT_NAMES,
                         help="the bot for --bots (default: greedy)")
+    parser.add_argument("--hints", action="store_true",
+                        help="let the humans ask for a hint (the strong bot's advice, command "
+                        "'hint'); always allowed in a game with a bot")
     parser.add_argument("--seed", type=int, default=None,
                         help="the seed of ties by lot and of the bots (default: from the clock)")
     parser.add_argument("--variant", action="append", default=[],
@@ -84,7 +87,7 @@ def _new_game(args: argparse.Namespace) -> tuple[Game, Table, Path]:
         game = Game(settings)
     except InputError as exc:
         raise _by_option(exc) from None
-    return game, Table({name: args.bot for name in bots}), save
+    return game, Table({name: args.bot for name in bots}, args.hints), save
 
 
 def _by_option(exc: InputError) -> InputError:
@@ -108,8 +111,10 @@ def _loaded_game(args: argparse.Namespace) -> tuple[Game, Table, Path]:
             raise InputError(f"{option}: a loaded game keeps its own {what} (drop {option})")
     game, table = load_game(args.load)
     if args.bots:
-        table = Table({name: args.bot for name in _names(args.bots, "--bots")})
+        table = Table({name: args.bot for name in _names(args.bots, "--bots")}, table.hints)
         table.check(game.settings.players, "--bots")
+    if args.hints:
+        table = Table(table.bots, True)
     save = Path(args.save or args.load)
     # Saving a loaded game elsewhere must not clobber another game unasked, as for a new game.
     if (args.save and save.exists() and not save.resolve() == Path(args.load).resolve()

@@ -1,7 +1,8 @@
 """``india1853 serve``: the web server.
 
     india1853 serve [--host 127.0.0.1] [--port 8053] [--db URL] [--data-dir DIR]
-                    [--bot-delay SECONDS] [--cache-games N] [--cache-mb MB]
+                    [--bot-delay SECONDS] [--bot-cpu-seconds SECONDS]
+                    [--cache-games N] [--cache-mb MB]
                     [--redis URL]
                     [--rate-limit N] [--create-limit N] [--import-limit N]
                     [--render-limit N] [--trusted-proxy-header NAME]
@@ -34,6 +35,8 @@ DEFAULTS = Budgets()
 PROXY_HEADER_ENV = "INDIA1853_TRUSTED_PROXY_HEADER"
 
 CACHE_MB = 512  # the default of --cache-mb (store.CACHE_BYTES)
+BOT_CPU_SECONDS = 0.5  # the default of --bot-cpu-seconds (bots/strong.py's BUDGET)
+MAX_BOT_CPU_SECONDS = 30.0
 
 
 def default_data_dir() -> Path:
@@ -69,6 +72,9 @@ def register(sub: Any) -> None:
     parser.add_argument("--bot-delay", type=float, default=0.5,
                         help="seconds a bot waits before each move, so that people can "
                         "follow (default 0.5)")
+    parser.add_argument("--bot-cpu-seconds", type=float, default=BOT_CPU_SECONDS,
+                        help="CPU seconds the strong bot may think per decision, and per "
+                        f"hint (default {BOT_CPU_SECONDS:g}; at most {MAX_BOT_CPU_SECONDS:g})")
     parser.add_argument("--cache-games", type=int, default=200,
                         help="games kept in memory (default 200); others are rebuilt from "
                         "the database when needed")
@@ -118,6 +124,9 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--port: must be between 0 and 65535, got {args.port}")
     if not 0 <= args.bot_delay <= 60:
         raise InputError(f"--bot-delay: must be between 0 and 60 seconds, got {args.bot_delay}")
+    if not 0 < args.bot_cpu_seconds <= MAX_BOT_CPU_SECONDS:
+        raise InputError(f"--bot-cpu-seconds: must be more than 0 and at most "
+                         f"{MAX_BOT_CPU_SECONDS:g}, got {args.bot_cpu_seconds:g}")
     for option in ("rate_limit", "create_limit", "import_limit", "render_limit"):
         value = getattr(args, option)
         if not 0 < value <= 1e6 and not (option == "rate_limit" and value == 0):
@@ -147,7 +156,8 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(url, bot_delay=args.bot_delay, redis_url=redis_url, budgets=budgets,
                      rate_limited=bool(args.rate_limit), cache_size=args.cache_games,
                      cache_bytes=cache_mb << 20, trusted_proxy_header=header,
-                     ticket_seconds=args.stream_ticket_seconds)
+                     ticket_seconds=args.stream_ticket_seconds,
+                     bot_cpu_seconds=args.bot_cpu_seconds)
     # proxy_headers off: a client's address is read from a header only when configured
     # (--trusted-proxy-header), never from uvicorn's default trust of 127.0.0.1.
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",

@@ -330,10 +330,28 @@ class Hotseat:
             self.show_log()
         elif name == "mybid":
             self.show_own_bid(player)
+        elif name == "hint":
+            self.show_hint(player, legal)
         elif name in ("undo", "redo"):
             self.undo_redo(name, player)
             return True
         return False
+
+    def show_hint(self, player: str, legal: list[dict[str, Any]]) -> None:
+        """What the strong bot would do now for ``player`` (bots/hint.py), from that player's
+        view only; off in a game between humans unless started with ``--hints``."""
+        if not (self.seating.hints or self.bots):
+            self.console.print(Text("hint: hints are off in this game (start it with --hints, "
+                                    "or play with a bot)", style="red"))
+            return
+        options = [a for a in legal if a.get("type") not in ("undo", "redo")]
+        if not options:
+            self.console.print(Text(f"hint: it is not {player}'s decision now", style="red"))
+            return
+        from india1853.interfaces.bots.hint import hint  # the strong bot loads when asked
+
+        decision = decision_for(self.game, player, str(options[0]["entity"]))
+        self.console.print(Text(hint(player, decision).line()))
 
     def show_routes(self) -> None:
         """The optimal run of the company operating now (4.5, 4.6): the run option's when it

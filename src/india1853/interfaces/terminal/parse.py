@@ -52,7 +52,7 @@ class Request:
 @dataclass(frozen=True)
 class Meta:
     """A table command that is not a game action: help, undo, redo, board, routes, list, log,
-    mybid, quit."""
+    mybid, hint, quit."""
 
     name: str
     argument: str = ""
@@ -64,7 +64,7 @@ META_WORDS: dict[str, str] = {
     "help": "help", "?": "help", "h": "help",
     "undo": "undo", "redo": "redo",
     "board": "board", "routes": "routes", "log": "log", "list": "list", "all": "list",
-    "mybid": "mybid", "contract": "mybid",
+    "mybid": "mybid", "contract": "mybid", "hint": "hint",
     "quit": "quit", "exit": "quit", "q": "quit",
 }
 # The table commands that take one word after them (``list lay``).
@@ -102,6 +102,7 @@ HELP: tuple[tuple[str, str], ...] = (
     ("list [TYPE]", "every legal action, or those of one type (e.g. list lay)"),
     ("log", "the whole game log so far"),
     ("mybid", "look at your own secret bond and contract cities (the others look away)"),
+    ("hint", "what the strong bot would do now, from your view, and the options it weighed"),
     ("quit", "stop; the game is saved after every action (resume with --load)"),
 )
 

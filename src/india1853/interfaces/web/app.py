@@ -77,6 +77,7 @@ class NewGameBody(BaseModel):
     seed: int | None = None
     players: list[PlayerBody]
     hotseat: bool = False
+    hints: bool = False
 
 
 def _one_line(exc: ValidationError | RequestValidationError) -> str:
@@ -135,14 +136,17 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
                redis_url: str | None = None, rate_limit: RateLimit | None = None,
                rate_limited: bool = True, budgets: Budgets | None = None,
                trusted_proxy_header: str | None = None,
-               ticket_seconds: float = TICKET_SECONDS) -> FastAPI:
+               ticket_seconds: float = TICKET_SECONDS,
+               bot_cpu_seconds: float | None = None) -> FastAPI:
     """The application on the database at ``url`` (migrated to the newest schema at start);
     bots wait ``bot_delay`` seconds before each move; live updates go through Redis pub/sub
     when ``redis_url`` is given (several server processes, docs/deployment.md); the caches
     hold at most ``cache_size`` games and ``cache_bytes`` estimated bytes (store.py).  Rate
     limits: ``budgets`` (``rate_limit``, if given, is the budget of writes), none unless
     ``rate_limited``; the client's address is read from ``trusted_proxy_header`` when given
-    (security.py); a stream ticket is good for ``ticket_seconds`` (tickets.py)."""
+    (security.py); a stream ticket is good for ``ticket_seconds`` (tickets.py); the strong
+    bot's decisions and the hints take at most about ``bot_cpu_seconds`` CPU seconds each
+    (None: the bot's default, 0.5)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -155,7 +159,7 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
         bus = broadcast(notifier, redis_url)
         await bus.start()
         store = GameStore(db, cache_size=cache_size, cache_bytes=cache_bytes,
-                          on_change=bus.changed)
+                          on_change=bus.changed, bot_cpu_seconds=bot_cpu_seconds)
         runner = BotRunner(store, bot_delay)
         app.state.store, app.state.notifier, app.state.bots = store, notifier, runner
         app.state.tickets = StreamTickets(db, ticket_seconds)
@@ -201,17 +205,19 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
             raise ApiError(422, _one_line(exc)) from None
         spec = NewGame(players=tuple(NewSeat(p.name, p.bot) for p in body.players),
                        edition=body.edition, variants=tuple(body.variants), seed=body.seed,
-                       hotseat=body.hotseat)
+                       hotseat=body.hotseat, hints=body.hints)
         out = await _run(store().create, spec)
         app.state.bots.kick(out["id"])
         return _json_response(_json(out), 201)
 
     @app.post("/api/games/import", status_code=201,
               openapi_extra=_openapi_body(None, "a log file as the command line writes it"))
-    async def import_game(request: Request, hotseat: bool = False) -> Response:
-        """Create a game from a log file (every action checked again)."""
+    async def import_game(request: Request, hotseat: bool = False,
+                          hints: bool = False) -> Response:
+        """Create a game from a log file (every action checked again); ``hints``: the humans
+        may ask for the strong bot's advice (always with a bot seat)."""
         data = await _body(request, MAX_IMPORT)
-        out = await _run(store().import_log, data, hotseat)
+        out = await _run(store().import_log, data, hotseat, hints)
         app.state.bots.kick(out["id"])
         return _json_response(_json(out), 201)
 
@@ -261,6 +267,14 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
         action = await _body(request, MAX_BODY)
         data = await _run(store().preview_json, game_id, token, action, seat, draft)
         return _json_response(data)
+
+    @app.get("/api/games/{game_id}/hint")
+    async def game_hint(game_id: str, request: Request, seat: str | None = None) -> Response:
+        """What the strong bot would do now for the token's seat and why, in one line with
+        the options it weighed (computed from that seat's view only; 403 when hints are off
+        in this game, 409 when it is not the seat's decision)."""
+        token = _bearer(request)
+        return _json_response(await _run(store().hint_json, game_id, token, seat))
 
     @app.get("/api/games/{game_id}/log")
     async def game_log(game_id: str, after: int = 0) -> Response:

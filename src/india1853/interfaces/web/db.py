@@ -57,6 +57,8 @@ games = Table(
     Column("finished", Boolean, nullable=False, default=False),
     # "server" or "creator" (0003; NULL: a game from before, "unknown")
     Column("seed_chosen_by", String(16), nullable=True),
+    # Hints enabled by the creator (0005; NULL: off; a game with a bot has them anyway)
+    Column("hints", Boolean, nullable=True),
 )
 
 Index("ix_games_created_at", games.c.created_at)

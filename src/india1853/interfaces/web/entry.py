@@ -47,6 +47,7 @@ class Entry:
     hotseat_hash: str | None
     created_at: float
     seed_chosen_by: str | None = None  # "server", "creator"; None: unknown (before 0003)
+    hints_enabled: bool = False  # by the creator (0005)
     bots: dict[str, Bot] = field(default_factory=dict)
     # Answers per (seat, seats, covered), built and encoded once per change.
     responses: dict[ResponseKey, dict[str, Any]] = field(default_factory=dict)
@@ -55,6 +56,11 @@ class Entry:
     history: Game | None = None
     lines: list[dict[str, Any]] = field(default_factory=list)
     bot_error: str | None = None
+
+    @property
+    def hints(self) -> bool:
+        """Whether a seat may ask for a hint: the creator enabled them, or a bot plays."""
+        return self.hints_enabled or any(s.bot is not None for s in self.seats)
 
     def humans(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.seats if s.bot is None)

@@ -62,10 +62,11 @@ class Rows:
         return Entry(game=game,
                      seats=tuple(Seat(s.name, s.bot, s.token_hash) for s in seat_rows),
                      hotseat_hash=row.hotseat_hash, created_at=row.created_at,
-                     seed_chosen_by=row.seed_chosen_by)
+                     seed_chosen_by=row.seed_chosen_by, hints_enabled=bool(row.hints))
 
     def insert(self, game: Game, players: Sequence[Seat], deciders: Sequence[str | None],
-               hotseat_hash: str | None, seed_chosen_by: str) -> tuple[str, Entry]:
+               hotseat_hash: str | None, seed_chosen_by: str,
+               hints: bool = False) -> tuple[str, Entry]:
         """A new game's rows (its log's actions, each with the seat that decided it) under a
         new random id; the id and the game's entry."""
         game_id = secrets.token_urlsafe(GAME_ID_BYTES)
@@ -75,7 +76,7 @@ class Rows:
                 id=game_id, engine_version=ENGINE_VERSION, settings=game.settings.to_json(),
                 hotseat_hash=hotseat_hash, created_at=now, updated_at=now,
                 actions=len(game.log), round=game.state.round, finished=game.finished,
-                seed_chosen_by=seed_chosen_by))
+                seed_chosen_by=seed_chosen_by, hints=hints))
             conn.execute(insert(seats), [
                 {"game_id": game_id, "position": i, "name": s.name, "bot": s.bot,
                  "token_hash": s.token_hash} for i, s in enumerate(players)])
@@ -85,7 +86,7 @@ class Rows:
                      "created_at": now, "digest": row_digest(game_id, a["id"], a, who)}
                     for a, who in zip(game.log, deciders, strict=True)])
         return game_id, Entry(game=game, seats=tuple(players), hotseat_hash=hotseat_hash,
-                              created_at=now, seed_chosen_by=seed_chosen_by)
+                              created_at=now, seed_chosen_by=seed_chosen_by, hints_enabled=hints)
 
     def append(self, game_id: str, game: Game, who: str) -> bool:
         """The row of the game's last action (decided by ``who``), and the game row brought

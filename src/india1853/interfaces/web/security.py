@@ -64,7 +64,8 @@ MAX_ANY_BODY = 17 << 20  # above the largest route cap (a 16 MiB log import)
 MAX_BUCKETS = 10_000
 KNOWN_TOKENS = 10_000  # digests of recognised tokens kept (a game's tokens never change)
 GAME_PATH = re.compile(r"/api/games/([^/]+)(/.*)?")
-RENDERS = re.compile(r"/(board\.svg|stats\.svg|at/[^/]*)")
+# The heavy reads: pictures, history views, and a hint (the strong bot's search).
+RENDERS = re.compile(r"/(board\.svg|stats\.svg|at/[^/]*|hint)")
 
 
 @dataclass(frozen=True)

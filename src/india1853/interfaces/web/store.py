@@ -81,17 +81,24 @@ class NewGame:
     variants: tuple[str, ...] = ()
     seed: int | None = None
     hotseat: bool = False
+    hints: bool = False  # the strong bot's hints for the humans (always on with a bot seat)
 
 
 class GameStore:
     """Games in the database and in an LRU cache; every method blocks (run it in a thread).
 
     The cache holds at most ``cache_size`` games and ``cache_bytes`` estimated bytes (games
-    and history responses together; budget.py), the least recently used evicted first."""
+    and history responses together; budget.py), the least recently used evicted first.
+    ``bot_cpu_seconds`` bounds the strong bot's CPU per decision, and a hint's (None: the
+    bot's own default)."""
 
     def __init__(self, db: Database, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTES,
-                 on_change: Callable[[str], None] | None = None) -> None:
+                 on_change: Callable[[str], None] | None = None,
+                 bot_cpu_seconds: float | None = None) -> None:
+        if bot_cpu_seconds is not None and not bot_cpu_seconds > 0:
+            raise ValueError(f"bot_cpu_seconds: must be positive, got {bot_cpu_seconds}")
         self.db = db
+        self.bot_cpu_seconds = bot_cpu_seconds
         self.rows = Rows(db)
         self.cache_size = cache_size
         self.on_change = on_change
@@ -173,6 +180,7 @@ class GameStore:
             "finished": entry.game.finished,
             "actions": len(entry.game.log),
             "seed": seed_info(settings.seed, entry.seed_chosen_by, entry.game.finished),
+            "hints": entry.hints,
         }
 
     def _response(self, game_id: str, entry: Entry, access: Access) -> dict[str, Any]:
@@ -335,9 +343,9 @@ class GameStore:
         settings = _settings(lambda: Settings(names, seed, spec.edition, spec.variants))
         game = _game(lambda: Game(settings))
         return self._insert(game, [(p.name, p.bot) for p in spec.players], [], spec.hotseat,
-                            "creator" if spec.seed is not None else "server")
+                            "creator" if spec.seed is not None else "server", spec.hints)
 
-    def import_log(self, data: object, hotseat: bool) -> dict[str, Any]:
+    def import_log(self, data: object, hotseat: bool, hints: bool = False) -> dict[str, Any]:
         """A log file as the command line writes it (a save file's ``table.bots`` names the
         bot seats); every action is checked again.  Player names with control characters (old
         files) are escaped as the command line's loader escapes them."""
@@ -378,18 +386,20 @@ class GameStore:
             except (InputError, RuleError) as exc:
                 raise ApiError(422, f"actions[{i}]: {exc}") from None
             deciders.append(who)
+        # A save file of a terminal game started with --hints keeps them (table.hints).
+        hints = hints or (isinstance(table, dict) and table.get("hints") is True)
         return self._insert(game, [(p, bots.get(p)) for p in settings.players], deciders,
-                            hotseat, chosen_by)
+                            hotseat, chosen_by, hints)
 
     def _insert(self, game: Game, players: list[tuple[str, str | None]],
                 deciders: list[str | None], hotseat: bool,
-                seed_chosen_by: str) -> dict[str, Any]:
+                seed_chosen_by: str, hints: bool = False) -> dict[str, Any]:
         tokens = {name: new_token() for name, bot in players if bot is None}
         hotseat_token = new_token() if hotseat else None
         seats = [Seat(n, b, token_hash(tokens[n]) if n in tokens else None) for n, b in players]
         game_id, entry = self.rows.insert(
             game, seats, deciders, token_hash(hotseat_token) if hotseat_token else None,
-            seed_chosen_by)
+            seed_chosen_by, hints)
         self._cache.put(game_id, entry)
         out: dict[str, Any] = {
             "id": game_id,
@@ -453,6 +463,44 @@ class GameStore:
             except (InputError, RuleError) as exc:
                 raise ApiError(422, str(exc)) from None
         return json.dumps({"option": option}).encode()
+
+    def hint_json(self, game_id: str, token: str | None, seat: str | None = None) -> bytes:
+        """What the strong bot would do now for the token's seat, and why (bots/hint.py): 401
+        without a token, 403 when hints are off in this game or the token views as no seat,
+        409 when the seat has no decision to make.  Built from that seat's view and its
+        entity's legal actions only, outside the game's lock (it takes up to the bots' CPU
+        budget); answered to that seat alone and written nowhere."""
+        if token is None:
+            raise ApiError(401, "token: a hint needs a seat's token (Authorization: Bearer)")
+        with self.lock(game_id):
+            entry = self._read(game_id)
+            access = access_of(entry, token, seat)
+            if access.seat is None or access.covered:
+                raise ApiError(403, "hint: a hint is for a seat's own view; this token views "
+                                    "as no seat")
+            if not entry.hints:
+                raise ApiError(403, "hint: hints are off in this game (its creator did not "
+                                    "enable them, and no bot plays)")
+            game = entry.game
+            asker = access.seat
+            entity = next((e for e, _ in game.active_entities() if game.decider(e) == asker),
+                          None)
+            decision = (decision_for(game, asker, entity)
+                        if entity is not None and not game.finished else None)
+            if decision is None or not [a for a in decision.legal
+                                        if a.get("type") not in ("undo", "redo")]:
+                raise ApiError(409, f"hint: it is not {asker}'s decision now")
+            at = len(game.log)
+        from india1853.interfaces.bots.hint import hint  # the strong bot loads when asked
+        from india1853.interfaces.bots.strong import BUDGET
+
+        try:
+            advice = hint(asker, decision, budget=self.bot_cpu_seconds or BUDGET)
+        except (InputError, RuleError) as exc:
+            log.error("game %s: hint for %s: %s", game_id, asker, exc)
+            raise ApiError(500, "hint: the strong bot could not decide (the reason is in the "
+                                "server's log)") from None
+        return json.dumps({"seat": asker, "at": at, "hint": advice.to_json()}).encode()
 
     def _apply(self, game_id: str, entry: Entry, action: dict[str, Any], who: str) -> bool:
         """Process and persist one action (the game's lock held).  False if another process
@@ -521,7 +569,8 @@ class GameStore:
                 continue
             bot = entry.bots.get(player)
             if bot is None:
-                bot = entry.bots[player] = make_bot(bot_name, player, game.settings.seed)
+                bot = entry.bots[player] = make_bot(bot_name, player, game.settings.seed,
+                                                    budget=self.bot_cpu_seconds)
             decision = decision_for(game, player, entity)
             if not decision.legal:
                 self._bot_failed(game_id, entry, f"bot of {player}: the engine offers "

@@ -47,6 +47,9 @@ export const api = {
   // A run being drawn: each route so far and the engine's verdict (200 even when refused).
   runDraft: (id, token, action, seat) =>
     call("POST", `/api/games/${encodeURIComponent(id)}/preview?draft=true${seat ? `&seat=${encodeURIComponent(seat)}` : ""}`, { token, body: action }),
+  // The strong bot's advice for the seat (only its own view; 403 off, 409 not its decision).
+  hint: (id, token, seat) =>
+    call("GET", `/api/games/${encodeURIComponent(id)}/hint${seat ? `?seat=${encodeURIComponent(seat)}` : ""}`, { token }),
   log: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/log`, { token }),
   at: (id, n) => call("GET", `/api/games/${encodeURIComponent(id)}/at/${n}`),
   async boardSvg(id, at) {

@@ -26,6 +26,8 @@ const state = {
   busy: false,
   behind: null,      // the newest action id announced while an action was on its way
   events: null,
+  hinting: false,    // a hint is being computed
+  hintFor: null,     // "seat@action id" of the hint line shown
 };
 
 const board = new Board($("board"), { onHex: (hex) => decisions.hexChosen(hex) });
@@ -217,8 +219,47 @@ function render(rawTurn, { readOnly }) {
   $("undo").disabled = readOnly || !(d && d.can_undo);
   $("redo").disabled = readOnly || !(d && d.can_redo);
   $("undo").closest(".undo-row").hidden = !(d && d.seats && d.seats.length);
+  renderHint(d, rawTurn, readOnly);
   $("history-at").max = String(d ? d.last_action_id : 0);
   if (!readOnly) $("history-at").value = String(d ? d.last_action_id : 0);
+}
+
+/** The Hint button: shown to a seat when the game has hints, enabled when the seat decides;
+ * the line of an earlier position is taken away. */
+function renderHint(d, rawTurn, readOnly) {
+  const seat = d && d.seat;
+  const on = !readOnly && Boolean(seat && d.game && d.game.hints && !(d.game.finished));
+  const deciding = on && ((rawTurn && rawTurn.decisions) || []).some((x) => x.player === seat);
+  $("hint").hidden = !on;
+  $("hint").disabled = !deciding || state.hinting;
+  const line = $("hint-line");
+  if (!on || state.hintFor !== `${seat}@${d.last_action_id}`) {
+    line.hidden = true;
+    line.textContent = "";
+  }
+}
+
+async function askHint() {
+  const d = state.data;
+  if (!d || !d.seat || state.hinting) return;
+  state.hinting = true;
+  $("hint").disabled = true;
+  $("hint").textContent = "Thinking…";
+  try {
+    const answer = await api.hint(gameId, token, d.seat);
+    const now = state.data;
+    if (now && now.seat === answer.seat && now.last_action_id === answer.at) {
+      state.hintFor = `${answer.seat}@${answer.at}`;
+      $("hint-line").textContent = answer.hint.line;
+      $("hint-line").hidden = false;
+    }
+  } catch (err) {
+    showError(err.message);
+  } finally {
+    state.hinting = false;
+    $("hint").textContent = "Hint";
+    if (state.data) renderHint(state.data, state.data.turn, state.at !== null);
+  }
 }
 
 function renderSeat(d, readOnly) {
@@ -300,6 +341,7 @@ $("zoom-in").addEventListener("click", () => board.setZoom(board.zoom * 1.25));
 $("zoom-out").addEventListener("click", () => board.setZoom(board.zoom / 1.25));
 $("zoom-fit").addEventListener("click", () => board.fit());
 $("undo").addEventListener("click", undo);
+$("hint").addEventListener("click", askHint);
 $("redo").addEventListener("click", () => {
   if (state.data && state.data.redo) act({ action: state.data.redo });
 });

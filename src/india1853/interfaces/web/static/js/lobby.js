@@ -193,6 +193,7 @@ document.getElementById("new-game").addEventListener("submit", async (event) => 
     ...(seedText ? { seed: Number(seedText) } : {}),
     players,
     hotseat,
+    hints: document.getElementById("hints").checked,
   };
   const submit = event.submitter || document.querySelector("#new-game button[type=submit]");
   submit.disabled = true;
