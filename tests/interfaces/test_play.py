@@ -56,7 +56,6 @@ class Keyboard(io.StringIO):
         if game.finished or self.decisions >= self.limit:
             return "quit\n"
         entity, entity_type = game.active_entities()[0]
-        legal = game.legal_actions(entity)
         if entity_type == "company" and self.meta_sent < 2 and not self.pending_garbage:
             # Table commands answer and give the same prompt back.
             self.pending_garbage = True
@@ -67,6 +66,9 @@ class Keyboard(io.StringIO):
             self.garbage_sent += 1
             return ["xyzzy", "0", "lay Z99 1 1", "sell", "bond -3"][self.garbage_sent % 5] + "\n"
         self.pending_garbage = False
+        # Asked only for a real decision: a track step's legal lays cost the engine a good
+        # part of a second, and the lines above do not need them.
+        legal = game.legal_actions(entity)
         for action in legal[:60]:
             text = option_text(action)
             command = parse(text, company_turn=entity_type == "company")

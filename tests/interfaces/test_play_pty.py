@@ -30,6 +30,10 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\r")
 COMMAND = [sys.executable, "-m", "india1853.interfaces.cli"]
 
 
+def _visible(raw: bytes) -> str:
+    return ANSI.sub("", raw.decode("utf-8", "replace"))
+
+
 class Terminal:
     """A command running in a pseudo-terminal of 140 x 60 characters (or ``size``)."""
 
@@ -45,6 +49,8 @@ class Terminal:
         fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
         self.raw = b""
         self.text = ""
+        self.final = 0  # bytes of raw whose text (final_text) no later chunk can change
+        self.final_text = ""
         self.pos = 0
         self.status: int | None = None
 
@@ -60,9 +66,15 @@ class Terminal:
             raise
         if not chunk:
             return False
-        # Strip escapes from the whole output: a chunk may end inside one.
+        # A chunk may end inside an escape or a character; neither spans a newline, so the
+        # text up to the last newline is final and only what follows it is decoded again
+        # (decoding the whole output at every read made a long game's reading quadratic).
         self.raw += chunk
-        self.text = ANSI.sub("", self.raw.decode("utf-8", "replace"))
+        line_end = self.raw.rfind(b"\n", self.final) + 1
+        if line_end > self.final:
+            self.final_text += _visible(self.raw[self.final:line_end])
+            self.final = line_end
+        self.text = self.final_text + _visible(self.raw[self.final:])
         return True
 
     def expect(self, pattern: str, timeout: float = 30.0) -> str:

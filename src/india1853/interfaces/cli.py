@@ -29,18 +29,25 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The whole parser; or, for a command line naming a subcommand first (``argv``), only
+    that subcommand's, which parses it alike: each subcommand's module imports what it needs
+    (``serve`` the web server's libraries, about two CPU-seconds), so a command does not pay
+    for the others' imports."""
     parser = _Parser(prog="india1853", description="1853 (India): data, board, routes and play")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for name in COMMAND_MODULES:
+    commands = {name.replace("_", "-"): name for name in COMMAND_MODULES}
+    named = commands.get(argv[0]) if argv else None
+    for name in (named,) if named else COMMAND_MODULES:
         module = importlib.import_module(f"india1853.interfaces.commands.{name}")
         module.register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(arguments)
+    args = parser.parse_args(arguments)
     func: Callable[[argparse.Namespace], int] = args.func
     try:
         status = func(args)

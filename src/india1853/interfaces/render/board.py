@@ -212,22 +212,37 @@ def _city_note_box(
         numbers_w, value_w, gap = 0.64 * size * len(numbers), 0.64 * size * len(value), 0.35 * size
         return numbers_w, gap, numbers_w + gap + value_w + 0.5 * size, 1.4 * size
 
-    def clearance(spot: Point, width: float, height: float) -> float:
-        def gap_to(points: Sequence[Point]) -> float:
-            left, top = spot[0] - width / 2, spot[1] - height / 2
-            return min((math.hypot(max(left - u[0], 0.0, u[0] - left - width),
-                                   max(top - u[1], 0.0, u[1] - top - height)) for u in points),
-                       default=r)
-
-        return min(gap_to(covered.marks) - MARK_RADIUS * r,
-                   gap_to(covered.track) - TRACK_RADIUS * r)
+    def clearance(spot: Point, width: float, height: float, beat: float = -math.inf) -> float:
+        # The box's distance to the nearest mark or track point, less that one's radius
+        # (r, less the radius, where the tile drew none of a kind).  The search stops once it
+        # is no more than ``beat``: such a spot loses to the one that scored ``beat``.  (This
+        # runs for hundreds of spots on every covered city of every board drawn.)
+        left, top = spot[0] - width / 2, spot[1] - height / 2
+        nearest = math.inf
+        for points, radius in ((covered.marks, MARK_RADIUS * r),
+                               (covered.track, TRACK_RADIUS * r)):
+            if not points:
+                nearest = min(nearest, r - radius)
+            for u in points:
+                clear = math.hypot(max(left - u[0], 0.0, u[0] - left - width),
+                                   max(top - u[1], 0.0, u[1] - top - height)) - radius
+                if clear < nearest:
+                    nearest = clear
+                    if nearest <= beat:
+                        return nearest
+        return nearest
 
     for factor in NOTE_SIZES:
         size = factor * r
         numbers_w, gap, width, height = box(size)
+        # The spot farthest from the marks and track; the first such one on a tie.
         spots = _note_spots(center, r, width, height)
-        at = max(spots, key=lambda p: clearance(p, width, height))
-        if clearance(at, width, height) >= 0:
+        at, best = spots[0], clearance(spots[0], width, height)
+        for spot in spots[1:]:
+            score = clearance(spot, width, height, best)
+            if score > best:
+                at, best = spot, score
+        if best >= 0:
             break
     else:
         at = (center[0], center[1] - 0.5 * r)
