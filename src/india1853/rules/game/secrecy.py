@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from india1853.rules.game.events import Event
 from india1853.rules.game.state import GameState, PlayerState
 from india1853.rules.game.undo_log import effective_actions
 
@@ -124,6 +125,21 @@ ACTION_SECRETS: dict[str, tuple[FieldSecret, ...]] = {
                                  "5.1: the end of the game", _never_in_play),),
 }
 
+# Per event kind (events.py), its secret fields: the same secrets as the actions', reported
+# by the rules that apply them.  Owned by the event's entity (the player whose secret it is).
+EVENT_SECRETS: dict[str, tuple[FieldSecret, ...]] = {
+    "bond_placed": ACTION_SECRETS["place_bond"],
+    "city_claimed": ACTION_SECRETS["claim_city"],
+    "bid_submitted": (
+        *ACTION_SECRETS["submit_bid"],
+        FieldSecret("bond", "14.5", "15.1: every bid is in", _bid_public),
+    ),
+    "cards_rejected": ACTION_SECRETS["reject_cards"],
+    "card_drawn": (FieldSecret("card", "MIK 2, METHOD (a hand is secret)",
+                               "5.1: the end of the game (a card actioned is shown then)",
+                               _never_in_play),),
+}
+
 # The secrets of the state that no action field carries, hidden by the views (views.py) with
 # the predicates above: (what, whose, rule, revealed by).
 STATE_SECRETS: tuple[tuple[str, str, str, str], ...] = (
@@ -216,6 +232,31 @@ def as_made(action: Action, *, moderator: bool = False) -> dict[str, Any]:
     return out
 
 
+def event_as_made(event: Event, *, moderator: bool = False) -> Event:
+    """``event`` as the table (not its owner) learnt of it when it happened: its secret fields
+    (:data:`EVENT_SECRETS`) withheld and named in ``"hidden"``, or whole for the moderator.
+    The reveals are events of their own (the bonds revealed, a contract fulfilled, the end)."""
+    secrets = EVENT_SECRETS.get(event.kind, ())
+    if moderator or not secrets:
+        return event
+    fields = dict(event.fields)
+    hidden = []
+    for secret in secrets:
+        name, _, key = secret.field.partition("[].")
+        if name not in fields or name in hidden:
+            continue
+        if not key:
+            del fields[name]
+        else:
+            items = [{k: v for k, v in item.items() if k != key}
+                     for item in fields[name] if isinstance(item, Mapping)]
+            fields[name] = sorted(items, key=lambda item: sorted(item.items()))
+        hidden.append(secret.field)
+    if hidden:
+        fields["hidden"] = hidden
+    return Event(event.kind, event.entity, event.rule, fields)
+
+
 def observe_action(game: Game, action_id: int, viewer: str | None, *, moderator: bool = False,
                    as_of: Game | None = None) -> dict[str, Any]:
     """Action ``action_id`` (1, 2, ... in log order) of ``game`` as ``viewer`` may see it now
@@ -237,6 +278,11 @@ def observed_log(game: Game, viewer: str | None, *, moderator: bool = False,
 def secret_fields() -> dict[str, list[str]]:
     """The declaration in short, for the documentation: action type -> its secret fields."""
     return {kind: [s.field for s in secrets] for kind, secrets in ACTION_SECRETS.items()}
+
+
+def secret_event_fields() -> dict[str, list[str]]:
+    """The same for the events: event kind -> its secret fields."""
+    return {kind: [s.field for s in secrets] for kind, secrets in EVENT_SECRETS.items()}
 
 
 # --- the seed --------------------------------------------------------------------------------
