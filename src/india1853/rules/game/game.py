@@ -167,9 +167,6 @@ class Game:
         # Who decided each action (by id), as far as known: noted when an action is processed,
         # else found by rebuilding the state before it (``decided_by``).
         self._deciders: dict[int, str | None] = {}
-        # The events of each action in force or undone (by id), as far as known: noted when
-        # an action is processed, else found by applying it again (``_events_of``).
-        self._events: dict[int, list[Event]] = {}
         start = initial_state(self.rules, settings)
         # _snapshots[k]: a private copy of the state after the first k actions in force, for
         # k a multiple of SNAPSHOT_EVERY (0 always).  Valid for every k <= len(_done) + len(
@@ -219,7 +216,7 @@ class Game:
             raise InputError(f"action.id: expected {self.next_id()}, got {checked['id']}")
         if checked["type"] in ("undo", "redo"):
             target = self._undo_redo(checked)
-            return undone(target, self._events_of(target), checked["type"])
+            return undone(target, self._events_again(target), checked["type"])
         if self.state.round == "finished":
             raise RuleError("5.1", "the game is over")
         entity = checked["entity"]
@@ -230,25 +227,27 @@ class Game:
         events = _apply(self.rules, new, checked, check=True)
         self.log.append(checked)
         self._done.append(checked)
-        for gone in self._undone:
-            self._events.pop(int(gone["id"]), None)
         self._undone.clear()
         self._deciders[checked["id"]] = decided
-        self._events[checked["id"]] = events
         self._set_state(new)
         return events
 
-    def _events_of(self, target: dict[str, Any]) -> list[Event]:
-        """The events of ``target``, an action in force or undone: as noted when it was
-        processed, else found by applying it again to the state before it."""
-        key = int(target["id"])
-        if key not in self._events:
-            line = [*self._done, *reversed(self._undone)]
-            at = next(i for i, a in enumerate(line) if a is target)
-            st = self._rebuild(at)
-            st.seq = at + 1
-            self._events[key] = _apply(self.rules, st, target, check=False)
-        return self._events[key]
+    def _events_again(self, target: dict[str, Any]) -> list[Event]:
+        """The events of ``target``, just undone or put back by a redo, found by applying it
+        again (unchecked: it was accepted once) to the state before it - the state now after
+        an undo; after a redo the state so reached is kept.  Not kept per action: the events
+        of a long game would outweigh its state."""
+        if self._done and self._done[-1] is target:
+            n = len(self._done)
+            before = (self._state.clone() if self._state_len == n - 1
+                      else self._rebuild(n - 1))
+            before.seq = n
+            events = _apply(self.rules, before, target, check=False)
+            self._state, self._state_len = before, n
+            return events
+        after = self.state.clone()
+        after.seq = len(self._done) + 1
+        return _apply(self.rules, after, target, check=False)
 
     def _set_state(self, st: GameState) -> None:
         """``st`` is the state after the actions in force, the last of them new: snapshots
@@ -329,7 +328,6 @@ class Game:
         game.log = list(self.log)
         game._done, game._undone = list(self._done), list(self._undone)
         game._deciders = dict(self._deciders)
-        game._events = dict(self._events)
         game._snapshots = dict(self._snapshots)
         game._state, game._state_len = self._state, self._state_len
         return game
