@@ -218,18 +218,25 @@ class Observer:
         return out
 
 
-def as_made(action: Action, *, moderator: bool = False) -> dict[str, Any]:
-    """``action`` as the table (not its maker) saw it when it was made: every secret field
-    withheld - no action reveals its own secret; the reveal comes after, by a rule - or whole
-    for the moderator.  The narration tells actions so (the reveals are events of their own)."""
-    out = dict(action)
-    hidden = [s.field for s in ACTION_SECRETS.get(str(action.get("type")), ())
-              if s.field in out and not moderator]
+def _withheld(fields: Mapping[str, Any], secrets: tuple[FieldSecret, ...]) -> dict[str, Any]:
+    """``fields`` without its secret fields (as they were when made: none revealed yet), those
+    withheld named in ``"hidden"``."""
+    out = dict(fields)
+    hidden = [s.field for s in secrets if s.field in out]
     for name in hidden:
         del out[name]
     if hidden:
         out["hidden"] = hidden
     return out
+
+
+def as_made(action: Action, *, moderator: bool = False) -> dict[str, Any]:
+    """``action`` as the table (not its maker) saw it when it was made: every secret field
+    withheld - no action reveals its own secret; the reveal comes after, by a rule - or whole
+    for the moderator.  The narration tells actions so (the reveals are events of their own)."""
+    if moderator:
+        return dict(action)
+    return _withheld(action, ACTION_SECRETS.get(str(action.get("type")), ()))
 
 
 def event_as_made(event: Event, *, moderator: bool = False) -> Event:
@@ -239,22 +246,7 @@ def event_as_made(event: Event, *, moderator: bool = False) -> Event:
     secrets = EVENT_SECRETS.get(event.kind, ())
     if moderator or not secrets:
         return event
-    fields = dict(event.fields)
-    hidden = []
-    for secret in secrets:
-        name, _, key = secret.field.partition("[].")
-        if name not in fields or name in hidden:
-            continue
-        if not key:
-            del fields[name]
-        else:
-            items = [{k: v for k, v in item.items() if k != key}
-                     for item in fields[name] if isinstance(item, Mapping)]
-            fields[name] = sorted(items, key=lambda item: sorted(item.items()))
-        hidden.append(secret.field)
-    if hidden:
-        fields["hidden"] = hidden
-    return Event(event.kind, event.entity, event.rule, fields)
+    return Event(event.kind, event.entity, event.rule, _withheld(event.fields, secrets))
 
 
 def observe_action(game: Game, action_id: int, viewer: str | None, *, moderator: bool = False,
