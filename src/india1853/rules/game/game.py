@@ -27,10 +27,12 @@ cites the game's edition: the rules both editions share cite the second edition'
 (2.x-5.x), and in a first-edition game ``process`` re-raises their errors citing the 1989
 paragraphs (11-41) instead (:func:`in_own_numbering`, ``data/rule_citations.json``).  ``undo`` and
 ``redo`` are actions.  The game keeps the actions in force and the redo stack, and a snapshot
-of the state every :data:`SNAPSHOT_EVERY` actions in force: undo and redo only move an action
+of the state every :data:`SNAPSHOT_EVERY` actions in force: undo and redo move an action
 between the two stacks, and the state is rebuilt when next asked for, from the nearest snapshot
 (at most ``SNAPSHOT_EVERY - 1`` actions replayed without checks), so undo costs the same at any
-length of game, and a log of many undo/redo pairs loads in time linear in its length.
+length of game, and a log of many undo/redo pairs loads in time linear in its length (the
+events of the action moved are those kept of the last :data:`EVENTS_KEPT` actions processed,
+else found by applying it once more).
 
 Replaying without checks (``check=False``) is for trusted logs only - logs this engine wrote,
 whose every action was once accepted by ``process``.  It applies the actions in place, skips the
@@ -41,6 +43,7 @@ illegal action in such a log is NOT detected and gives an undefined state.  Undo
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -69,6 +72,10 @@ ENGINE_VERSION = "1"
 # undo.  Replaying an action unchecked costs about 0.1 ms and a snapshot (GameState.clone) a
 # quarter of that, so an undo replays at most a few milliseconds of actions (docs/performance.md).
 SNAPSHOT_EVERY = 32
+# Engine tuning too: the events of how many of the last actions processed (or moved by undo and
+# redo) are kept, for an undo or redo of them to report without applying them again.  Not every
+# action's: the events of a long game would outweigh its state.
+EVENTS_KEPT = 64
 
 
 def initial_state(rules: GameRules, settings: Settings) -> GameState:
@@ -164,6 +171,8 @@ class Game:
         # restore (redo_stack(self.log), the next one last), both kept up to date.
         self._done: list[dict[str, Any]] = []
         self._undone: list[dict[str, Any]] = []
+        # The events of the last EVENTS_KEPT actions processed or moved (by id), oldest first.
+        self._recent_events: OrderedDict[int, list[Event]] = OrderedDict()
         # Who decided each action (by id), as far as known: noted when an action is processed,
         # else found by rebuilding the state before it (``decided_by``).
         self._deciders: dict[int, str | None] = {}
@@ -230,13 +239,24 @@ class Game:
         self._undone.clear()
         self._deciders[checked["id"]] = decided
         self._set_state(new)
+        self._keep_events(checked["id"], events)
         return events
 
+    def _keep_events(self, action_id: int, events: list[Event]) -> None:
+        self._recent_events[action_id] = events
+        self._recent_events.move_to_end(action_id)
+        while len(self._recent_events) > EVENTS_KEPT:
+            self._recent_events.popitem(last=False)
+
     def _events_again(self, target: dict[str, Any]) -> list[Event]:
-        """The events of ``target``, just undone or put back by a redo, found by applying it
-        again (unchecked: it was accepted once) to the state before it - the state now after
-        an undo; after a redo the state so reached is kept.  Not kept per action: the events
-        of a long game would outweigh its state."""
+        """The events of ``target``, just undone or put back by a redo: kept, or found by
+        applying it again (unchecked: it was accepted once) to the state before it - the state
+        now after an undo; after a redo the state so reached is kept."""
+        key = int(target["id"])
+        events = self._recent_events.get(key)
+        if events is not None:
+            self._keep_events(key, events)
+            return events
         if self._done and self._done[-1] is target:
             n = len(self._done)
             before = (self._state.clone() if self._state_len == n - 1
@@ -244,10 +264,12 @@ class Game:
             before.seq = n
             events = _apply(self.rules, before, target, check=False)
             self._state, self._state_len = before, n
-            return events
-        after = self.state.clone()
-        after.seq = len(self._done) + 1
-        return _apply(self.rules, after, target, check=False)
+        else:
+            after = self.state.clone()
+            after.seq = len(self._done) + 1
+            events = _apply(self.rules, after, target, check=False)
+        self._keep_events(key, events)
+        return events
 
     def _set_state(self, st: GameState) -> None:
         """``st`` is the state after the actions in force, the last of them new: snapshots
@@ -263,7 +285,7 @@ class Game:
     def _undo_redo(self, action: dict[str, Any]) -> dict[str, Any]:
         """Move one action (returned) between the actions in force and the redo stack; the
         state is rebuilt when next asked for (so a log of undo/redo pairs loads without
-        rebuilding)."""
+        rebuilding: the events of the action moved are kept, :meth:`_events_again`)."""
         entity = action["entity"]
         if action["type"] == "undo":
             if not self._done:
@@ -328,6 +350,7 @@ class Game:
         game.log = list(self.log)
         game._done, game._undone = list(self._done), list(self._undone)
         game._deciders = dict(self._deciders)
+        game._recent_events = OrderedDict(self._recent_events)
         game._snapshots = dict(self._snapshots)
         game._state, game._state_len = self._state, self._state_len
         return game
