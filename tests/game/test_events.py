@@ -105,3 +105,20 @@ def test_the_secret_fields_of_events_are_withheld_from_the_table() -> None:
 def test_every_event_secret_is_one_the_actions_declare_or_a_hand() -> None:
     assert set(EVENT_SECRETS) == {"bond_placed", "city_claimed", "bid_submitted",
                                   "cards_rejected", "card_drawn"}
+
+
+def test_the_events_of_an_undo_or_redo_are_found_again_where_not_kept() -> None:
+    """A game rebuilt from a log (``Game.at``, an unchecked replay) keeps no events: an undo or
+    redo then applies its action again to report them."""
+    settings, actions = _log(SECOND)
+    game = Game(settings, actions)
+    last = game.log[-1]
+    kept_undo = game.fork().process(game.action("undo", last["entity"]))
+    rebuilt = game.at(len(actions))
+    assert rebuilt.process(rebuilt.action("undo", last["entity"])) == kept_undo
+    undo = {**game.action("undo", last["entity"])}
+    replayed = Game.replay(settings, [*actions, undo], check=False)
+    redo = replayed.process(replayed.action("redo", last["entity"]))
+    assert redo == [Event("redo", last["entity"], "redo", {"action": last["id"]}),
+                    *Game(settings, actions[:-1]).process(last)]
+    assert replayed.moderator_view() == game.moderator_view()
