@@ -187,14 +187,12 @@ class Hotseat:
         """Process one action (raises on a refusal, leaving the game as it was), save it, and
         add its public narration to the recent lines (``narrated``: the action to narrate
         instead, the one a redo puts back)."""
-        before = self.game.view(None)
         full = {**action, "id": self.game.next_id(), "created_at": int(self.clock())}
         with interrupts_held():
-            self.game.process(full)
+            events = self.game.process(full)
             self.save()
         told = narrated or full
-        line = narrate(self.game.rules.ed, observed(told), before,
-                       self.game.view(None))
+        line = narrate(self.game.rules.ed, observed(told), events)
         self.remember(line)
         return line.lines
 

@@ -290,20 +290,17 @@ class GameStore:
             return out
 
     def _narrate(self, entry: Entry) -> None:
-        """Narrate the actions not yet narrated, on a game of its own (public views only)."""
+        """Narrate the actions not yet narrated, from the events of a replay of their own (the
+        public narration: each action as the table saw it)."""
         game = entry.game
         if entry.narrator is None or len(entry.lines) > len(game.log):
             entry.narrator = Game(game.settings)
             entry.lines = []
         narrator = entry.narrator
         ed = narrator.rules.ed
-        before = narrator.view(None)
         for action in game.log[len(entry.lines):]:
-            narrator.process(action)
-            after = narrator.view(None)
-            line: LogLine = narrate(ed, observed(action), before, after)
+            line: LogLine = narrate(ed, observed(action), narrator.process(action))
             entry.lines.append({"id": line.id, "entity": line.entity, "lines": list(line.lines)})
-            before = after
 
     def at_json(self, game_id: str, at: int) -> bytes:
         """The public view after action ``at`` (history), as JSON."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 
 from india1853.errors import RuleError
+from india1853.rules.game.events import change
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.shares import ipo_available, would_be_director
 from india1853.rules.game.state import CompanyState, GameState
@@ -35,6 +36,7 @@ def deal_places(rules: GameRules, st: GameState) -> None:
     """Alternative Rules 1.0: the place cards dealt at random decide the seating order; Player
     One takes the Elephant (the first dealing round follows, 20, 21: ``sequence``)."""
     random.Random(f"{st.seed}:places").shuffle(st.players)
+    change(st, "elephant", "", RULE, st.elephant, st.players[0].name)
     st.elephant = st.players[0].name
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 from india1853.errors import India1853Error, RuleError
+from india1853.rules.game.events import change, emit, paid
 from india1853.rules.game.rules_data import GameRules, PlayerCountRules
 from india1853.rules.game.shares import add_shares
 from india1853.rules.game.state import GameState, PlayerState
@@ -130,6 +131,7 @@ def place_bond(rules: GameRules, st: GameState, player: PlayerState, amount: int
         raise RuleError("2.5.6", f"a bond of £{amount} cannot cover a legal bid")
     player.cash -= amount
     player.bond = amount
+    emit(st, "bond_placed", player.name, "2.5.2", amount=amount)
     if all(p.bond is not None for p in st.players):
         seat(st)
 
@@ -139,6 +141,9 @@ def seat(st: GameState) -> None:
     rng = random.Random(f"{st.seed}:seating")
     lots = {p.name: rng.random() for p in st.players}
     st.players.sort(key=lambda p: (-(p.bond or 0), lots[p.name]))
+    emit(st, "bonds_revealed", "", "2.5.3",
+         bonds=[[p.name, p.bond] for p in st.players if p.bond is not None])
+    change(st, "elephant", "", "2.5.3", st.elephant, st.players[0].name)
     st.elephant = st.players[0].name
     st.round = "claims"
     st.stock.current = 0
@@ -193,6 +198,7 @@ def claim_city(
     rules: GameRules, st: GameState, player: PlayerState, city: str, initials: str
 ) -> None:
     check_claim(rules, st, player, city, initials)
+    emit(st, "city_claimed", player.name, "2.5.4", company=initials, city=city)
     player.cities.append(city)
     player.claims.append(initials)
     player.contracted[initials] = player.contracted.get(initials, 0) + 1
@@ -250,6 +256,7 @@ def pay_for_shares(rules: GameRules, st: GameState, player: PlayerState,
         if not short and player.cash >= cost:
             player.cash -= cost
             st.bank += cost
+            paid(st, player.name, "bank", cost, "2.7.2", company=initials)
         else:
             # Once one share is unaffordable the rest are the cheapest (2.7.3, 16.5).
             short = True
@@ -261,5 +268,10 @@ def settle(rules: GameRules, st: GameState) -> None:
     un-redeemed, the cheapest shares (2.7.2, 2.7.3).  The contract bids are over (the first
     stock round follows, 2.8)."""
     for player in st.players:
+        cash, unredeemed = player.cash, sum(player.unredeemed.values())
         pay_for_shares(rules, st, player, player.claims)
+        if player.claims:
+            emit(st, "claims_settled", player.name, "2.7.2 / 2.7.3",
+                 claimed=len(player.claims), paid=cash - player.cash,
+                 unredeemed=sum(player.unredeemed.values()) - unredeemed)
     st.end_round()

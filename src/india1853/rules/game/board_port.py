@@ -19,7 +19,8 @@ from india1853.rules.construction.common import hex_spec, outside_area_duty
 from india1853.rules.construction.lays import lays_allowed
 from india1853.rules.construction.promotions import promotion_cost
 from india1853.rules.game.disturbances import DISTURBANCES, closed_hex
-from india1853.rules.game.money import company_pays, company_receives
+from india1853.rules.game.events import emit, paid
+from india1853.rules.game.money import bank_breaks, company_pays, company_receives
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.state import CompanyState, GameState
 from india1853.rules.router import best_run
@@ -103,7 +104,7 @@ def lays_left(rules: GameRules, st: GameState, co: CompanyState) -> int:
 def _pay(rules: GameRules, st: GameState, co: CompanyState, cost: int, rule: str) -> None:
     if cost > co.cash:
         raise RuleError(rule, f"{co.initials} has £{co.cash}; this costs £{cost}")
-    company_pays(rules, st, co, cost)
+    company_pays(rules, st, co, cost, rule)
 
 
 def _start_of_track(st: GameState) -> None:
@@ -130,6 +131,7 @@ def lay_tile(rules: GameRules, st: GameState, co: CompanyState, hex: str, tile: 
                             con.Lay(coord, tile, rotation))
         board = st.board.with_tile(coord, tile, rotation)
     _pay(rules, st, co, cost, "4.1.12")
+    emit(st, "tile_laid", co.initials, "4.1", hex=hex, tile=tile, rotation=rotation, cost=cost)
     st.board = board
     st.turn.lays_done.append((hex, tile, rotation))
     check_contracts(rules, st)
@@ -157,6 +159,8 @@ def promote_tile(rules: GameRules, st: GameState, co: CompanyState, hex: str, ti
         )
         board = st.board.with_tile(coord, tile, rotation)
     _pay(rules, st, co, outcome.cost, "4.2.13")
+    emit(st, "tile_promoted", co.initials, "4.2", hex=hex, tile=tile, rotation=rotation,
+         cost=outcome.cost)
     st.board = board
     st.turn.promoted = True
     if outcome.duty is not None:
@@ -170,10 +174,9 @@ def pay_frontier_bonuses(rules: GameRules, st: GameState, co: CompanyState) -> N
         return
     before = st.turn_start_board if st.turn_start_board is not None else st.board
     for hex, amount in con.frontier_bonuses(before, st.board, context(rules, st, co)):
-        company_receives(rules, st, co, amount)
+        company_receives(rules, st, co, amount, "4.1.14")
         st.frontier_paid.append((hex, co.initials))
-    if st.bank <= 0:
-        st.bank_broken = True
+    bank_breaks(st)
 
 
 def check_contracts(rules: GameRules, st: GameState) -> None:
@@ -185,6 +188,8 @@ def check_contracts(rules: GameRules, st: GameState) -> None:
         if con.contract_connected(st.board, p.cities):
             p.bond_returned = True
             p.cash += p.bond
+            paid(st, "bond", p.name, p.bond, "4.3.2")
+            emit(st, "contract_fulfilled", p.name, "4.3", bond=p.bond, cities=list(p.cities))
 
 
 def place_base(rules: GameRules, st: GameState, co: CompanyState, hex: str,
@@ -212,6 +217,7 @@ def place_base(rules: GameRules, st: GameState, co: CompanyState, hex: str,
         )
         board = st.board.with_base(Base(co.initials, coord, station))
     _pay(rules, st, co, outcome.cost, "4.4.4")
+    emit(st, "base_placed", co.initials, "4.4", hex=hex, station=station, cost=outcome.cost)
     st.board = board
     co.extra_bases += 1
     if outcome.duty is not None:
@@ -254,9 +260,10 @@ def run_routes(rules: GameRules, st: GameState, co: CompanyState,
         run = RunValue(tuple(route_value(r, graph) for r in parsed))
     st.turn.revenue = run.revenue
     st.turn.routes = [route_to_json(r, graph) for r in parsed]
-    company_receives(rules, st, co, run.mail)
-    if st.bank <= 0:
-        st.bank_broken = True
+    company_receives(rules, st, co, run.mail, "4.6.6")
+    bank_breaks(st)
+    emit(st, "run", co.initials, "4.5 / 4.6.2", revenue=run.revenue, mail=run.mail,
+         trains=[r.get("train") for r in st.turn.routes])
 
 
 def best_routes(rules: GameRules, st: GameState, co: CompanyState) -> list[dict[str, Any]] | None:

@@ -13,6 +13,7 @@ from typing import Any
 
 from india1853.errors import RuleError
 from india1853.rules.game import operating_round, steps
+from india1853.rules.game.events import emit
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.state import GameState
 
@@ -44,4 +45,6 @@ def apply_action(rules: GameRules, st: GameState, action: dict[str, Any], *,
     if step is None:
         raise RuleError("turn", f"no action is possible in round {st.round}")
     step.check_type(st, action)
+    if action["type"] == "pass":
+        emit(st, "passed", entity, step.rule, step=step.kind)
     step.apply(rules, st, action, check)

@@ -3,7 +3,8 @@
 Public API::
 
     game = Game(settings, actions=())      # replays the actions
-    game.process(action)                   # validate and apply one action, or raise
+    game.process(action)                   # validate and apply one action, or raise;
+                                           # returns the events it set off (events.py)
     game.fork() / game.at(n)               # a copy to try actions on / the game after n actions
     game.legal_actions(entity)             # what that player or company may do now
     game.active_entities()                 # who may act now: [(entity, entity_type), ...]
@@ -16,6 +17,7 @@ Public API::
     game.moderator_view()                  # everything
     game.to_log() / Game.from_log(data)    # the log file: settings, actions, engine version
     Game.replay(settings, actions, check=False)  # trusted logs only: no legality checks
+    replay_events(settings, actions)       # each action of a log with its events
     game.finished, game.scores()           # the end (5.1, 5.2)
 
 ``process`` applies the action to a copy of the state and keeps the copy only when every check
@@ -25,10 +27,12 @@ cites the game's edition: the rules both editions share cite the second edition'
 (2.x-5.x), and in a first-edition game ``process`` re-raises their errors citing the 1989
 paragraphs (11-41) instead (:func:`in_own_numbering`, ``data/rule_citations.json``).  ``undo`` and
 ``redo`` are actions.  The game keeps the actions in force and the redo stack, and a snapshot
-of the state every :data:`SNAPSHOT_EVERY` actions in force: undo and redo only move an action
+of the state every :data:`SNAPSHOT_EVERY` actions in force: undo and redo move an action
 between the two stacks, and the state is rebuilt when next asked for, from the nearest snapshot
 (at most ``SNAPSHOT_EVERY - 1`` actions replayed without checks), so undo costs the same at any
-length of game, and a log of many undo/redo pairs loads in time linear in its length.
+length of game, and a log of many undo/redo pairs loads in time linear in its length (the
+events of the action moved are those kept of the last :data:`EVENTS_KEPT` actions processed,
+else found by applying it once more).
 
 Replaying without checks (``check=False``) is for trusted logs only - logs this engine wrote,
 whose every action was once accepted by ``process``.  It applies the actions in place, skips the
@@ -39,7 +43,8 @@ illegal action in such a log is NOT detected and gives an undefined state.  Undo
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from india1853.board.state import BoardState
@@ -48,6 +53,7 @@ from india1853.errors import InputError, RuleError
 from india1853.rules.game import sequence, views
 from india1853.rules.game.actions import check_action
 from india1853.rules.game.dispatch import apply_action, expected_entities
+from india1853.rules.game.events import Event, change, emit, undone
 from india1853.rules.game.kit import new_kit
 from india1853.rules.game.legal import disabled_options as _disabled_options
 from india1853.rules.game.legal import legal_actions as _legal_actions
@@ -66,6 +72,10 @@ ENGINE_VERSION = "1"
 # undo.  Replaying an action unchecked costs about 0.1 ms and a snapshot (GameState.clone) a
 # quarter of that, so an undo replays at most a few milliseconds of actions (docs/performance.md).
 SNAPSHOT_EVERY = 32
+# Engine tuning too: the events of how many of the last actions processed (or moved by undo and
+# redo) are kept, for an undo or redo of them to report without applying them again.  Not every
+# action's: the events of a long game would outweigh its state.
+EVENTS_KEPT = 64
 
 
 def initial_state(rules: GameRules, settings: Settings) -> GameState:
@@ -94,17 +104,42 @@ def initial_state(rules: GameRules, settings: Settings) -> GameState:
     return st
 
 
-def _apply(rules: GameRules, st: GameState, action: dict[str, Any], *, check: bool) -> None:
+def _round_of(st: GameState) -> dict[str, Any]:
+    """What names the round in progress (the turn model's title reads these)."""
+    return {"round": st.round, "stock_round": st.stock_round, "or_in_set": st.or_in_set,
+            "ors_in_set": st.ors_in_set}
+
+
+def _game_over(rules: GameRules, st: GameState) -> None:
+    """5.1-5.2: the end - the final scores, and the contracts not fulfilled, whose cities are
+    revealed with every other secret (5.1) and whose bonds are lost (5.2.1)."""
+    emit(st, "game_over", "", "5.1", reason=st.end_reason, scores=scores(rules, st))
+    for p in st.players:
+        if not p.bond_returned and p.bond is not None:
+            emit(st, "contract_failed", p.name, "4.3 / 5.2.1", bond=p.bond,
+                 cities=list(p.cities))
+
+
+def _apply(rules: GameRules, st: GameState, action: dict[str, Any], *,
+           check: bool) -> list[Event]:
     """Apply one action, then let the sequencer start the round after one it ended; move the
     undo barrier to the action if it revealed a secret.  Derived from the actions alone, so
-    every replay (checked, unchecked, after undo) rebuilds it."""
+    every replay (checked, unchecked, after undo) rebuilds it.  Returns the events the action
+    set off (events.py): those the rules reported, the new round and the end of the game."""
+    st.events = []
     before = views.revealed(rules, st)
+    round_before = _round_of(st)
     apply_action(rules, st, action, check=check)
     sequence.after_action(rules, st)
+    change(st, "round", "", "2.5 / 3 / 4.10", round_before, _round_of(st))
+    if st.round == "finished" and round_before["round"] != "finished":
+        _game_over(rules, st)
     news = sorted(views.revealed(rules, st) - before)
     if news:
         st.undo_barrier = st.seq
         st.undo_barrier_reason = "; ".join(news)
+    out, st.events = st.events, []
+    return out
 
 
 def in_own_numbering(edition: str, error: InputError | RuleError) -> InputError | RuleError:
@@ -136,6 +171,8 @@ class Game:
         # restore (redo_stack(self.log), the next one last), both kept up to date.
         self._done: list[dict[str, Any]] = []
         self._undone: list[dict[str, Any]] = []
+        # The events of the last EVENTS_KEPT actions processed or moved (by id), oldest first.
+        self._recent_events: OrderedDict[int, list[Event]] = OrderedDict()
         # Who decided each action (by id), as far as known: noted when an action is processed,
         # else found by rebuilding the state before it (``decided_by``).
         self._deciders: dict[int, str | None] = {}
@@ -169,24 +206,26 @@ class Game:
         return {"type": type_, "entity": entity, "entity_type": entity_type,
                 "id": self.next_id(), "created_at": created_at, **fields}
 
-    def process(self, action: object) -> None:
-        """Validate and apply one action; on any error the game is unchanged, and the error
-        cites the game's own edition's rules (:func:`in_own_numbering`)."""
+    def process(self, action: object) -> list[Event]:
+        """Validate and apply one action and return the events it set off (events.py); on any
+        error the game is unchanged, and the error cites the game's own edition's rules
+        (:func:`in_own_numbering`).  An undo's events are the undo and the changes of the
+        action it takes back, reversed; a redo's, the redo and that action's events again."""
         try:
-            self._process(action)
+            return self._process(action)
         except (InputError, RuleError) as error:
             own = in_own_numbering(self.settings.edition, error)
             if own is error:
                 raise
             raise own from error
 
-    def _process(self, action: object) -> None:
+    def _process(self, action: object) -> list[Event]:
         checked = check_action(action)
         if checked["id"] != self.next_id():
             raise InputError(f"action.id: expected {self.next_id()}, got {checked['id']}")
         if checked["type"] in ("undo", "redo"):
-            self._undo_redo(checked)
-            return
+            target = self._undo_redo(checked)
+            return undone(target, self._events_again(target), checked["type"])
         if self.state.round == "finished":
             raise RuleError("5.1", "the game is over")
         entity = checked["entity"]
@@ -194,12 +233,43 @@ class Game:
         decided = entity if co is None else controller(self.state, co)
         new = self.state.clone()
         new.seq = len(self._done) + 1
-        _apply(self.rules, new, checked, check=True)
+        events = _apply(self.rules, new, checked, check=True)
         self.log.append(checked)
         self._done.append(checked)
         self._undone.clear()
         self._deciders[checked["id"]] = decided
         self._set_state(new)
+        self._keep_events(checked["id"], events)
+        return events
+
+    def _keep_events(self, action_id: int, events: list[Event]) -> None:
+        self._recent_events[action_id] = events
+        self._recent_events.move_to_end(action_id)
+        while len(self._recent_events) > EVENTS_KEPT:
+            self._recent_events.popitem(last=False)
+
+    def _events_again(self, target: dict[str, Any]) -> list[Event]:
+        """The events of ``target``, just undone or put back by a redo: kept, or found by
+        applying it again (unchecked: it was accepted once) to the state before it - the state
+        now after an undo; after a redo the state so reached is kept."""
+        key = int(target["id"])
+        events = self._recent_events.get(key)
+        if events is not None:
+            self._keep_events(key, events)
+            return events
+        if self._done and self._done[-1] is target:
+            n = len(self._done)
+            before = (self._state.clone() if self._state_len == n - 1
+                      else self._rebuild(n - 1))
+            before.seq = n
+            events = _apply(self.rules, before, target, check=False)
+            self._state, self._state_len = before, n
+        else:
+            after = self.state.clone()
+            after.seq = len(self._done) + 1
+            events = _apply(self.rules, after, target, check=False)
+        self._keep_events(key, events)
+        return events
 
     def _set_state(self, st: GameState) -> None:
         """``st`` is the state after the actions in force, the last of them new: snapshots
@@ -212,9 +282,10 @@ class Game:
         self._state = st
         self._state_len = n
 
-    def _undo_redo(self, action: dict[str, Any]) -> None:
-        """Move one action between the actions in force and the redo stack; the state is
-        rebuilt when next asked for (so a log of undo/redo pairs loads without rebuilding)."""
+    def _undo_redo(self, action: dict[str, Any]) -> dict[str, Any]:
+        """Move one action (returned) between the actions in force and the redo stack; the
+        state is rebuilt when next asked for (so a log of undo/redo pairs loads without
+        rebuilding: the events of the action moved are kept, :meth:`_events_again`)."""
         entity = action["entity"]
         if action["type"] == "undo":
             if not self._done:
@@ -233,6 +304,7 @@ class Game:
             self._undone.append(self._done.pop())
         else:
             self._done.append(self._undone.pop())
+        return target
 
     def _barrier_refusal(self) -> RuleError | None:
         """Why the last action in force may not be undone (see :meth:`_check_barrier`)."""
@@ -278,6 +350,7 @@ class Game:
         game.log = list(self.log)
         game._done, game._undone = list(self._done), list(self._undone)
         game._deciders = dict(self._deciders)
+        game._recent_events = OrderedDict(self._recent_events)
         game._snapshots = dict(self._snapshots)
         game._state, game._state_len = self._state, self._state_len
         return game
@@ -446,5 +519,15 @@ class Game:
         return Game.replay(Settings.from_json(data.get("settings")), actions, check=check)
 
 
+def replay_events(settings: Settings, actions: Iterable[dict[str, Any]]
+                  ) -> Iterator[tuple[dict[str, Any], list[Event]]]:
+    """Each action of a log (undo and redo included), processed in turn on a new game, with
+    the events it set off: the engine's log of what happened, which the narration tells."""
+    game = Game(settings)
+    for action in actions:
+        yield action, game.process(action)
+
+
 # effective_actions and redo_stack are part of the engine's API (undo_log.py holds them).
-__all__ = ["ENGINE_VERSION", "Game", "effective_actions", "redo_stack"]
+__all__ = ["ENGINE_VERSION", "Event", "Game", "effective_actions", "redo_stack",
+           "replay_events"]

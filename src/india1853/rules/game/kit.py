@@ -36,6 +36,8 @@ from india1853.data.model import TileSpec
 from india1853.errors import India1853Error, InputError, RuleError
 from india1853.rules.construction.common import hex_spec
 from india1853.rules.game.disturbances import DISTURBANCES, closed_hex, play_disturbances
+from india1853.rules.game.events import emit, paid
+from india1853.rules.game.money import bank_breaks
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.shares import (
     KIT_GENERAL,
@@ -125,7 +127,9 @@ def draw_card(rules: GameRules, st: GameState, pending: Pending, *, draw: bool) 
             kit.deck = sorted(kit.discard)
             kit.discard = []
             random.Random(f"{st.seed}:mik2:{kit.shuffles}").shuffle(kit.deck)
-        kit.hands.setdefault(player.name, []).append(kit.deck.pop())
+        card = kit.deck.pop()
+        kit.hands.setdefault(player.name, []).append(card)
+        emit(st, "card_drawn", player.name, METHOD, card=card)
         kit.draws += 1
     st.pending.pop(0)
     if _next_drawer(rules, st, list(pending.data["after"])):
@@ -207,6 +211,7 @@ def reject_cards(rules: GameRules, st: GameState, player: PlayerState, cards: li
     for card in cards:
         kit.hands[player.name].remove(card)
         kit.discard.append(card)
+    emit(st, "cards_rejected", player.name, ACTIONING, count=len(cards), cards=list(cards))
     kit.passes = 0
     _next_action_turn(rules, st, player.name)
 
@@ -226,6 +231,8 @@ def play_card(rules: GameRules, st: GameState, player: PlayerState, card_id: str
         if value is not None and name != needs:
             raise InputError(f"action play_card.{name}: {card_id} takes no {name}")
     kit.hands[player.name].remove(card_id)
+    emit(st, "card_played", player.name, ACTIONING, card=card_id, kind=card.kind, hex=hex,
+         city=city)
     if card.kind == "director":
         assert card.company is not None
         play_directors_share(rules, st, player, card.company, card_id)
@@ -267,8 +274,8 @@ def play_directors_share(rules: GameRules, st: GameState, player: PlayerState,
     co = st.companies[initials]
     player.cash -= cost
     st.bank += cost
-    if st.bank <= 0:
-        st.bank_broken = True
+    paid(st, player.name, "bank", cost, DIRECTORS)
+    bank_breaks(st)
     # Two shares in, one ordinary share out to the pool.
     add_shares(st, player, initials, rules.director_shares - 1)
     player.contracted[initials] = min(player.contracted.get(initials, 0),

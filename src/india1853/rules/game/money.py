@@ -13,24 +13,35 @@ train (35.7) is personal money and goes to the bank.
 
 from __future__ import annotations
 
+from india1853.rules.game.events import emit, paid
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.state import CompanyState, GameState
 
 
-def company_receives(rules: GameRules, st: GameState, co: CompanyState, amount: int) -> None:
+def bank_breaks(st: GameState) -> None:
+    """5.1.2 / 40: the bank is broken once its money runs out (reported once)."""
+    if st.bank <= 0 and not st.bank_broken:
+        st.bank_broken = True
+        emit(st, "bank_broken", "", "5.1.2")
+
+
+def company_receives(rules: GameRules, st: GameState, co: CompanyState, amount: int,
+                     rule: str = "") -> None:
     """The bank pays the company (formation, revenue withheld, mail, frontier posts)."""
     co.cash += amount
+    paid(st, "bank", co.initials, amount, rule)
     if rules.policy.company_credits:
         st.credits += amount
         return
     st.bank -= amount
-    if st.bank <= 0:
-        st.bank_broken = True
+    bank_breaks(st)
 
 
-def company_pays(rules: GameRules, st: GameState, co: CompanyState, amount: int) -> None:
+def company_pays(rules: GameRules, st: GameState, co: CompanyState, amount: int,
+                 rule: str = "") -> None:
     """The company pays the bank (tiles, bases, trains)."""
     co.cash -= amount
+    paid(st, co.initials, "bank", amount, rule)
     if rules.policy.company_credits:
         st.credits -= amount
     else:

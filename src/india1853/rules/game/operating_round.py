@@ -16,8 +16,8 @@ calls the construction and router modules.
 from __future__ import annotations
 
 from india1853.errors import RuleError
-from india1853.rules.game import board_port
-from india1853.rules.game.money import company_receives
+from india1853.rules.game import board_port, events
+from india1853.rules.game.money import bank_breaks, company_receives
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.state import CompanyState, GameState, OperatingTurn
 
@@ -113,11 +113,15 @@ def settle_dividend(rules: GameRules, st: GameState, co: CompanyState, *, payout
             if paid > 0:
                 p.cash += per_share * paid
                 st.bank -= per_share * paid
+                events.paid(st, "bank", p.name, per_share * paid, "4.6.4", company=co.initials)
     else:
-        company_receives(rules, st, co, revenue)
-    if st.bank <= 0:
-        st.bank_broken = True
+        company_receives(rules, st, co, revenue, "4.6.5")
+    bank_breaks(st)
+    events.emit(st, "dividend", co.initials, "4.6.4" if payout else "4.6.5",
+                kind="payout" if payout else "withhold", revenue=revenue)
     move_price(rules, co, payout=payout, dividend=revenue, price=price_before)
+    events.change(st, "price", co.initials, "4.7.1", price_before,
+                  rules.market[co.price_index or 0])
     if rules.market[co.price_index or 0] >= rules.game_end_price:
         # 5.1.3: the game stops at once, after this dividend.
         finish(st, "share_price")

@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from india1853.rules.game.events import Event
 from india1853.rules.game.state import GameState, PlayerState
 from india1853.rules.game.undo_log import effective_actions
 
@@ -124,6 +125,21 @@ ACTION_SECRETS: dict[str, tuple[FieldSecret, ...]] = {
                                  "5.1: the end of the game", _never_in_play),),
 }
 
+# Per event kind (events.py), its secret fields: the same secrets as the actions', reported
+# by the rules that apply them.  Owned by the event's entity (the player whose secret it is).
+EVENT_SECRETS: dict[str, tuple[FieldSecret, ...]] = {
+    "bond_placed": ACTION_SECRETS["place_bond"],
+    "city_claimed": ACTION_SECRETS["claim_city"],
+    "bid_submitted": (
+        *ACTION_SECRETS["submit_bid"],
+        FieldSecret("bond", "14.5", "15.1: every bid is in", _bid_public),
+    ),
+    "cards_rejected": ACTION_SECRETS["reject_cards"],
+    "card_drawn": (FieldSecret("card", "MIK 2, METHOD (a hand is secret)",
+                               "5.1: the end of the game (a card actioned is shown then)",
+                               _never_in_play),),
+}
+
 # The secrets of the state that no action field carries, hidden by the views (views.py) with
 # the predicates above: (what, whose, rule, revealed by).
 STATE_SECRETS: tuple[tuple[str, str, str, str], ...] = (
@@ -202,18 +218,35 @@ class Observer:
         return out
 
 
-def as_made(action: Action, *, moderator: bool = False) -> dict[str, Any]:
-    """``action`` as the table (not its maker) saw it when it was made: every secret field
-    withheld - no action reveals its own secret; the reveal comes after, by a rule - or whole
-    for the moderator.  The narration tells actions so (the reveals are events of their own)."""
-    out = dict(action)
-    hidden = [s.field for s in ACTION_SECRETS.get(str(action.get("type")), ())
-              if s.field in out and not moderator]
+def _withheld(fields: Mapping[str, Any], secrets: tuple[FieldSecret, ...]) -> dict[str, Any]:
+    """``fields`` without its secret fields (as they were when made: none revealed yet), those
+    withheld named in ``"hidden"``."""
+    out = dict(fields)
+    hidden = [s.field for s in secrets if s.field in out]
     for name in hidden:
         del out[name]
     if hidden:
         out["hidden"] = hidden
     return out
+
+
+def as_made(action: Action, *, moderator: bool = False) -> dict[str, Any]:
+    """``action`` as the table (not its maker) saw it when it was made: every secret field
+    withheld - no action reveals its own secret; the reveal comes after, by a rule - or whole
+    for the moderator.  The narration tells actions so (the reveals are events of their own)."""
+    if moderator:
+        return dict(action)
+    return _withheld(action, ACTION_SECRETS.get(str(action.get("type")), ()))
+
+
+def event_as_made(event: Event, *, moderator: bool = False) -> Event:
+    """``event`` as the table (not its owner) learnt of it when it happened: its secret fields
+    (:data:`EVENT_SECRETS`) withheld and named in ``"hidden"``, or whole for the moderator.
+    The reveals are events of their own (the bonds revealed, a contract fulfilled, the end)."""
+    secrets = EVENT_SECRETS.get(event.kind, ())
+    if moderator or not secrets:
+        return event
+    return Event(event.kind, event.entity, event.rule, _withheld(event.fields, secrets))
 
 
 def observe_action(game: Game, action_id: int, viewer: str | None, *, moderator: bool = False,
@@ -237,6 +270,11 @@ def observed_log(game: Game, viewer: str | None, *, moderator: bool = False,
 def secret_fields() -> dict[str, list[str]]:
     """The declaration in short, for the documentation: action type -> its secret fields."""
     return {kind: [s.field for s in secrets] for kind, secrets in ACTION_SECRETS.items()}
+
+
+def secret_event_fields() -> dict[str, list[str]]:
+    """The same for the events: event kind -> its secret fields."""
+    return {kind: [s.field for s in secrets] for kind, secrets in EVENT_SECRETS.items()}
 
 
 # --- the seed --------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from collections import Counter
 from india1853.board.hexes import distance
 from india1853.errors import India1853Error, InputError, RuleError
 from india1853.rules.game.bids import pay_for_shares
+from india1853.rules.game.events import change, emit
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.shares import add_shares
 from india1853.rules.game.state import GameState, PlayerState
@@ -93,6 +94,8 @@ def submit_bid(rules: GameRules, st: GameState, player: PlayerState,
     player.bond = bond
     player.cities = cities
     player.claims = companies
+    emit(st, "bid_submitted", player.name, "14.5", bond=bond,
+         claims=[{"company": co, "city": city} for city, co in claims])
     player.bid_complete = True
     if all(p.bond is not None for p in st.players):
         settle_bids(rules, st)
@@ -121,6 +124,7 @@ def seat(rules: GameRules, st: GameState) -> None:
             p.declared = True
     st.players.sort(key=lambda p: (-(p.bond or 0), -claimed_value(rules, p),
                                    -spread(rules, p) if p.declared else 0, lots[p.name]))
+    change(st, "elephant", "", "15.5", st.elephant, st.players[0].name)
     st.elephant = st.players[0].name
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from india1853.board.state import Base
 from india1853.errors import RuleError
-from india1853.rules.game.money import company_receives
+from india1853.rules.game.events import change, emit
+from india1853.rules.game.money import bank_breaks, company_receives
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.state import CompanyState, GameState, Pending, PlayerState
 
@@ -190,11 +191,13 @@ def update_control(rules: GameRules, st: GameState, co: CompanyState) -> None:
     if new_director is None:
         if co.director is not None:
             co.manager = co.director
+        change(st, "director", co.initials, "3.4.1", co.director, None)
         co.director = None
         if co.manager is None or st.player(co.manager).shares.get(co.initials, 0) == 0:
             co.manager = ranked[0].name if ranked else None
         return
     previous = co.director
+    change(st, "director", co.initials, "3.2.2", previous, new_director)
     co.director = new_director
     co.manager = None
     if not co.had_director:
@@ -227,13 +230,14 @@ def form(rules: GameRules, st: GameState, co: CompanyState) -> None:
         # 2.6.3: a BBCI not settled as a major at the end of the first stock round is a minor.
         co.kind = "minor"
     co.formed = True
-    company_receives(rules, st, co, amount)
+    emit(st, "formed", co.initials, "3.3.1", kind=co.kind)
+    company_receives(rules, st, co, amount, "3.3.1")
     co.price_index = rules.market.index(par(rules, co))
+    emit(st, "price_set", co.initials, "3.3.1", price=par(rules, co))
     co.formed_in_round = st.stock_round
     co.token = co.kind == "minor"
     place_home_bases(rules, st, co)
-    if st.bank <= 0:
-        st.bank_broken = True
+    bank_breaks(st)
 
 
 def place_home_bases(rules: GameRules, st: GameState, co: CompanyState) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 
+from india1853.rules.game.events import change, paid
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.shares import add_shares
 from india1853.rules.game.state import GameState
@@ -32,6 +33,7 @@ def deal_directors(rules: GameRules, st: GameState) -> None:
     held = dict(zip(st.player_names(), certificates, strict=True))
     number = {c.initials: c.number for c in rules.companies}
     st.players.sort(key=lambda p: number[held[p.name]])
+    change(st, "elephant", "", "Simplified Game", st.elephant, st.players[0].name)
     st.elephant = st.players[0].name
     shares = rules.director_shares + 2
     for p in st.players:
@@ -44,3 +46,4 @@ def deal_directors(rules: GameRules, st: GameState) -> None:
         cost = shares * rules.company(initials).par
         p.cash -= cost
         st.bank += cost
+        paid(st, p.name, "bank", cost, "Simplified Game")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
 from india1853.board.state import BoardState
+from india1853.rules.game.events import Event
 
 _T = TypeVar("_T")
 
@@ -224,6 +225,9 @@ class GameState:
     # Set by a round module when its round is over, during the action that ended it; the
     # sequencer (``rules.game.sequence``) then starts the next round and clears it.
     round_over: bool = False
+    # The events of the action being applied (``events.emit``): collected by the engine after
+    # each action, never part of the state proper.
+    events: list[Event] = field(default_factory=list, compare=False, repr=False)
 
     def clone(self) -> GameState:
         """A copy sharing only immutable parts (the boards, the edition).  Hand-written
@@ -244,6 +248,7 @@ class GameState:
         new.frontier_paid = list(self.frontier_paid)
         new.broad_sold_out = list(self.broad_sold_out)
         new.kit = self.kit.clone() if self.kit is not None else None
+        new.events = []
         return new
 
     def end_round(self) -> None:

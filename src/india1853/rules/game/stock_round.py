@@ -9,6 +9,8 @@ from __future__ import annotations
 from india1853.errors import RuleError
 from india1853.rules.game import alt_start
 from india1853.rules.game.bids import table
+from india1853.rules.game.events import change, emit, paid
+from india1853.rules.game.money import bank_breaks
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.shares import (
     add_shares,
@@ -47,6 +49,7 @@ def start_stock_round(rules: GameRules, st: GameState) -> None:
     st.stock = StockTurn(current=names.index(st.elephant) if st.elephant else 0)
     if first_round(st):
         if rules.first_stock_round_phase is not None:
+            change(st, "phase", "", "2.8", st.phase, rules.first_stock_round_phase)
             st.phase = rules.first_stock_round_phase
         for co in st.companies.values():
             check_float(rules, st, co)
@@ -99,6 +102,7 @@ def check_float(rules: GameRules, st: GameState, co: CompanyState) -> None:
     if alt_start.director_waits(rules, st, co):
         return
     co.floated = True
+    emit(st, "floated", co.initials, "3.2.1")
     if (rules.policy.directors_at_first_round_end and first_round(st)
             and st.round in ("stock", "claims")):
         for p in st.players:
@@ -205,8 +209,10 @@ def sell_shares(
     amount = count * sale_price(rules, st, co)
     player.cash += amount
     st.bank -= amount
-    if st.bank <= 0:
-        st.bank_broken = True
+    paid(st, "bank", player.name, amount, "3.1.5", company=initials)
+    emit(st, "shares_sold", player.name, "3.1.5", company=initials, count=count,
+         proceeds=amount)
+    bank_breaks(st)
     add_shares(st, player, initials, -count)
     if window:
         # 2.8.3: these were contracted shares; the allowance is used up by each sale, so a
@@ -245,6 +251,8 @@ def redeem_share(rules: GameRules, st: GameState, player: PlayerState, initials:
     cost = check_redeem(rules, player, initials)
     player.cash -= cost
     st.bank += cost
+    paid(st, player.name, "bank", cost, "2.7.4", company=initials)
+    emit(st, "share_redeemed", player.name, "2.7.4", company=initials, price=cost)
     player.unredeemed[initials] -= 1
     if player.unredeemed[initials] == 0:
         del player.unredeemed[initials]
@@ -315,6 +323,9 @@ def buy_share(
     co = st.companies[initials]
     player.cash -= cost
     st.bank += cost
+    paid(st, player.name, "bank", cost, "3.1.4", company=initials)
+    emit(st, "share_bought", player.name, "3.1.4", company=initials, source=source,
+         price=cost)
     add_shares(st, player, initials, 1)
     if source == "ipo":
         co.ipo -= 1
@@ -376,7 +387,9 @@ def end_stock_round(rules: GameRules, st: GameState) -> None:
         appoint_minimum_companies(rules, st)
     names = st.player_names()
     if st.stock.last_buyer is not None:
-        st.elephant = names[(names.index(st.stock.last_buyer) + 1) % len(names)]
+        holder = names[(names.index(st.stock.last_buyer) + 1) % len(names)]
+        change(st, "elephant", "", "3.1.11", st.elephant, holder)
+        st.elephant = holder
     st.elephant_offers = []
     assert st.elephant is not None
     st.pending.append(Pending("elephant_sale", st.elephant, "player"))
@@ -395,6 +408,7 @@ def appoint_minimum_companies(rules: GameRules, st: GameState) -> None:
         key=lambda co: (-issued(rules, co), -par(rules, co)))
     for co in candidates[:max(0, rules.minimum_companies - running)]:
         co.floated = True
+        emit(st, "floated", co.initials, "19")
         update_control(rules, st, co)
         form(rules, st, co)
 

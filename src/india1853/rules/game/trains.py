@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from india1853.data.model import TrainSpec
 from india1853.errors import RuleError
+from india1853.rules.game.events import change, emit, paid
 from india1853.rules.game.money import company_pays, company_receives
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.shares import controller
@@ -282,6 +283,7 @@ def buy_from_bank(
             director = st.player(co.director or "")
             director.cash -= contribution
             st.bank += contribution
+            paid(st, director.name, "bank", contribution, "4.8.8")
     if token:
         co.token = False
     _deliver(rules, st, co, card, train, token=token)
@@ -387,6 +389,8 @@ def _deliver(rules: GameRules, st: GameState, co: CompanyState, card: TrainState
     card.where = "company"
     card.owner = co.initials
     card.runs_as = train
+    emit(st, "train_bought", co.initials, "4.8", train=card.id, runs_as=train, source="bank",
+         token=token)
     st.turn.bought_trains += 1
     trigger = next(
         (p for p in rules.ed.phases if p.train == train and p.number > st.phase), None
@@ -398,6 +402,7 @@ def _deliver(rules: GameRules, st: GameState, co: CompanyState, card: TrainState
 
 def enter_phase(rules: GameRules, st: GameState, number: int) -> None:
     """4.10.1, 4.8.4, 4.8.6: the new phase; obsolete trains leave; excess trains return."""
+    change(st, "phase", "", "4.10.1", st.phase, number)
     st.phase = number
     obsolete = set(rules.phase(number).trains_obsolete)
     for t in st.trains:
@@ -406,6 +411,8 @@ def enter_phase(rules: GameRules, st: GameState, number: int) -> None:
                 owner = st.companies[t.owner or ""]
                 if owner.credit_train == t.id:
                     owner.credit_train = None
+            emit(st, "train_rusted", t.owner or "", "4.8.4", train=t.id, runs_as=t.runs_as,
+                 where=t.where)
             t.where = "removed"
             t.owner = None
     limit = phase_limit(rules, st)
@@ -424,6 +431,8 @@ def discard_train(rules: GameRules, st: GameState, co: CompanyState, train_id: s
     card = next((t for t in st.company_trains(co.initials) if t.id == train_id), None)
     if card is None:
         raise RuleError("4.8.6", f"{co.initials} owns no train {train_id!r}")
+    emit(st, "train_discarded", co.initials, "4.8.6", train=card.id,
+         name=card.runs_as or card.name)
     card.where = "pool"
     card.owner = None
     if co.credit_train == card.id:
@@ -487,6 +496,9 @@ def transfer(st: GameState, buyer: CompanyState, seller: CompanyState, card: Tra
              price: int) -> None:
     buyer.cash -= price
     seller.cash += price
+    paid(st, buyer.initials, seller.initials, price, "4.8.9", train=card.id)
+    emit(st, "train_bought", buyer.initials, "4.8.9", train=card.id, runs_as=card.runs_as,
+         source=seller.initials, price=price)
     card.owner = buyer.initials
     st.turn.bought_trains += 1
 
@@ -508,8 +520,10 @@ def repay_credit(rules: GameRules, st: GameState, co: CompanyState, contribution
         _check_contribution(st, co, Offer(card.runs_as, card.id, price), contribution)
         st.player(co.director or "").cash -= contribution
         st.bank += contribution
-    company_pays(rules, st, co, price - contribution)
+        paid(st, co.director or "", "bank", contribution, "4.8.8")
+    company_pays(rules, st, co, price - contribution, "4.8.10")
     co.credit_train = None
+    emit(st, "credit_repaid", co.initials, "3.4.3 / 4.8.10", train=card.id, price=price)
 
 
 def return_credit_train(rules: GameRules, st: GameState, co: CompanyState) -> None:

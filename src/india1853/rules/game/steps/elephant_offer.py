@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
+from india1853.rules.game.events import change, paid
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.state import GameState, Pending
 from india1853.rules.game.steps.elephant_sale import after_stock_round
@@ -37,5 +38,7 @@ class ElephantOffer(Step):
         buyer, seller = st.player(p.entity), st.player(p.data["seller"])
         buyer.cash -= p.data["price"]
         seller.cash += p.data["price"]
+        paid(st, buyer.name, seller.name, p.data["price"], "3.1.11")
+        change(st, "elephant", "", "3.1.11", st.elephant, buyer.name)
         st.elephant = buyer.name
         after_stock_round(rules, st)
