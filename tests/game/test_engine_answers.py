@@ -113,7 +113,7 @@ def test_undo_takes_back_ones_own_decision_with_the_bots_replies_after_it() -> N
     for target in reversed(game.undo_targets("Ann", bots=bots)):
         act(game, "undo", target["entity"])
     assert game.view(None) == before
-    assert game.undo_targets("Ann", bots=bots) == [] and game.redo_target("Ann") == ann
+    assert game.redo_target("Ann") == ann
 
 
 def test_undo_with_the_bots_replies_never_crosses_a_revealed_secret() -> None:
