@@ -52,7 +52,7 @@ from india1853.interfaces.terminal.parse import (
 )
 from india1853.rules.game.game import Game, effective_actions, redo_stack
 from india1853.rules.game.turn import turn_model
-from india1853.rules.game.wording import agree, possessive
+from india1853.rules.game.wording import possessive
 
 # The fewest lines of the public log a screen shows; more when more happened since the
 # player's last turn.  RECENT_KEPT bounds the narrated actions kept in memory.
@@ -426,20 +426,14 @@ class Hotseat:
 
     def undo_targets(self, player: str) -> list[dict[str, Any]]:
         """The actions in force that ``undo`` takes back for ``player``, oldest first: his
-        last one and the bots' after it.  Raises when another human acted after it."""
-        done = effective_actions(self.game.log)
-        for i in range(len(done) - 1, -1, -1):
-            # Who decided it then (a company's director may have changed since).
-            who = self.game.decided_by(done[i])
-            if who == player:
-                return done[i:]
-            if who not in self.bots:
-                raise India1853Error(
-                    f"undo: {agree(who or 'another player', 'has acted')} since your last action, "
-                    "and nobody may "
-                    "take back another player's move (you may undo only your own last action, "
-                    "with the bots' moves after it)")
-        raise India1853Error("undo: you have no action to take back")
+        last one and the bots' after it (the engine's answer, ``Game.undo_targets``).  Raises
+        the engine's reason when there are none (another human acted since, a secret)."""
+        targets = self.game.undo_targets(player, bots=self.bots)
+        if not targets:
+            refusal = self.game.why_no_undo(player, bots=self.bots)
+            raise India1853Error(str(refusal).removeprefix("rule ") if refusal
+                                 else "undo: you have no action to take back")
+        return targets
 
     def pass_keyboard(self, player: str) -> None:
         self.console.clear(scrollback=True)

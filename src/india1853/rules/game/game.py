@@ -61,6 +61,7 @@ from india1853.rules.game.steps import Disabled
 from india1853.rules.game.steps import current as current_step
 from india1853.rules.game.trains import initial_trains
 from india1853.rules.game.undo_log import effective_actions, redo_stack, undo_stacks
+from india1853.rules.game.wording import agree
 
 ENGINE_VERSION = "1"
 # Engine tuning, not a rule: how often (in actions in force) a snapshot of the state is kept for
@@ -412,10 +413,10 @@ class Game:
             if who in seats:
                 return done[i:], None
             if who not in bots:
-                return [], RuleError("undo", f"{who or 'another player'} has acted since your "
-                                     "last action, and nobody may take back another "
-                                     "player's move (only one's own last action, with the "
-                                     "bots' moves after it)")
+                return [], RuleError("undo", f"{agree(who or 'another player', 'has acted')} "
+                                     "since your last action, and nobody may take back "
+                                     "another player's move (you may undo only your own last "
+                                     "action, with the bots' moves after it)")
         return [], RuleError("undo", "you have no action to take back")
 
     def _decided_in_force(self, i: int) -> str | None:
