@@ -126,6 +126,10 @@ class Entry:
     def humans(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.seats if s.bot is None)
 
+    def bot_seats(self) -> tuple[str, ...]:
+        """The seats a bot plays (an undo takes their replies back with one's own move)."""
+        return tuple(s.name for s in self.seats if s.bot is not None)
+
     def bot_of(self, player: str | None) -> str | None:
         return next((s.bot for s in self.seats if s.name == player), None)
 
@@ -345,8 +349,10 @@ class GameStore:
         game = entry.game
         if not access.seats or game.finished:
             return None
-        find = game.undo_target if kind == "undo" else game.redo_target
-        target = find(*access.seats)
+        if kind == "undo":
+            target = game.undo_target(*access.seats, bots=entry.bot_seats())
+        else:
+            target = game.redo_target(*access.seats)
         return None if target is None else game.action(kind, str(target["entity"]))
 
     def _response(self, game_id: str, entry: Entry, access: Access) -> dict[str, Any]:
@@ -368,6 +374,10 @@ class GameStore:
             "last_action_id": len(entry.game.log),
             "can_undo": undo is not None,
             "undo": undo,
+            # How many actions that undo takes back: one's own decision and the bots' replies.
+            "undo_takes_back": len(entry.game.undo_targets(*access.seats,
+                                                           bots=entry.bot_seats()))
+            if undo is not None else 0,
             "can_redo": redo is not None,
             "redo": redo,
             "bot_error": entry.bot_error,
@@ -391,6 +401,7 @@ class GameStore:
             "last_action_id": len(entry.game.log),
             "can_undo": False,
             "undo": None,
+            "undo_takes_back": 0,
             "can_redo": False,
             "redo": None,
             "bot_error": entry.bot_error,
@@ -665,7 +676,8 @@ class GameStore:
                                         f"{action_id} (the game has moved on: reload it)")
                 who = self._authorize(entry, access, action)
                 stamped = {**action, "created_at": int(time.time())}
-                if self._apply(game_id, entry, stamped, who):
+                if self._apply_all(game_id, entry,
+                                   self._with_replies(entry, access, stamped, who)):
                     if access.hotseat and cover:
                         access = self._covered(access.seats)
                     elif access.hotseat:
@@ -700,6 +712,12 @@ class GameStore:
         """The player deciding the action, if the token may act for him; else 403."""
         kind = action.get("type")
         game = entry.game
+        if kind == "undo":
+            # One's own last decision with the bots' replies after it (Game.undo_targets).
+            targets = game.undo_targets(*access.seats, bots=entry.bot_seats())
+            own = entry.submitters[int(targets[0]["id"]) - 1] if targets else None
+            if own is not None:
+                return own
         if kind in ("undo", "redo"):
             target = self._undo_target(entry, str(kind))
             if target is None:
@@ -721,33 +739,60 @@ class GameStore:
                                 f"seat ({', '.join(access.seats) or 'none'})")
         return who
 
+    @staticmethod
+    def _with_replies(entry: Entry, access: Access, action: dict[str, Any],
+                      who: str) -> list[tuple[dict[str, Any], str | None]]:
+        """The actions one request writes, each with the seat it is recorded for: the action
+        itself, decided by ``who``; for an undo of one's own decision that the bots answered,
+        one undo per bot reply and one for the decision (Game.undo_targets, the last first),
+        each recorded for the seat that decided the action it takes back (as deciders.py
+        reads an import)."""
+        if action.get("type") != "undo":
+            return [(action, who)]
+        targets = entry.game.undo_targets(*access.seats, bots=entry.bot_seats())
+        if len(targets) < 2 or action.get("entity") != targets[-1]["entity"]:
+            return [(action, who)]  # the engine judges it as it is
+        return [({**action, "entity": target["entity"], "entity_type": target["entity_type"],
+                  "id": int(action["id"]) + i}, entry.submitters[int(target["id"]) - 1])
+                for i, target in enumerate(reversed(targets))]
+
     def _apply(self, game_id: str, entry: Entry, action: dict[str, Any], who: str) -> bool:
         """Process and persist one action (the game's lock held).  False if another process
         wrote an action first (the cache is then dropped and the caller starts again)."""
+        return self._apply_all(game_id, entry, [(action, who)])
+
+    def _apply_all(self, game_id: str, entry: Entry,
+                   batch: list[tuple[dict[str, Any], str | None]]) -> bool:
+        """Process and persist actions, each with its deciding seat, all or none (the game's
+        lock held).  False if another process wrote an action first (the cache is then
+        dropped and the caller starts again)."""
         game = entry.game
         before = len(game.log)
+        trial = game.fork() if len(batch) > 1 else game
         try:
-            game.process(action)
+            for action, _who in batch:
+                trial.process(action)
         except (InputError, RuleError) as exc:
             raise ApiError(422, str(exc)) from None
-        accepted = game.log[-1]
+        entry.game = game = trial
+        accepted = game.log[before:]
         try:
             with self.db.write() as conn:
                 if self._count(conn, game_id, for_update=True) != before:
                     self._forget(game_id)
                     return False
-                conn.execute(insert(actions).values(game_id=game_id, idx=accepted["id"],
-                                                    data=accepted, seat=who,
-                                                    created_at=time.time(),
-                                                    digest=row_digest(game_id, accepted["id"],
-                                                                      accepted, who)))
+                conn.execute(insert(actions), [
+                    {"game_id": game_id, "idx": a["id"], "data": a, "seat": who,
+                     "created_at": time.time(),
+                     "digest": row_digest(game_id, a["id"], a, who)}
+                    for a, (_action, who) in zip(accepted, batch, strict=True)])
                 conn.execute(update(games).where(games.c.id == game_id).values(
                     actions=len(game.log), round=game.state.round, finished=game.finished,
                     updated_at=time.time()))
         except BaseException:
             self._forget(game_id)
             raise
-        entry.submitters.append(who)
+        entry.submitters.extend(who for _action, who in batch)
         entry.changed()
         if self.on_change is not None:
             self.on_change(game_id)

@@ -67,7 +67,8 @@ async function act(option) {
 async function undo() {
   const d = state.data;
   if (!d || !d.can_undo) return;
-  // The server names the undo this seat may take now (the entity of the last action in force).
+  // The server names the undo this seat may take now (the entity of the last action in force);
+  // it takes back the bots' replies with one's own decision (docs/web-api.md).
   if (d.undo) await act({ action: d.undo });
 }
 
@@ -186,6 +187,9 @@ function render(rawTurn, { readOnly }) {
     turn.finished ? `/api/games/${encodeURIComponent(gameId)}/stats.svg` : null);
   if (!readOnly && d && d.bot_error) showError(d.bot_error); // the game waits for a failed bot
   $("undo").disabled = readOnly || !(d && d.can_undo);
+  // The server's count: one's own last decision and the bots' replies that followed it.
+  const replies = !readOnly && d && d.can_undo ? (d.undo_takes_back || 1) - 1 : 0;
+  $("undo").textContent = replies ? `Undo (and ${replies} bot move${replies > 1 ? "s" : ""})` : "Undo";
   $("redo").disabled = readOnly || !(d && d.can_redo);
   $("undo").closest(".undo-row").hidden = !(d && d.seats && d.seats.length);
   $("history-at").max = String(d ? d.last_action_id : 0);
