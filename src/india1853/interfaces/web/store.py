@@ -34,9 +34,9 @@ from sqlalchemy import Connection, insert, select, update
 from india1853.errors import InputError, RuleError
 from india1853.interfaces.bots import BOT_NAMES, Bot, make_bot
 from india1853.interfaces.charts import draw, history
-from india1853.interfaces.game_render import game_board_svg
 from india1853.interfaces.logfile import escape_old_names
 from india1853.interfaces.narrate import LogLine, narrate, observed
+from india1853.interfaces.web.boards import BoardPicture, Boards
 from india1853.interfaces.web.budget import ByteLRU, entry_bytes, response_bytes
 from india1853.interfaces.web.db import Database, actions, games, seats
 from india1853.interfaces.web.deciders import Deciders
@@ -122,6 +122,7 @@ class Entry:
     history: Game | None = None
     lines: list[dict[str, Any]] = field(default_factory=list)
     bot_error: str | None = None
+    board: BoardPicture | None = None  # the live board's picture (boards.py)
 
     def humans(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.seats if s.bot is None)
@@ -140,7 +141,7 @@ class Entry:
     def nbytes(self) -> int:
         """The estimated bytes this entry holds (budget.py)."""
         return entry_bytes((self.game, self.narrator, self.history), len(self.lines),
-                           self.encoded.values())
+                           self.encoded.values()) + (self.board.nbytes() if self.board else 0)
 
 
 @dataclass(frozen=True)
@@ -177,6 +178,7 @@ class GameStore:
         self._past_cache: ByteLRU[tuple[str, int, str], bytes] = ByteLRU(
             history, response_bytes, max_items=PAST_CACHE)
         self._charts_guard = threading.Lock()  # matplotlib's pyplot is not thread-safe
+        self._boards = Boards()
 
     # --- cache and locks ------------------------------------------------------------------
 
@@ -543,18 +545,33 @@ class GameStore:
     def board_svg(self, game_id: str, at: int | None) -> str:
         """The board as SVG, now or after action ``at``."""
         if at is None:
-            with self.lock(game_id):
-                return game_board_svg(self._read(game_id).game)
+            return self.board_picture(game_id).svg.decode("utf-8")
         return self._past(game_id, at, "board",
-                          lambda game: game_board_svg(game).encode("utf-8")).decode("utf-8")
+                          lambda game: self._boards.svg(game.state.board).encode("utf-8")
+                          ).decode("utf-8")
+
+    def board_picture(self, game_id: str) -> BoardPicture:
+        """The live board's picture (SVG, gzipped, ETag): drawn once per board for every
+        viewer, kept until the board changes (boards.py)."""
+        with self.lock(game_id):
+            entry = self._read(game_id)
+            entry.board = self._boards.picture(entry.game.state.board, entry.board)
+            return entry.board
 
     def stats_svg(self, game_id: str) -> str:
         """The charts of ``india1853 stats`` (worth per round, share prices), drawn from the
         public view only (secret-free, the same for every viewer)."""
         game = self._game_at(game_id, None)
+        # Drawn once per log (seconds of matplotlib): kept with the history answers.
+        key = (game_id, len(game.log), "stats")
+        found = self._past_cache.get(key)
+        if found is not None:
+            return found.decode("utf-8")
         colours = {c.initials: c.colour for c in game.rules.ed.companies}
         with self._charts_guard, tempfile.TemporaryDirectory() as tmp:
-            return draw(history(game), Path(tmp) / "stats.svg", colours).read_text()
+            svg = draw(history(game), Path(tmp) / "stats.svg", colours).read_text()
+        self._past_cache.put(key, svg.encode("utf-8"))
+        return svg
 
     # --- writing ----------------------------------------------------------------------------
 
