@@ -13,10 +13,10 @@ answer); the next action is posted when all four pages are up to date, ``ACTIONS
 all (11 tile lays and promotions among them, bases, runs, trains, passes).
 
 Measured: ``click to board`` = from the POST sent to a page having the new board and view
-(the log is asked for after) - the acting page and the three others, p50/p95/max over every action and
-page; ``bytes`` = what a page received for one action (response bodies as sent, compressed
-where the server compressed; the event stream's bytes included), for tile lays and
-promotions by another seat, and for every action.  Also: the server's CPU seconds.
+(the log is asked for after) - the acting page and the three others, p50/p95/max over every
+action and page; ``bytes`` = what a page received for one action (response bodies as sent,
+compressed where the server compressed; the event stream's bytes included), for tile lays
+and promotions by another seat, and for every action.  Also: the server's CPU seconds.
 
 Targets (issue 21 item 9): click to board p95 under 100 ms; under 60 KB per viewer per tile
 lay by another seat.  ``INDIA1853_BENCH_BOARD_ACTIONS`` changes the number of actions.
