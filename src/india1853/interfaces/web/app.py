@@ -269,7 +269,7 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
     async def game_log(game_id: str, after: int = 0) -> Response:
         """The public log in words (the actions after ``after``); the whole log file once
         the game has ended."""
-        return _json_response(await _run(lambda: _json(store().public_log(game_id, after))))
+        return _json_response(await _run(store().public_log_json, game_id, after))
 
     @app.get("/api/games/{game_id}/at/{n}")
     async def game_at(game_id: str, n: int) -> Response:

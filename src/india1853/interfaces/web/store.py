@@ -43,7 +43,7 @@ from india1853.interfaces.web.deciders import Deciders
 from india1853.interfaces.web.integrity import CorruptLog, load_rows, row_digest
 from india1853.interfaces.web.turn import preview, turn
 from india1853.rules.game.game import ENGINE_VERSION, Game, effective_actions, redo_stack
-from india1853.rules.game.secrecy import SEED_BITS, observed_log, seed_commitment
+from india1853.rules.game.secrecy import SEED_BITS, Observer, seed_commitment
 from india1853.rules.game.settings import Settings
 
 log = logging.getLogger("india1853.web")
@@ -53,6 +53,7 @@ GAME_ID_BYTES = 12
 WRITE_ATTEMPTS = 3
 HISTORY_STEPS = 50  # actions processed forward on the history game, beyond: a replay
 PAST_CACHE = 512  # history responses kept (views and boards after a given action)
+LOG_ANSWERS = 8  # log answers kept per game between changes (each page asks from its last line)
 # The caches' memory (budget.py): games and history responses together hold at most this many
 # estimated bytes (india1853 serve --cache-mb), the history responses at most 1/HISTORY_SHARE.
 CACHE_BYTES = 512 << 20
@@ -123,6 +124,9 @@ class Entry:
     lines: list[dict[str, Any]] = field(default_factory=list)
     bot_error: str | None = None
     board: BoardPicture | None = None  # the live board's picture (boards.py)
+    # The log's answers by ``after``, encoded once per change: every page asks for the same
+    # new lines after an action.
+    logs: dict[int, bytes] = field(default_factory=dict)
 
     def humans(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.seats if s.bot is None)
@@ -137,11 +141,13 @@ class Entry:
     def changed(self) -> None:
         self.responses.clear()
         self.encoded.clear()
+        self.logs.clear()
 
     def nbytes(self) -> int:
         """The estimated bytes this entry holds (budget.py)."""
         return entry_bytes((self.game, self.narrator, self.history), len(self.lines),
-                           self.encoded.values()) + (self.board.nbytes() if self.board else 0)
+                           [*self.encoded.values(), *self.logs.values()]
+                           ) + (self.board.nbytes() if self.board else 0)
 
 
 @dataclass(frozen=True)
@@ -465,23 +471,37 @@ class GameStore:
     def public_log(self, game_id: str, after: int = 0) -> dict[str, Any]:
         """The log in words with each action's public data (those after action ``after``);
         the whole log file (seed and secrets) once the game has ended."""
+        return json.loads(self.public_log_json(game_id, after))  # type: ignore[no-any-return]
+
+    def public_log_json(self, game_id: str, after: int = 0) -> bytes:
+        """:meth:`public_log` as JSON, encoded once per change and ``after`` (after an action
+        every page asks for the same new lines)."""
         if after < 0:
             raise ApiError(422, f"after: must be 0 or more, got {after}")
         with self.lock(game_id):
             entry = self._read(game_id)
-            game = entry.game
-            self._narrate(entry)
-            # Each action as the public sees it now (rules/game/secrecy.py: the engine's one
-            # declaration of secrets), beside its narration as the table saw it then.
-            seen = observed_log(game, None)
-            out: dict[str, Any] = {"finished": game.finished,
-                                   "settings": _public_settings(game.settings),
-                                   "last_action_id": len(game.log),
-                                   "actions": [{**line, "action": seen[line["id"] - 1]}
-                                               for line in entry.lines[after:]]}
-            if game.finished:
-                out["log"] = game.to_log()
-            return out
+            found = entry.logs.get(after)
+            if found is None:
+                if len(entry.logs) >= LOG_ANSWERS:
+                    entry.logs.clear()
+                found = entry.logs[after] = encode(self._public_log(entry, after))
+            return found
+
+    def _public_log(self, entry: Entry, after: int) -> dict[str, Any]:
+        game = entry.game
+        self._narrate(entry)
+        # Each action as the public sees it now (rules/game/secrecy.py: the engine's one
+        # declaration of secrets), beside its narration as the table saw it then.
+        public = Observer(game, None)
+        out: dict[str, Any] = {"finished": game.finished,
+                               "settings": _public_settings(game.settings),
+                               "last_action_id": len(game.log),
+                               "actions": [{**line,
+                                            "action": public.observe(game.log[line["id"] - 1])}
+                                           for line in entry.lines[after:]]}
+        if game.finished:
+            out["log"] = game.to_log()
+        return out
 
     def _narrate(self, entry: Entry) -> None:
         """Narrate the actions not yet narrated, on a game of its own (public views only)."""
