@@ -77,10 +77,11 @@ async def _get(page: Page, url: str, **kw: Any) -> httpx.Response:
 
 async def _page_update(page: Page, game: str, data: dict[str, Any]) -> None:
     """What game.js does with a view answer (``apply``): the board when the action id moved
-    (``loadBoard``: the browser revalidates its copy with the ETag), then the log lines after
-    those it has (``loadLog``)."""
+    and the answer names another picture than the one shown (``loadBoard``: the browser
+    revalidates its copy with the ETag), then the log lines after those it has
+    (``loadLog``)."""
     at = int(data["last_action_id"])
-    if at != page.shown:
+    if at != page.shown and data.get("board_etag") != page.etag:
         etag = {"If-None-Match": page.etag} if page.etag else {}
         r = await _get(page, f"/api/games/{game}/board.svg", headers=etag)
         page.etag = r.headers.get("etag", page.etag)

@@ -31,6 +31,7 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
 
+from india1853.board.state import BoardState
 from india1853.errors import InputError, RuleError
 from india1853.interfaces.bots import BOT_NAMES, Bot, make_bot
 from india1853.interfaces.charts import draw, history
@@ -124,6 +125,7 @@ class Entry:
     lines: list[dict[str, Any]] = field(default_factory=list)
     bot_error: str | None = None
     board: BoardPicture | None = None  # the live board's picture (boards.py)
+    board_etag: tuple[BoardState, str] | None = None  # the live board's ETag, for its state
     # The log's answers by ``after``, encoded once per change: every page asks for the same
     # new lines after an action.
     logs: dict[int, bytes] = field(default_factory=dict)
@@ -388,6 +390,7 @@ class GameStore:
             if undo is not None else 0,
             "can_redo": redo is not None,
             "redo": redo,
+            "board_etag": self._board_etag(entry),
             "bot_error": entry.bot_error,
         }
         entry.responses[key] = out
@@ -412,8 +415,17 @@ class GameStore:
             "undo_takes_back": 0,
             "can_redo": False,
             "redo": None,
+            "board_etag": self._board_etag(entry),
             "bot_error": entry.bot_error,
         }
+
+    def _board_etag(self, entry: Entry) -> str:
+        """The live board picture's ETag (boards.py): a page whose picture has it asks for
+        no new one."""
+        board = entry.game.state.board
+        if entry.board_etag is None or entry.board_etag[0] is not board:
+            entry.board_etag = (board, self._boards.etag(board))
+        return entry.board_etag[1]
 
     def _encode(self, game_id: str, entry: Entry, access: Access) -> tuple[int, bytes]:
         """The response as JSON bytes (encoded once per change and seat: the pages of one

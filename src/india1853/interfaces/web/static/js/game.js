@@ -145,7 +145,9 @@ async function apply(data, { force }) {
   state.data = data;
   if (state.at !== null) return; // history view stays put until "return"
   if (changed || state.boardFor !== data.last_action_id) {
-    await loadBoard(null, data.last_action_id);
+    // The answer names the board's picture: the one shown is asked for again only if not it.
+    if (data.board_etag && data.board_etag === state.boardEtag) state.boardFor = data.last_action_id;
+    else await loadBoard(null, data.last_action_id);
   }
   render(data.turn, { readOnly: false });
   loadLog();
