@@ -14,9 +14,11 @@ all (11 tile lays and promotions among them, bases, runs, trains, passes).
 
 Measured: ``click to board`` = from the POST sent to a page having the new board and view
 (the log is asked for after) - the acting page and the three others, p50/p95/max over every
-action and page; ``bytes`` = what a page received for one action (response bodies as sent,
-compressed where the server compressed; the event stream's bytes included), for tile lays
-and promotions by another seat, and for every action.  Also: the server's CPU seconds.
+action and page; on the way, ``post`` (the POST's round trip) and ``event`` (from the POST
+sent to the other pages' event arriving); ``bytes`` = what a page received for one action
+(response bodies as sent, compressed where the server compressed; the event stream's bytes
+included), for tile lays and promotions by another seat, and for every action.  Also: the
+server's CPU seconds.
 
 Targets (issue 21 item 9): click to board p95 under 100 ms; under 60 KB per viewer per tile
 lay by another seat.  ``INDIA1853_BENCH_BOARD_ACTIONS`` changes the number of actions.
@@ -62,6 +64,7 @@ class Page:
     log_last: int = 0  # the id of the last log line the page holds
     received: int = 0  # bytes received so far
     done: dict[int, float] = field(default_factory=dict)  # action id -> time shown
+    heard: dict[int, float] = field(default_factory=dict)  # action id -> its event's arrival
 
     def headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.token}"}
@@ -110,6 +113,7 @@ async def _follow(page: Page, game: str, stop: asyncio.Event) -> None:
             if not line.startswith("data: "):
                 continue
             data = json.loads(line[6:])
+            page.heard.setdefault(int(data["last_action_id"]), time.perf_counter())
             if int(data["last_action_id"]) != page.shown and not page.busy:
                 await _page_update(page, game, data)
 
@@ -138,6 +142,8 @@ async def _run(url: str, pid: int) -> list[dict[str, Any]]:
     load0 = _load()
     latency: list[float] = []
     acting_ms: list[float] = []
+    post_ms: list[float] = []
+    heard_ms: list[float] = []
     lay_bytes: list[int] = []
     all_bytes: list[int] = []
     for action in log["actions"][START:START + ACTIONS]:
@@ -150,6 +156,7 @@ async def _run(url: str, pid: int) -> list[dict[str, Any]]:
         r = await actor.client.post(f"/api/games/{game}/actions", json=action,
                                     headers=actor.headers())
         r.raise_for_status()
+        post_ms.append((time.perf_counter() - sent) * 1000)
         actor.received += r.num_bytes_downloaded
         await _page_update(actor, game, r.json())
         actor.busy = False
@@ -166,6 +173,8 @@ async def _run(url: str, pid: int) -> list[dict[str, Any]]:
             latency.append(ms)
             if p is actor:
                 acting_ms.append(ms)
+            elif n in p.heard:
+                heard_ms.append((p.heard[n] - sent) * 1000)
             got = p.received - before[p.seat]
             all_bytes.append(got)
             if p is not actor and action["type"] in BOARD_CHANGES:
@@ -184,6 +193,8 @@ async def _run(url: str, pid: int) -> list[dict[str, Any]]:
         "board p95 ms": _pct(latency, 0.95),
         "board max ms": max(latency),
         "acting p95 ms": _pct(acting_ms, 0.95),
+        "post p95 ms": _pct(post_ms, 0.95),
+        "event p95 ms": _pct(heard_ms, 0.95),
         "lay KB/viewer": statistics.mean(lay_bytes) / 1000 if lay_bytes else 0.0,
         "lay KB max": max(lay_bytes, default=0) / 1000,
         "any KB/viewer": statistics.mean(all_bytes) / 1000,
