@@ -477,7 +477,7 @@ def test_a_changed_run_the_engine_refuses_shows_why(pages: Pages, server_url: st
 
 
 def test_undo_takes_back_ones_decision_with_the_bots_replies(
-        pages: Pages, server_url: str) -> None:
+        pages: Pages, server_url: str, tmp_path: Path) -> None:
     """Issue 21 item 8: the bots answer at once, so Ann's purchase is never the last action
     when she looks; her undo takes back the bots' replies with it, and it is her turn again."""
     game = import_game(server_url, "greedy-3p-seed3.json", 18, hotseat=False,
@@ -495,6 +495,7 @@ def test_undo_takes_back_ones_decision_with_the_bots_replies(
     replies = int(label.split("and ")[1].split(" bot")[0])
     n = action_count(page)
     assert replies == n - 19 and replies >= 2
+    shot(page, "undo-with-bot-replies-laptop", tmp_path)
     page.click("#undo")
     wait_for_action(page, n + replies + 1)
     log = httpx.get(f"{server_url}/api/games/{game['id']}/log", timeout=60).json()["actions"]
