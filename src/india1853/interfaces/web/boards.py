@@ -14,16 +14,25 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import secrets
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 
 from india1853.board.state import BoardState
 from india1853.data.model import Edition
+from india1853.interfaces import render
 from india1853.interfaces.render.board import BoardPainter
 
 # zlib's level: 6 (the default) packs the board as well as 9 does, in half the time.
 GZIP_LEVEL = 6
+
+
+def renderer_fingerprint() -> str:
+    """A digest of the renderer's source files (interfaces/render)."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(render.__file__).parent.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 @dataclass(frozen=True)
@@ -45,9 +54,10 @@ class Boards:
     def __init__(self) -> None:
         self._painters: dict[str, BoardPainter] = {}
         self._guard = threading.Lock()
-        # In every ETag: a picture drawn by another server process (another version of the
-        # renderer, after a restart) is never taken for this one's.
-        self._salt = secrets.token_hex(8)
+        # In every ETag: the renderer's own code, so that a picture drawn by another version
+        # (before an upgrade) is never taken for this one's, while every process of one
+        # version (and a restarted one) names a board alike.
+        self._salt = renderer_fingerprint()
 
     def painter(self, ed: Edition) -> BoardPainter:
         with self._guard:
