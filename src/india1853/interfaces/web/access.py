@@ -149,7 +149,7 @@ def authorize(game: Game, access: Access, action: dict[str, Any],
         # One's own last decision with the bots' replies after it (Game.undo_targets).
         targets = game.undo_targets(*access.seats, bots=bots)
         own = game.decided_by(targets[0]) if targets else None
-        if own is not None:
+        if own is not None and own in access.seats:
             return own
     if kind in ("undo", "redo"):
         return _mover(game, access, str(kind))
