@@ -232,8 +232,9 @@ def _after_first_buy(tmp_path: Path) -> tuple[Hotseat, str]:
 def test_undo_and_redo_take_the_engines_answer(tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 20: the terminal works out no reach of its own; what undo and redo move is the
-    engine's answer (``Game.undo_targets``/``Game.why_no_undo``, ``Game.redo_target``).  Where the engine answers
-    that nothing may be taken back, the terminal refuses and changes nothing."""
+    engine's answer (``Game.undo_targets``/``Game.why_no_undo``, ``Game.redo_target``).
+    Where the engine answers that nothing may be taken back, the terminal refuses with the
+    engine's reason and changes nothing."""
     table, buyer = _after_first_buy(tmp_path)
     before = list(table.game.log)
     table.undo(buyer)
@@ -247,7 +248,7 @@ def test_undo_and_redo_take_the_engines_answer(tmp_path: Path,
                         lambda self, *seats, bots=(): RuleError("undo", "the engine's reason"))
     monkeypatch.setattr(Game, "redo_target", lambda self, *seats: None)
     refused = list(table.game.log)
-    with pytest.raises(India1853Error, match="^undo: the engine's reason$"):
+    with pytest.raises(India1853Error, match=r"^undo: the engine's reason$"):
         table.undo(buyer)
     table.game.process(table.game.action("undo", buyer))  # the engine itself would take it
     with pytest.raises(India1853Error, match="redo: there is nothing to redo"):
