@@ -88,6 +88,50 @@ def test_undo_never_crosses_a_revealed_secret() -> None:
     assert game.decided_by(game.log[-1]) == "Cat"
 
 
+def test_undo_takes_back_ones_own_decision_with_the_bots_replies_after_it() -> None:
+    """Issue 21 item 8: the bots answer at once, so a player's own last decision is followed by
+    their moves; his undo takes them back with it (one ``undo`` each, the last first) - never
+    another human's move."""
+    game = four_player_start()
+    to_next_stock_round(game)
+    before = game.view(None)
+    act(game, "pass", "Ann")
+    ann = game.log[-1]
+    act(game, "sell_shares", "Bob", company="MSM", count=2)
+    act(game, "pass", "Bob")
+    bots = {"Bob", "Cat", "Dan"}
+    assert game.undo_targets("Ann", bots=bots) == game.log[-3:]
+    assert game.undo_target("Ann", bots=bots) == game.log[-1]
+    assert game.why_no_undo("Ann", bots=bots) is None
+    # Bob a human: his moves are his to take back, not Ann's.
+    assert game.undo_targets("Ann", bots={"Cat", "Dan"}) == []
+    refusal = game.why_no_undo("Ann", bots={"Cat", "Dan"})
+    assert refusal is not None and "Bob has acted since" in str(refusal)
+    assert game.undo_target("Ann") is None
+    assert game.undo_targets("Bob", bots=bots) == game.log[-1:]  # his own last decision
+    # A game replayed without checks (a server's cache) gives the same answer.
+    replayed = Game.replay(game.settings, game.log, check=False)
+    assert replayed.undo_targets("Ann", bots=bots) == game.log[-3:]
+    for target in reversed(game.undo_targets("Ann", bots=bots)):
+        act(game, "undo", target["entity"])
+    assert game.view(None) == before
+    assert game.redo_target("Ann") == ann
+
+
+def test_undo_with_the_bots_replies_never_crosses_a_revealed_secret() -> None:
+    """2.5.3: while a bot's bond is still secret, Ann's bond is taken back with it; the last
+    bond reveals them all and nothing before it can be taken back."""
+    game = Game(Settings(("Ann", "Bob", "Cat"), seed=1))
+    bots = {"Bob", "Cat"}
+    act(game, "place_bond", "Ann", amount=100)
+    act(game, "place_bond", "Bob", amount=100)
+    assert game.undo_targets("Ann", bots=bots) == game.log[-2:]
+    act(game, "place_bond", "Cat", amount=100)
+    assert game.undo_targets("Ann", bots=bots) == []
+    refusal = game.why_no_undo("Ann", bots=bots)
+    assert refusal is not None and "revealed secret information" in str(refusal)
+
+
 def test_the_numbers_of_players_are_the_editions_table_3() -> None:
     for edition in ("first", "second"):
         counts = player_counts(edition)

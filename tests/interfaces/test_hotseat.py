@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from rich.console import Console as RichConsole
 
-from india1853.errors import India1853Error
+from india1853.errors import India1853Error, RuleError
 from india1853.interfaces.bots import ask, make_bot
 from india1853.interfaces.logfile import Table, load_game
 from india1853.interfaces.narrate import game_log
@@ -231,18 +231,23 @@ def _after_first_buy(tmp_path: Path) -> tuple[Hotseat, str]:
 def test_undo_and_redo_take_the_engines_answer(tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 20: the terminal works out no reach of its own; what undo and redo move is the
-    engine's answer (``Game.undo_target``, ``Game.redo_target``).  Where the engine answers
-    that nothing may be taken back, the terminal refuses and changes nothing."""
+    engine's answer (``Game.undo_targets``/``Game.why_no_undo``, ``Game.redo_target``).
+    Where the engine answers that nothing may be taken back, the terminal refuses with the
+    engine's reason and changes nothing."""
     table, buyer = _after_first_buy(tmp_path)
     before = list(table.game.log)
     table.undo(buyer)
     assert table.game.log[-1]["type"] == "undo" and len(table.game.log) == len(before) + 1
     table.redo(buyer)
     assert table.game.log[-1]["type"] == "redo"
-    monkeypatch.setattr(Game, "undo_target", lambda self, *seats: None)
+    # The terminal's undo asks Game.undo_targets (with the bot seats) and, when it names
+    # nothing, says the engine's reason (Game.why_no_undo).
+    monkeypatch.setattr(Game, "undo_targets", lambda self, *seats, bots=(): [])
+    monkeypatch.setattr(Game, "why_no_undo",
+                        lambda self, *seats, bots=(): RuleError("undo", "the engine's reason"))
     monkeypatch.setattr(Game, "redo_target", lambda self, *seats: None)
     refused = list(table.game.log)
-    with pytest.raises(India1853Error, match="undo: you have no action to take back"):
+    with pytest.raises(India1853Error, match=r"^undo: the engine's reason$"):
         table.undo(buyer)
     table.game.process(table.game.action("undo", buyer))  # the engine itself would take it
     with pytest.raises(India1853Error, match="redo: there is nothing to redo"):

@@ -386,3 +386,30 @@ def test_pale_grey_hexes_are_drawn_pale_grey_and_playable() -> None:
     svg = _drawn(ed)
     assert svg.count('fill="#dcdcd8"') == 3
     assert 'fill="#dcdcd8"' not in _drawn(load_edition("second"))
+
+
+def test_a_painter_that_kept_earlier_boards_draws_each_as_drawn_from_scratch() -> None:
+    """Issue 21 item 9: the web server's painter keeps each hex's drawing by content (tile,
+    rotation, tokens); a board drawn after others - tiles laid, promoted, bases placed, then
+    an earlier board again (an undo) - is the same picture, element for element, as a new
+    painter's."""
+    import json
+
+    from india1853.interfaces.render.board import BoardPainter
+    from india1853.rules.game import Game, Settings
+
+    log = json.loads((Path(__file__).parents[1] / "games" / "random-4p-seed12.json")
+                     .read_text())
+    settings = Settings.from_json(log["settings"])
+    game = Game.replay(settings, log["actions"][:803], check=False)
+    painter = BoardPainter(game.rules.ed)
+    first = game.at(750).state.board
+    painter.svg(first)
+    boards = []
+    for n in range(751, 804):  # 11 tiles laid or promoted, a base
+        boards.append(game.at(n).state.board)
+        painter.svg(boards[-1])
+    assert any(a["type"] == "place_base" for a in log["actions"][750:803])
+    for board in (boards[20], boards[-1], first):
+        assert painter.svg(board) == BoardPainter(board.edition).svg(board)
+    assert painter.svg(first) != painter.svg(boards[-1])

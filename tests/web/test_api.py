@@ -296,6 +296,50 @@ def test_import_a_finished_game_then_log_history_and_board(c: httpx.Client) -> N
     assert c.get(f"/api/games/{game}/board.svg", params={"at": -1}).status_code == 422
 
 
+def test_the_board_goes_gzipped_named_by_its_content_and_the_log_from_where_one_is(
+        c: httpx.Client) -> None:
+    """Issue 21 item 9: the live board comes gzipped with an ETag naming its content - the
+    same answer (304, no body) until a tile or base changes it; answers are gzipped, the event
+    stream is not (it would be held back); the log is asked for from the last line held."""
+    logged = json.loads((GAMES / "greedy-3p-seed3.json").read_text())
+    body = {k: logged[k] for k in ("engine_version", "settings")}
+    body["actions"] = logged["actions"][:28]  # GIP lays track next (action 29)
+    made = c.post("/api/games/import", params={"hotseat": "true"}, json=body).json()
+    game, hot = made["id"], auth(made["hotseat_token"])
+    url = f"/api/games/{game}/board.svg"
+    first = c.get(url, headers={"Accept-Encoding": "gzip"})
+    assert first.headers["content-encoding"] == "gzip" and first.headers["etag"]
+    assert first.num_bytes_downloaded * 5 < len(first.content)  # about 12x smaller
+    plain = c.get(url, headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.content == first.content
+    etag = first.headers["etag"]
+    again = c.get(url, headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == etag
+    lay = {**logged["actions"][28], "id": 29}
+    assert c.post(f"/api/games/{game}/actions", json=lay, headers=hot).status_code == 200
+    changed = c.get(url, headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed.headers["etag"] != etag
+    assert changed.text != first.text and changed.text == c.get(url, params={"at": 29}).text
+    # A second tile; then a pass and trains leave the board as it was: 304 again.
+    assert c.post(f"/api/games/{game}/actions", json=logged["actions"][29],
+                  headers=hot).status_code == 200
+    etag = c.get(url).headers["etag"]
+    assert etag != changed.headers["etag"]
+    assert [a["type"] for a in logged["actions"][30:33]] == ["pass", "buy_train", "buy_train"]
+    for action in logged["actions"][30:33]:
+        assert c.post(f"/api/games/{game}/actions", json=action, headers=hot).status_code == 200
+    assert c.get(url, headers={"If-None-Match": etag}).status_code == 304
+    # A view is gzipped; the log from the last line held.
+    seen = c.get(f"/api/games/{game}", headers={**hot, "Accept-Encoding": "gzip"})
+    assert seen.headers["content-encoding"] == "gzip"
+    tail = c.get(f"/api/games/{game}/log", params={"after": 30}).json()["actions"]
+    assert [line["id"] for line in tail] == [31, 32, 33]
+    with c.stream("GET", f"/api/games/{game}/events", headers={"Accept-Encoding": "gzip"}) as r:
+        assert r.headers["content-type"].startswith("text/event-stream")
+        assert "content-encoding" not in r.headers
+        assert next(r.iter_lines()).startswith("retry:")
+
+
 @pytest.mark.parametrize(("body", "message"), [
     (b"{", "body: not valid JSON"),
     (b"[]", "log: must be a JSON object"),

@@ -101,10 +101,13 @@ def shot(page: Page, name: str, tmp_path: Path) -> None:
 
 
 def import_game(url: str, fixture: str, actions: int, *, hotseat: bool = True,
-                hints: bool = False) -> dict[str, Any]:
-    """A fixture game's first ``actions`` actions, imported as a new game."""
+                hints: bool = False, bots: dict[str, str] | None = None) -> dict[str, Any]:
+    """A fixture game's first ``actions`` actions, imported as a new game (``bots``: the
+    seats the server's bots play, as a save file's ``table.bots``)."""
     log = json.loads((GAMES / fixture).read_text())
-    body = {k: log[k] for k in ("engine_version", "settings")}
+    body: dict[str, Any] = {k: log[k] for k in ("engine_version", "settings")}
+    if bots:
+        body["table"] = {"bots": bots}
     body["actions"] = log["actions"][:actions]
     r = httpx.post(f"{url}/api/games/import", params={"hotseat": str(hotseat).lower(),
                                                       "hints": str(hints).lower()},
@@ -605,6 +608,36 @@ def test_a_run_drawn_by_clicking_stations_checked_live(pages: Pages, server_url:
     done = last_action(server_url, game["id"])["action"]
     assert done["type"] == "run_routes"
     assert done["routes"][0]["hexes"] == ["M9:st2", "N10", "M11", "M13", "L14", "L16", "K17"]
+    assert errors.seen == []
+
+
+def test_undo_takes_back_ones_decision_with_the_bots_replies(
+        pages: Pages, server_url: str, tmp_path: Path) -> None:
+    """Issue 21 item 8: the bots answer at once, so Ann's purchase is never the last action
+    when she looks; her undo takes back the bots' replies with it, and it is her turn again."""
+    game = import_game(server_url, "greedy-3p-seed3.json", 18, hotseat=False,
+                       bots={"Bob": "greedy", "Cat": "greedy"})  # Ann buys next (action 19)
+    page, errors = pages.new()
+    open_game(page, server_url, game["links"]["Ann"])
+    buy = page.locator("button[data-kind=buy-ipo]:enabled").first
+    company = buy.get_attribute("data-company")
+    buy.click()
+    # Cat and Bob reply; Ann decides again.
+    page.wait_for_function("Number(document.getElementById('history-at')?.max) >= 21",
+                           polling=100)
+    expect(page.locator("#undo")).to_be_enabled()
+    label = page.inner_text("#undo")
+    replies = int(label.split("and ")[1].split(" bot")[0])
+    n = action_count(page)
+    assert replies == n - 19 and replies >= 2
+    shot(page, "undo-with-bot-replies-laptop", tmp_path)
+    page.click("#undo")
+    wait_for_action(page, n + replies + 1)
+    log = httpx.get(f"{server_url}/api/games/{game['id']}/log", timeout=60).json()["actions"]
+    assert [e["action"]["type"] for e in log[n:]] == ["undo"] * (replies + 1)
+    assert log[-1]["action"]["entity"] == "Ann"
+    expect(page.locator(f"button[data-kind=buy-ipo][data-company={company}]")).to_be_enabled()
+    expect(page.locator("#redo")).to_be_enabled()
     assert errors.seen == []
 
 

@@ -402,43 +402,112 @@ def render_board_svg(
     play: a home that only an optional rule creates (the first edition's Alternative Rules 3.0
     BBCI home) is drawn only when its variant is named.
     """
-    ed = board.edition
-    lay = layout or Layout(columns=max(split(c)[1] for c in ed.board.hexes))
-    placed = {coord: (tile, rotation) for coord, tile, rotation in board.tiles_on_board()}
-    tokens = _tokens(board)
-    svg = Svg()
-    _draw_land_beyond(svg, ed, lay)
-    _draw_frame(svg, lay)
-    hexes = sorted(ed.board.hexes.values(), key=lambda h: (ROWS.index(h.coord[0]),
-                                                           int(h.coord[1:])))
-    for spec in hexes:
-        _draw_printed_hex(svg, spec, lay)
-    covered: dict[str, Covered] = {}
-    for spec in hexes:
-        if spec.coord in placed:
-            tile, rotation = placed[spec.coord]
-            here = {k: v for k, v in tokens.get(spec.coord, {}).items() if k is not None}
+    return BoardPainter(board.edition, layout, variants).svg(board, highlight_routes)
+
+
+# The most hex pictures a painter keeps (each a few KB): a game's board changes a hex at a time.
+PAINTER_HEXES = 6000
+
+
+class BoardPainter:
+    """Draws boards of one edition, keeping what it drew of each hex by content (its tile,
+    rotation and tokens), so a board that differs from an earlier one by a tile costs that
+    hex, not the board (a city note under a tile, placed where it hides least, is most of a
+    board's cost).  The same picture as drawn from scratch, element for element."""
+
+    def __init__(self, ed: Edition, layout: Layout | None = None,
+                 variants: Collection[str] = ()) -> None:
+        self.ed = ed
+        self.lay = layout or Layout(columns=max(split(c)[1] for c in ed.board.hexes))
+        self.variants = tuple(variants)
+        self.hexes = sorted(ed.board.hexes.values(), key=lambda h: (ROWS.index(h.coord[0]),
+                                                                    int(h.coord[1:])))
+        under = Svg()
+        _draw_land_beyond(under, ed, self.lay)
+        _draw_frame(under, self.lay)
+        for spec in self.hexes:
+            _draw_printed_hex(under, spec, self.lay)
+        self.under = tuple(under.parts)
+        legend = Svg()
+        _draw_legend(legend, ed, self.lay)
+        self.legend = tuple(legend.parts)
+        targets = Svg()
+        _draw_hex_targets(targets, self.hexes, self.lay)
+        self.targets = tuple(targets.parts)
+        self._drawn: dict[tuple[object, ...], tuple[tuple[str, ...], Covered | None]] = {}
+
+    def svg(self, board: BoardState, highlight_routes: Sequence[Sequence[RouteNode]] = ()) -> str:
+        """The board as :func:`render_board_svg` draws it."""
+        lay = self.lay
+        placed = {coord: (tile, rotation) for coord, tile, rotation in board.tiles_on_board()}
+        tokens = _tokens(board)
+        out = Svg()
+        out.parts.extend(self.under)
+        covered: dict[str, Covered | None] = {}
+        notes: list[tuple[str, ...]] = []
+        for spec in self.hexes:
+            parts, covered[spec.coord] = self._hex(spec, placed.get(spec.coord),
+                                                   tokens.get(spec.coord, {}))
+            out.parts.extend(parts)
+        _draw_homes(out, self.ed, placed, tokens, lay, self.variants)
+        for spec in self.hexes:
+            notes.append(self._notes(spec, placed.get(spec.coord), covered[spec.coord]))
+        for part in notes:
+            out.parts.extend(part)
+        out.parts.extend(self.legend)
+        draw_routes(out, highlight_routes, placed, lay, self.ed)
+        out.parts.extend(self.targets)
+        return out.document(lay.width, lay.height, SEA)
+
+    def _hex(self, spec: HexSpec, tile: tuple[TileSpec, int] | None,
+             tokens: Mapping[str | None, Sequence[CompanySpec]],
+             ) -> tuple[tuple[str, ...], Covered | None]:
+        """A hex's tile and tokens (or its printed features and loose tokens), and what the
+        tile covers for the city notes."""
+        key = ("hex", spec.coord, tile[0].id if tile else None, tile[1] if tile else None,
+               tuple((station, tuple(c.initials for c in cos))
+                     for station, cos in tokens.items()))
+        found = self._drawn.get(key)
+        if found is not None:
+            return found
+        lay = self.lay
+        svg = Svg()
+        covered: Covered | None = None
+        if tile is not None:
+            here = {k: v for k, v in tokens.items() if k is not None}
             center = lay.center(spec.coord)
-            used = draw_tile(svg, tile, rotation, center, lay.radius, here)
-            if tile.preprinted:
-                _draw_covered_terrain(svg, ed, spec, lay, used)
-            covered[spec.coord] = Covered(
-                marks=used, track=track_samples(tile, rotation, center, lay.radius))
+            used = draw_tile(svg, tile[0], tile[1], center, lay.radius, here)
+            if tile[0].preprinted:
+                _draw_covered_terrain(svg, self.ed, spec, lay, used)
+            covered = Covered(marks=used, track=track_samples(tile[0], tile[1], center,
+                                                              lay.radius))
         elif spec.playable:
-            _draw_printed_features(svg, ed, spec, lay)
-            loose = tokens.get(spec.coord, {}).get(None, [])
+            _draw_printed_features(svg, self.ed, spec, lay)
             cx, cy = lay.center(spec.coord)
-            for j, company in enumerate(loose):
+            for j, company in enumerate(tokens.get(None, [])):
                 draw_token(svg, (cx + j * lay.radius * 0.3, cy - j * lay.radius * 0.3),
                            lay.radius * (0.23 if j == 0 else 0.18), company)
-    _draw_homes(svg, ed, placed, tokens, lay, variants)
-    for spec in hexes:
-        _draw_city_notes(svg, ed, spec, lay, covered.get(spec.coord))
-        _draw_hex_label(svg, spec, lay)
-    _draw_legend(svg, ed, lay)
-    draw_routes(svg, highlight_routes, placed, lay, ed)
-    _draw_hex_targets(svg, hexes, lay)
-    return svg.document(lay.width, lay.height, SEA)
+        return self._keep(key, (tuple(svg.parts), covered))
+
+    def _notes(self, spec: HexSpec, tile: tuple[TileSpec, int] | None,
+               covered: Covered | None) -> tuple[str, ...]:
+        """A hex's city notes and label (their place depends on the tile and its tokens)."""
+        key = ("notes", spec.coord, tile[0].id if tile else None, tile[1] if tile else None,
+               None if covered is None else (tuple(covered.marks), tuple(covered.track)))
+        found = self._drawn.get(key)
+        if found is not None:
+            return found[0]
+        svg = Svg()
+        _draw_city_notes(svg, self.ed, spec, self.lay, covered)
+        _draw_hex_label(svg, spec, self.lay)
+        return self._keep(key, (tuple(svg.parts), None))[0]
+
+    def _keep(self, key: tuple[object, ...], value: tuple[tuple[str, ...], Covered | None],
+              ) -> tuple[tuple[str, ...], Covered | None]:
+        if len(self._drawn) >= PAINTER_HEXES:
+            self._drawn.clear()  # a new start: the current board is drawn again once
+        self._drawn[key] = value
+        return value
 
 
 def hex_title(spec: HexSpec) -> str:

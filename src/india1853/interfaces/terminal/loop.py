@@ -52,7 +52,7 @@ from india1853.interfaces.terminal.parse import (
 )
 from india1853.rules.game.game import Game, effective_actions
 from india1853.rules.game.turn import turn_model
-from india1853.rules.game.wording import agree, possessive
+from india1853.rules.game.wording import possessive
 
 # The fewest lines of the public log a screen shows; more when more happened since the
 # player's last turn.  RECENT_KEPT bounds the narrated actions kept in memory.
@@ -420,22 +420,15 @@ class Hotseat:
 
     def undo(self, player: str) -> None:
         """Take back ``player``'s last action and the bots' actions after it, never another
-        human's.  Each step is the engine's answer (``Game.undo_target``: the action an undo
-        by him or one of the bots takes back now, never across a revelation of secrets), tried
-        on a copy first, so a refusal changes nothing."""
+        human's: the engine's answer (``Game.undo_targets`` with the bot seats, never across a
+        revelation of secrets).  Every undo is tried on a copy first, so a refusal changes
+        nothing."""
+        targets = self.undo_targets(player)
         trial = self.game.fork()
-        targets: list[dict[str, Any]] = []
-        while True:
-            target = trial.undo_target(player, *self.bots)
-            if target is None:
-                raise self.undo_refusal(trial)
-            who = trial.decided_by(target)
+        for target in reversed(targets):
             trial.process({"type": "undo", "entity": target["entity"],
                            "entity_type": target["entity_type"], "id": trial.next_id(),
                            "created_at": int(self.clock())})
-            targets.append(target)
-            if who == player:
-                break
         with interrupts_held():
             self.game = trial
             self.save()
@@ -448,26 +441,16 @@ class Hotseat:
                      "(the bots decide again)")
         self.remember(LogLine(len(self.game.log), player, (note,)))
 
-    @staticmethod
-    def undo_refusal(trial: Game) -> Exception:
-        """Why the engine takes back no more for the player (``trial``: his undo so far): the
-        action to take back is another human's, or nothing is left, or the engine's own
-        refusal (an action that revealed secret information)."""
-        other = trial.undo_target(*trial.settings.players)
-        if other is not None:
-            who = trial.decided_by(other)
-            return India1853Error(
-                f"undo: {agree(who or 'another player', 'has acted')} since your last action, "
-                "and nobody may "
-                "take back another player's move (you may undo only your own last action, "
-                "with the bots' moves after it)")
-        if not effective_actions(trial.log):
-            return India1853Error("undo: you have no action to take back")
-        try:  # nobody may undo now: the engine names its rule
-            trial.process(trial.action("undo", str(trial.log[-1]["entity"])))
-        except India1853Error as refusal:
-            return refusal
-        return India1853Error("undo: you have no action to take back")
+    def undo_targets(self, player: str) -> list[dict[str, Any]]:
+        """The actions in force that ``undo`` takes back for ``player``, oldest first: his
+        last one and the bots' after it (the engine's answer, ``Game.undo_targets``).  Raises
+        the engine's reason when there are none (another human acted since, a secret)."""
+        targets = self.game.undo_targets(player, bots=self.bots)
+        if not targets:
+            refusal = self.game.why_no_undo(player, bots=self.bots)
+            raise India1853Error(str(refusal).removeprefix("rule ") if refusal
+                                 else "undo: you have no action to take back")
+        return targets
 
     def pass_keyboard(self, player: str) -> None:
         self.console.clear(scrollback=True)

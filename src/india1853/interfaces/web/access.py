@@ -5,7 +5,9 @@ A seat's token views as that seat and acts for it; the hotseat token views as an
 and acts for all of them (a shared screen); no token views as the public.  Who decides for a
 player or a company is ``Game.decider`` (3.4.1), who decided an earlier action (the one an undo
 or a redo moves) ``Game.decided_by``, and which undo or redo a seat may take now
-``Game.undo_target`` / ``Game.redo_target``: the server keeps no list of its own.
+``Game.undo_target`` / ``Game.redo_target``: the server keeps no list of its own.  An undo
+takes back one's own last decision with the bots' replies after it (``Game.undo_targets``
+with the entry's bot seats): one request, one ``undo`` per action taken back.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -116,19 +118,39 @@ def after_acting(game: Game, access: Access, cover: bool) -> Access:
     return access
 
 
-def offered(game: Game, access: Access, kind: str) -> dict[str, Any] | None:
+def offered(game: Game, access: Access, kind: str,
+            bots: Collection[str] = ()) -> dict[str, Any] | None:
     """The undo (or redo) action this access may take now, or None (the engine's answer:
-    ``Game.undo_target``, ``Game.redo_target``)."""
+    ``Game.undo_target`` with the bot seats, whose replies it takes back too;
+    ``Game.redo_target``)."""
     if not access.seats or game.finished:
         return None
-    find = game.undo_target if kind == "undo" else game.redo_target
-    target = find(*access.seats)
+    if kind == "undo":
+        target = game.undo_target(*access.seats, bots=bots)
+    else:
+        target = game.redo_target(*access.seats)
     return None if target is None else game.action(kind, str(target["entity"]))
 
 
-def authorize(game: Game, access: Access, action: dict[str, Any]) -> str:
-    """The player deciding the action, if the token may act for him; else 403."""
+def undo_takes_back(game: Game, access: Access, bots: Collection[str]) -> int:
+    """How many actions the undo offered to this access takes back: one's own decision and
+    the bots' replies after it (``Game.undo_targets``); 0 when none is offered."""
+    if offered(game, access, "undo", bots) is None:
+        return 0
+    return len(game.undo_targets(*access.seats, bots=bots))
+
+
+def authorize(game: Game, access: Access, action: dict[str, Any],
+              bots: Collection[str] = ()) -> str:
+    """The player deciding the action, if the token may act for him; else 403.  For an
+    undo: the seat whose own decision it takes back (with the replies of ``bots``)."""
     kind = action.get("type")
+    if kind == "undo":
+        # One's own last decision with the bots' replies after it (Game.undo_targets).
+        targets = game.undo_targets(*access.seats, bots=bots)
+        own = game.decided_by(targets[0]) if targets else None
+        if own is not None and own in access.seats:
+            return own
     if kind in ("undo", "redo"):
         return _mover(game, access, str(kind))
     entity = action.get("entity")
@@ -142,6 +164,23 @@ def authorize(game: Game, access: Access, action: dict[str, Any]) -> str:
         raise ApiError(403, f"action.entity: {entity} is not decided by this token's "
                             f"seat ({', '.join(access.seats) or 'none'})")
     return who
+
+
+def with_replies(game: Game, access: Access, action: dict[str, Any], who: str,
+                 bots: Collection[str]) -> list[tuple[dict[str, Any], str | None]]:
+    """The actions one request writes, each with the seat it is recorded for: the action
+    itself, decided by ``who``; for an undo of one's own decision that the bots answered,
+    one undo per bot reply and one for the decision (``Game.undo_targets``, the last
+    first), each recorded for the seat that decided the action it takes back
+    (``Game.decided_by``, as an import reads it: ``decided_by_now``)."""
+    if action.get("type") != "undo":
+        return [(action, who)]
+    targets = game.undo_targets(*access.seats, bots=bots)
+    if len(targets) < 2 or action.get("entity") != targets[-1]["entity"]:
+        return [(action, who)]  # the engine judges it as it is
+    return [({**action, "entity": target["entity"], "entity_type": target["entity_type"],
+              "id": int(action["id"]) + i}, game.decided_by(target))
+            for i, target in enumerate(reversed(targets))]
 
 
 def _mover(game: Game, access: Access, kind: str) -> str:
@@ -185,4 +224,4 @@ def decided_by_now(game: Game, action: object) -> str | None:
 
 __all__ = ["Access", "HashedToken", "access_of", "after_acting", "authorize", "covered",
            "decided_by_now", "deciding_human", "holds", "new_token", "next_human", "offered",
-           "token_hash"]
+           "token_hash", "undo_takes_back", "with_replies"]

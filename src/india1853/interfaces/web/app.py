@@ -25,6 +25,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, ValidationError
+from starlette.middleware.gzip import GZipMiddleware
 
 from india1853.data.loader import load_edition
 from india1853.errors import InputError
@@ -54,6 +55,8 @@ MAX_IMPORT = 16 << 20  # a whole log file
 # A stream with nothing to send writes a keepalive comment this often, and asks the database
 # whether another server process has written an action to the game meanwhile.
 POLL_SECONDS = 5.0
+# Smaller answers go as they are: gzip saves nothing worth its time on them.
+GZIP_MIN_BYTES = 1000
 EVENT_ID = re.compile(r"[0-9]{1,18}")  # Last-Event-ID: an action id this server sent
 
 T = TypeVar("T")
@@ -280,7 +283,7 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
     async def game_log(game_id: str, after: int = 0) -> Response:
         """The public log in words (the actions after ``after``); the whole log file once
         the game has ended."""
-        return _json_response(await _run(lambda: _json(store().public_log(game_id, after))))
+        return _json_response(await _run(store().public_log_json, game_id, after))
 
     @app.get("/api/games/{game_id}/at/{n}")
     async def game_at(game_id: str, n: int) -> Response:
@@ -288,10 +291,22 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
         return _json_response(await _run(store().at_json, game_id, n))
 
     @app.get("/api/games/{game_id}/board.svg")
-    async def board_svg(game_id: str, at: int | None = None) -> Response:
-        """The board as SVG, now or after action ``at``."""
-        svg = await _run(store().board_svg, game_id, at)
-        return Response(content=svg, media_type="image/svg+xml")
+    async def board_svg(game_id: str, request: Request, at: int | None = None) -> Response:
+        """The board as SVG, now or after action ``at``.  The live board has an ETag naming
+        its content (``If-None-Match``: 304 while the board is unchanged) and is sent
+        gzipped as kept (boards.py)."""
+        if at is not None:
+            svg = await _run(store().board_svg, game_id, at)
+            return Response(content=svg, media_type="image/svg+xml")
+        picture = await _run(store().board_picture, game_id)
+        headers = {"ETag": picture.etag, "Cache-Control": "no-cache",
+                   "Vary": "Accept-Encoding"}
+        if picture.etag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=headers)
+        if "gzip" in request.headers.get("accept-encoding", ""):
+            return Response(content=picture.gzipped, media_type="image/svg+xml",
+                            headers={**headers, "Content-Encoding": "gzip"})
+        return Response(content=picture.svg, media_type="image/svg+xml", headers=headers)
 
     @app.get("/api/tiles/{edition}/{tile}.svg")
     async def tile_svg(edition: str, tile: str, rotation: int = 0) -> Response:
@@ -376,6 +391,10 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
     if rate_limit is not None:
         chosen = replace(chosen, writes=rate_limit)
     # security.py: headers, rate limits per seat or address, body cap, errors
+    # Every answer above GZIP_MIN_BYTES gzipped for a client that accepts it (views, logs,
+    # scripts); the event stream is left as it is (Starlette never buffers text/event-stream)
+    # and the board comes gzipped already.
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES)
     app.add_middleware(Guard, budgets=chosen, rate_limited=rate_limited, recognise=recognise,
                        trusted_header=trusted_proxy_header)
     install_schema(app)  # schema.py: errors documented as they are ({"detail": "..."})

@@ -1,9 +1,10 @@
 """One game as the server holds it in memory, and the refusal every part of the store raises.
 
 An :class:`Entry` is the engine's game beside what the server keeps for it: its seats (from the
-rows, ``rows.py``), its bots, the answers built once per change, the narration and the history
-game (``history.py``).  Who decided an action is never kept here: the engine answers it
-(``Game.decider``, ``Game.decided_by``; ``access.py``).
+rows, ``rows.py``), its bots, the answers built once per change (views, the log's answers), the
+narration, the history game (``history.py``) and the live board's picture (``boards.py``).  Who
+decided an action is never kept here: the engine answers it (``Game.decider``,
+``Game.decided_by``; ``access.py``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
+from india1853.board.state import BoardState
 from india1853.interfaces.bots import Bot
+from india1853.interfaces.web.boards import BoardPicture
 from india1853.interfaces.web.budget import entry_bytes
 from india1853.rules.game.game import Game
 from india1853.rules.game.secrecy import SEED_BITS, seed_commitment
@@ -56,6 +59,11 @@ class Entry:
     history: Game | None = None
     lines: list[dict[str, Any]] = field(default_factory=list)
     bot_error: str | None = None
+    board: BoardPicture | None = None  # the live board's picture (boards.py)
+    board_etag: tuple[BoardState, str] | None = None  # the live board's ETag, for its state
+    # The log's answers by ``after``, encoded once per change: every page asks for the same
+    # new lines after an action.
+    logs: dict[int, bytes] = field(default_factory=dict)
 
     @property
     def hints(self) -> bool:
@@ -64,6 +72,10 @@ class Entry:
 
     def humans(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.seats if s.bot is None)
+
+    def bot_seats(self) -> tuple[str, ...]:
+        """The seats a bot plays (an undo takes their replies back with one's own move)."""
+        return tuple(s.name for s in self.seats if s.bot is not None)
 
     def bot_of(self, player: str | None) -> str | None:
         return next((s.bot for s in self.seats if s.name == player), None)
@@ -75,11 +87,13 @@ class Entry:
     def changed(self) -> None:
         self.responses.clear()
         self.encoded.clear()
+        self.logs.clear()
 
     def nbytes(self) -> int:
         """The estimated bytes this entry holds (budget.py)."""
         return entry_bytes((self.game, self.narrator, self.history), len(self.lines),
-                           self.encoded.values())
+                           [*self.encoded.values(), *self.logs.values()]
+                           ) + (self.board.nbytes() if self.board else 0)
 
 
 def encode(data: Any) -> bytes:

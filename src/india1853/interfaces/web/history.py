@@ -5,7 +5,8 @@ Each game keeps one history game beside the live one (``Entry.history``): steppi
 processes the next few actions on it, a step back or a long jump replays the log's prefix
 unchecked.  A history response (a view or a board after action N) never changes once built -
 the log's prefix is fixed - so each is built once and kept in a cache bounded by estimated
-bytes (budget.py), shared by all games.
+bytes (budget.py), shared by all games.  The charts of a game's log (stats.svg: seconds of
+matplotlib) are kept there too, by the log's length: a longer log is another answer.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from india1853.interfaces.web.entry import ApiError, Entry
 from india1853.rules.game.game import Game
 
 HISTORY_STEPS = 50  # actions processed forward on the history game, beyond: a replay
-PAST_CACHE = 512  # history responses kept (views and boards after a given action)
+PAST_CACHE = 512  # history responses kept (views, boards and charts after a given action)
 
 
 def game_after(entry: Entry, at: int | None) -> Game:
@@ -68,6 +69,17 @@ class History:
         if not live:
             self._cache.put(key, data)
         return data
+
+    def drawn(self, game_id: str, at: int, kind: str, build: Callable[[], bytes]) -> bytes:
+        """The ``kind`` answer for the log's first ``at`` actions (fixed once written, the
+        live game's included: the next action makes the log longer), built by ``build``
+        unless kept."""
+        key = (game_id, at, kind)
+        found = self._cache.get(key)
+        if found is None:
+            found = build()
+            self._cache.put(key, found)
+        return found
 
 
 __all__ = ["HISTORY_STEPS", "PAST_CACHE", "History", "game_after"]

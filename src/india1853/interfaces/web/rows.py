@@ -91,15 +91,22 @@ class Rows:
     def append(self, game_id: str, game: Game, who: str) -> bool:
         """The row of the game's last action (decided by ``who``), and the game row brought
         up to date; False, writing nothing, if another process wrote an action first."""
-        accepted = game.log[-1]
+        return self.append_all(game_id, game, [who])
+
+    def append_all(self, game_id: str, game: Game, deciders: Sequence[str | None]) -> bool:
+        """The rows of the game's last ``len(deciders)`` actions (each with the seat that
+        decided it: one undo request taking back the bots' replies writes several), all in
+        one transaction, and the game row brought up to date; False, writing nothing, if
+        another process wrote an action first."""
+        accepted = game.log[len(game.log) - len(deciders):]
+        now = time.time()
         with self.db.write() as conn:
-            if self.count(conn, game_id, for_update=True) != len(game.log) - 1:
+            if self.count(conn, game_id, for_update=True) != len(game.log) - len(deciders):
                 return False
-            conn.execute(insert(actions).values(game_id=game_id, idx=accepted["id"],
-                                                data=accepted, seat=who,
-                                                created_at=time.time(),
-                                                digest=row_digest(game_id, accepted["id"],
-                                                                  accepted, who)))
+            conn.execute(insert(actions), [
+                {"game_id": game_id, "idx": a["id"], "data": a, "seat": who,
+                 "created_at": now, "digest": row_digest(game_id, a["id"], a, who)}
+                for a, who in zip(accepted, deciders, strict=True)])
             conn.execute(update(games).where(games.c.id == game_id).values(
                 actions=len(game.log), round=game.state.round, finished=game.finished,
                 updated_at=time.time()))

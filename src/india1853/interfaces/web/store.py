@@ -14,8 +14,9 @@ replay of its rows, which this server alone wrote after checking each one.
 
 :class:`GameStore` is the facade the app calls; its parts are rooms of their own: the SQL
 (``rows.py``), who may act for which entity (``access.py``, the engine's answers), time
-travel and its caches (``history.py``) and the game in memory (``entry.py``).  Here stay the
-cache of games and the locks, the answers built from them, the bots' moves and the charts.
+travel and its caches (``history.py``), the game in memory (``entry.py``) and the board's
+picture (``boards.py``, drawn once per board, gzipped, named by an ETag).  Here stay the cache
+of games and the locks, the answers built from them, the bots' moves and the charts.
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ from typing import Any
 from india1853.errors import InputError, RuleError
 from india1853.interfaces.bots import BOT_NAMES, Bot, Decision, decision_for, make_bot
 from india1853.interfaces.charts import draw, history
-from india1853.interfaces.game_render import game_board_svg
 from india1853.interfaces.logfile import escape_old_names
 from india1853.interfaces.narrate import LogLine, narrate, observed
 from india1853.interfaces.web.access import (
@@ -48,7 +48,10 @@ from india1853.interfaces.web.access import (
     new_token,
     offered,
     token_hash,
+    undo_takes_back,
+    with_replies,
 )
+from india1853.interfaces.web.boards import BoardPicture, Boards
 from india1853.interfaces.web.budget import ByteLRU
 from india1853.interfaces.web.db import Database
 from india1853.interfaces.web.entry import ApiError, Entry, Seat, encode, seed_info, server_seed
@@ -56,7 +59,7 @@ from india1853.interfaces.web.history import History
 from india1853.interfaces.web.rows import Rows
 from india1853.interfaces.web.turn import preview, run_draft, turn
 from india1853.rules.game.game import ENGINE_VERSION, Game
-from india1853.rules.game.secrecy import observed_log
+from india1853.rules.game.secrecy import Observer
 from india1853.rules.game.settings import Settings
 
 log = logging.getLogger("india1853.web")
@@ -66,6 +69,7 @@ WRITE_ATTEMPTS = 3
 # estimated bytes (india1853 serve --cache-mb), the history responses at most 1/HISTORY_SHARE.
 CACHE_BYTES = 512 << 20
 HISTORY_SHARE = 8
+LOG_ANSWERS = 8  # log answers kept per game between changes (each page asks from its last line)
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,7 @@ class GameStore:
         self._locks_guard = threading.Lock()
         self._history = History(past)
         self._charts_guard = threading.Lock()  # matplotlib's pyplot is not thread-safe
+        self._boards = Boards()
 
     # --- cache and locks ------------------------------------------------------------------
 
@@ -192,7 +197,8 @@ class GameStore:
             out = self._covered_response(game_id, entry, access)
             entry.responses[key] = out
             return out
-        undo = offered(entry.game, access, "undo")
+        bots = entry.bot_seats()
+        undo = offered(entry.game, access, "undo", bots)
         redo = offered(entry.game, access, "redo")
         out = {
             "game": self._meta(game_id, entry),
@@ -202,8 +208,11 @@ class GameStore:
             "last_action_id": len(entry.game.log),
             "can_undo": undo is not None,
             "undo": undo,
+            # How many actions that undo takes back: one's own decision and the bots' replies.
+            "undo_takes_back": undo_takes_back(entry.game, access, bots),
             "can_redo": redo is not None,
             "redo": redo,
+            "board_etag": self._board_etag(entry),
             "bot_error": entry.bot_error,
         }
         entry.responses[key] = out
@@ -225,10 +234,20 @@ class GameStore:
             "last_action_id": len(entry.game.log),
             "can_undo": False,
             "undo": None,
+            "undo_takes_back": 0,
             "can_redo": False,
             "redo": None,
+            "board_etag": self._board_etag(entry),
             "bot_error": entry.bot_error,
         }
+
+    def _board_etag(self, entry: Entry) -> str:
+        """The live board picture's ETag (boards.py): a page whose picture has it asks for
+        no new one."""
+        board = entry.game.state.board
+        if entry.board_etag is None or entry.board_etag[0] is not board:
+            entry.board_etag = (board, self._boards.etag(board))
+        return entry.board_etag[1]
 
     def _encode(self, game_id: str, entry: Entry, access: Access) -> tuple[int, bytes]:
         """The response as JSON bytes (encoded once per change and seat: the pages of one
@@ -271,23 +290,37 @@ class GameStore:
     def public_log(self, game_id: str, after: int = 0) -> dict[str, Any]:
         """The log in words with each action's public data (those after action ``after``);
         the whole log file (seed and secrets) once the game has ended."""
+        return json.loads(self.public_log_json(game_id, after))  # type: ignore[no-any-return]
+
+    def public_log_json(self, game_id: str, after: int = 0) -> bytes:
+        """:meth:`public_log` as JSON, encoded once per change and ``after`` (after an action
+        every page asks for the same new lines)."""
         if after < 0:
             raise ApiError(422, f"after: must be 0 or more, got {after}")
         with self.lock(game_id):
             entry = self._read(game_id)
-            game = entry.game
-            self._narrate(entry)
-            # Each action as the public sees it now (rules/game/secrecy.py: the engine's one
-            # declaration of secrets), beside its narration as the table saw it then.
-            seen = observed_log(game, None)
-            out: dict[str, Any] = {"finished": game.finished,
-                                   "settings": _public_settings(game.settings),
-                                   "last_action_id": len(game.log),
-                                   "actions": [{**line, "action": seen[line["id"] - 1]}
-                                               for line in entry.lines[after:]]}
-            if game.finished:
-                out["log"] = game.to_log()
-            return out
+            found = entry.logs.get(after)
+            if found is None:
+                if len(entry.logs) >= LOG_ANSWERS:
+                    entry.logs.clear()
+                found = entry.logs[after] = encode(self._public_log(entry, after))
+            return found
+
+    def _public_log(self, entry: Entry, after: int) -> dict[str, Any]:
+        game = entry.game
+        self._narrate(entry)
+        # Each action as the public sees it now (rules/game/secrecy.py: the engine's one
+        # declaration of secrets), beside its narration as the table saw it then.
+        public = Observer(game, None)
+        out: dict[str, Any] = {"finished": game.finished,
+                               "settings": _public_settings(game.settings),
+                               "last_action_id": len(game.log),
+                               "actions": [{**line,
+                                            "action": public.observe(game.log[line["id"] - 1])}
+                                           for line in entry.lines[after:]]}
+        if game.finished:
+            out["log"] = game.to_log()
+        return out
 
     def _narrate(self, entry: Entry) -> None:
         """Narrate the actions not yet narrated, from the events of a replay of their own (the
@@ -311,20 +344,32 @@ class GameStore:
     def board_svg(self, game_id: str, at: int | None) -> str:
         """The board as SVG, now or after action ``at``."""
         if at is None:
-            with self.lock(game_id):
-                return game_board_svg(self._read(game_id).game)
+            return self.board_picture(game_id).svg.decode("utf-8")
         return self._history.response(
             game_id, at, "board", lambda: self._held(game_id),
-            lambda game: game_board_svg(game).encode("utf-8")).decode("utf-8")
+            lambda game: self._boards.svg(game.state.board).encode("utf-8")).decode("utf-8")
+
+    def board_picture(self, game_id: str) -> BoardPicture:
+        """The live board's picture (SVG, gzipped, ETag): drawn once per board for every
+        viewer, kept until the board changes (boards.py)."""
+        with self.lock(game_id):
+            entry = self._read(game_id)
+            entry.board = self._boards.picture(entry.game.state.board, entry.board)
+            return entry.board
 
     def stats_svg(self, game_id: str) -> str:
         """The charts of ``india1853 stats`` (worth per round, share prices), drawn from the
-        public view only (secret-free, the same for every viewer)."""
+        public view only (secret-free, the same for every viewer), once per log (seconds of
+        matplotlib): kept with the history answers (history.py)."""
         with self._held(game_id) as entry:
             game = entry.game
+        return self._history.drawn(game_id, len(game.log), "stats",
+                                   lambda: self._draw_stats(game)).decode("utf-8")
+
+    def _draw_stats(self, game: Game) -> bytes:
         colours = {c.initials: c.colour for c in game.rules.ed.companies}
         with self._charts_guard, tempfile.TemporaryDirectory() as tmp:
-            return draw(history(game), Path(tmp) / "stats.svg", colours).read_text()
+            return draw(history(game), Path(tmp) / "stats.svg", colours).read_bytes()
 
     # --- writing ----------------------------------------------------------------------------
 
@@ -428,9 +473,11 @@ class GameStore:
                 if action_id != entry.game.next_id():
                     raise ApiError(409, f"action.id: expected {entry.game.next_id()}, got "
                                         f"{action_id} (the game has moved on: reload it)")
-                who = authorize(entry.game, access, action)
+                bots = entry.bot_seats()
+                who = authorize(entry.game, access, action, bots)
                 stamped = {**action, "created_at": int(time.time())}
-                if self._apply(game_id, entry, stamped, who):
+                if self._apply_all(game_id, entry,
+                                   with_replies(entry.game, access, stamped, who, bots)):
                     access = after_acting(entry.game, access, cover)
                     return self._encode(game_id, entry, access)[1]
         raise ApiError(409, "the game changed while the action was written; reload it")
@@ -502,13 +549,23 @@ class GameStore:
     def _apply(self, game_id: str, entry: Entry, action: dict[str, Any], who: str) -> bool:
         """Process and persist one action (the game's lock held).  False if another process
         wrote an action first (the cache is then dropped and the caller starts again)."""
+        return self._apply_all(game_id, entry, [(action, who)])
+
+    def _apply_all(self, game_id: str, entry: Entry,
+                   batch: list[tuple[dict[str, Any], str | None]]) -> bool:
+        """Process and persist actions, each with its deciding seat, all or none (the game's
+        lock held; an undo with the bots' replies is several).  False if another process
+        wrote an action first (the cache is then dropped and the caller starts again)."""
         game = entry.game
+        trial = game.fork() if len(batch) > 1 else game
         try:
-            game.process(action)
+            for action, _who in batch:
+                trial.process(action)
         except (InputError, RuleError) as exc:
             raise ApiError(422, str(exc)) from None
+        entry.game = trial
         try:
-            written = self.rows.append(game_id, game, who)
+            written = self.rows.append_all(game_id, trial, [who for _action, who in batch])
         except BaseException:
             self._cache.pop(game_id)
             raise

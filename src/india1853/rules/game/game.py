@@ -11,7 +11,8 @@ Public API::
     game.disabled_options(entity)          # options not possible now, each with its reason
     game.why_not(action)                   # why an action is not possible now, or None
     game.decider(entity)                   # the player who decides for a player or company
-    game.undo_target(*seats)               # the action an undo by one of the seats takes back
+    game.undo_target(*seats, bots=...)     # the action an undo by one of the seats takes back
+    game.undo_targets(*seats, bots=...)    # ... with the bots' replies after his own decision
     game.redo_target(*seats)               # the action a redo by one of them puts back
     game.view(player) / game.view(None)    # a player's / the public view (hidden info removed)
     game.moderator_view()                  # everything
@@ -44,7 +45,7 @@ illegal action in such a log is NOT detected and gives an undefined state.  Undo
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from typing import Any
 
 from india1853.board.state import BoardState
@@ -66,6 +67,7 @@ from india1853.rules.game.steps import Disabled
 from india1853.rules.game.steps import current as current_step
 from india1853.rules.game.trains import initial_trains
 from india1853.rules.game.undo_log import effective_actions, redo_stack, undo_stacks
+from india1853.rules.game.wording import agree
 
 ENGINE_VERSION = "1"
 # Engine tuning, not a rule: how often (in actions in force) a snapshot of the state is kept for
@@ -308,10 +310,10 @@ class Game:
 
     def _barrier_refusal(self) -> RuleError | None:
         """Why the last action in force may not be undone (see :meth:`_check_barrier`)."""
-        barrier = self._state.undo_barrier
-        if len(self._done) > barrier:
-            return None
-        revealing = self._done[barrier - 1]
+        return None if len(self._done) > self._state.undo_barrier else self._barrier_error()
+
+    def _barrier_error(self) -> RuleError:
+        revealing = self._done[self._state.undo_barrier - 1]
         return RuleError("undo", f"{revealing['type']} (action {revealing['id']}) revealed "
                          f"secret information ({self._state.undo_barrier_reason}); it and "
                          "the actions before it cannot be undone")
@@ -451,17 +453,62 @@ class Game:
         self._deciders[action["id"]] = who = controller(st, st.companies[entity])
         return who
 
-    def undo_target(self, *seats: str) -> dict[str, Any] | None:
-        """The action that an ``undo`` by one of ``seats`` takes back now, or None.  A player
-        takes back only his own last action - the last in force, decided by him (a shared
-        hotseat screen acts for all its seats at once) - and never one that revealed a secret,
-        nor any action before it (the undo barrier, :meth:`_check_barrier`)."""
-        if not self._done:
-            return None
-        target = self._done[-1]
-        if self.decided_by(target) not in seats or self._barrier_refusal() is not None:
-            return None
-        return target
+    def undo_target(self, *seats: str, bots: Collection[str] = ()) -> dict[str, Any] | None:
+        """The action that the next ``undo`` by one of ``seats`` takes back now (the last in
+        force), or None: the last of :meth:`undo_targets`."""
+        targets = self.undo_targets(*seats, bots=bots)
+        return targets[-1] if targets else None
+
+    def undo_targets(self, *seats: str, bots: Collection[str] = ()) -> list[dict[str, Any]]:
+        """The actions in force that an undo by one of ``seats`` takes back now, oldest
+        first: his own last decision and, after it, the replies of the seats in ``bots`` (the
+        players a program plays: the interfaces know them, the settings do not) - one
+        ``undo`` each, the last first.  Empty when :meth:`why_no_undo` has a reason."""
+        return self._undo_chain(seats, bots)[0]
+
+    def why_no_undo(self, *seats: str, bots: Collection[str] = ()) -> RuleError | None:
+        """Why ``seats`` may take nothing back now, or None.  A player takes back only his
+        own last decision (a shared hotseat screen acts for all its seats at once), with the
+        bots' replies after it but never another human's action, and never an action that
+        revealed a secret nor any before it (the undo barrier, :meth:`_check_barrier`)."""
+        return self._undo_chain(seats, bots)[1]
+
+    def _undo_chain(self, seats: Collection[str], bots: Collection[str],
+                    ) -> tuple[list[dict[str, Any]], RuleError | None]:
+        done = self._done
+        if not done:
+            return [], RuleError("undo", "there is nothing to undo")
+        barrier = self._state.undo_barrier  # never moved by undo or redo (_check_barrier)
+        for i in range(len(done) - 1, -1, -1):
+            if i < barrier:
+                return [], self._barrier_error()
+            who = self._decided_in_force(i)
+            if who in seats:
+                return done[i:], None
+            if who not in bots:
+                return [], RuleError("undo", f"{agree(who or 'another player', 'has acted')} "
+                                     "since your last action, and nobody may take back "
+                                     "another player's move (you may undo only your own last "
+                                     "action, with the bots' moves after it)")
+        return [], RuleError("undo", "you have no action to take back")
+
+    def _decided_in_force(self, i: int) -> str | None:
+        """Who decided the ``i``-th action in force.  Not yet known (a game replayed without
+        checks), it is found with the others of its stretch in one replay from the snapshot
+        at or before it, so a walk back over many bot moves costs one replay, not one each."""
+        action = self._done[i]
+        if action["id"] not in self._deciders:
+            k = max(k for k in self._snapshots if k <= i)
+            st = self._snapshots[k].clone()
+            for j in range(k, i + 1):
+                earlier = self._done[j]
+                co = st.companies.get(earlier["entity"])
+                decided = earlier["entity"] if co is None else controller(st, co)
+                self._deciders.setdefault(earlier["id"], decided)
+                if j < i:
+                    st.seq = j + 1
+                    _apply(self.rules, st, earlier, check=False)
+        return self._deciders[action["id"]]
 
     def redo_target(self, *seats: str) -> dict[str, Any] | None:
         """The undone action that a ``redo`` by one of ``seats`` puts back now (his own, the

@@ -50,13 +50,16 @@ export const api = {
   // The strong bot's advice for the seat (only its own view; 403 off, 409 not its decision).
   hint: (id, token, seat) =>
     call("GET", `/api/games/${encodeURIComponent(id)}/hint${seat ? `?seat=${encodeURIComponent(seat)}` : ""}`, { token }),
-  log: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/log`, { token }),
+  // `after`: only the lines after that action (the page keeps those it has).
+  log: (id, token, after = 0) =>
+    call("GET", `/api/games/${encodeURIComponent(id)}/log${after ? `?after=${after}` : ""}`, { token }),
   at: (id, n) => call("GET", `/api/games/${encodeURIComponent(id)}/at/${n}`),
+  // The board picture and its ETag (the live board's; the browser revalidates its copy).
   async boardSvg(id, at) {
     const url = `/api/games/${encodeURIComponent(id)}/board.svg${at === null || at === undefined ? "" : `?at=${at}`}`;
     const response = await fetch(url);
     if (!response.ok) throw new ApiError(response.status, `board: ${response.statusText}`);
-    return response.text();
+    return { svg: await response.text(), etag: response.headers.get("ETag") };
   },
   // The event stream's address. A seat's stream opens with a single-use ticket asked for
   // with its token (in a header): a token never goes into a URL, where access logs keep it.

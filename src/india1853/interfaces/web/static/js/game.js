@@ -23,6 +23,8 @@ const state = {
   askedAt: -1,       // shared screen: the last action id of that answer
   at: null,          // action number shown read-only, or null for the live game
   boardFor: null,    // the action id the board picture shows
+  boardEtag: null,   // the live board picture's ETag (null: a history picture, or none yet)
+  log: [],           // the log lines received so far (each later one asked for alone)
   busy: false,
   behind: null,      // the newest action id announced while an action was on its way
   events: null,
@@ -70,7 +72,8 @@ async function act(option) {
 async function undo() {
   const d = state.data;
   if (!d || !d.can_undo) return;
-  // The server names the undo this seat may take now (the entity of the last action in force).
+  // The server names the undo this seat may take now (the entity of the last action in force);
+  // it takes back the bots' replies with one's own decision (docs/web-api.md).
   if (d.undo) await act({ action: d.undo });
 }
 
@@ -146,7 +149,9 @@ async function apply(data, { force }) {
   remember(data);
   if (state.at !== null) return; // history view stays put until "return"
   if (changed || state.boardFor !== data.last_action_id) {
-    await loadBoard(null, data.last_action_id);
+    // The answer names the board's picture: the one shown is asked for again only if not it.
+    if (data.board_etag && data.board_etag === state.boardEtag) state.boardFor = data.last_action_id;
+    else await loadBoard(null, data.last_action_id);
   }
   const focused = document.activeElement;
   render(data.turn, { readOnly: false });
@@ -180,16 +185,22 @@ function remember(data) {
 }
 
 async function loadBoard(at, id) {
-  const svg = await api.boardSvg(gameId, at);
-  board.show(svg);
+  // The live board comes with an ETag naming its content: unchanged (most actions leave the
+  // board as it was), the browser's copy is used (304) and the picture is not drawn again.
+  const { svg, etag } = await api.boardSvg(gameId, at);
+  if (at !== null || etag === null || etag !== state.boardEtag) board.show(svg);
+  state.boardEtag = at === null ? etag : null;
   state.boardFor = at === null ? id : `at${at}`;
 }
 
 async function loadLog() {
   try {
-    const data = await api.log(gameId, token);
-    const entries = Array.isArray(data) ? data : data.actions || data.entries || [];
-    renderLog($("log"), entries);
+    // Only the lines after the last one received: the log only grows (an undo is a line too).
+    const last = state.log.length ? state.log[state.log.length - 1].id : 0;
+    const data = await api.log(gameId, token, last);
+    const held = state.log.length ? state.log[state.log.length - 1].id : 0;
+    state.log = state.log.concat((data.actions || []).filter((e) => e.id > held));
+    renderLog($("log"), state.log);
   } catch (err) {
     renderLog($("log"), [`(the log could not be loaded: ${err.message})`]);
   }
@@ -217,6 +228,9 @@ function render(rawTurn, { readOnly }) {
     turn.finished ? `/api/games/${encodeURIComponent(gameId)}/stats.svg` : null);
   if (!readOnly && d && d.bot_error) showError(d.bot_error); // the game waits for a failed bot
   $("undo").disabled = readOnly || !(d && d.can_undo);
+  // The server's count: one's own last decision and the bots' replies that followed it.
+  const replies = !readOnly && d && d.can_undo ? (d.undo_takes_back || 1) - 1 : 0;
+  $("undo").textContent = replies ? `Undo (and ${replies} bot move${replies > 1 ? "s" : ""})` : "Undo";
   $("redo").disabled = readOnly || !(d && d.can_redo);
   $("undo").closest(".undo-row").hidden = !(d && d.seats && d.seats.length);
   renderHint(d, rawTurn, readOnly);
@@ -370,10 +384,20 @@ function listen() {
     source.addEventListener("open", () => { retry = RETRY_MS.first; });
     source.addEventListener("message", (event) => {
       let id = Number(event.lastEventId);
-      try { id = JSON.parse(event.data).last_action_id ?? id; } catch { /* the id alone will do */ }
+      let data = null;
+      try {
+        data = JSON.parse(event.data);
+        id = data.last_action_id ?? id;
+      } catch { /* the id alone will do */ }
       if (Number.isInteger(id)) lastId = id;
       if (state.busy) state.behind = Math.max(state.behind ?? 0, id);
-      else if (state.data && id !== state.data.last_action_id) refresh();
+      else if (state.data && id !== state.data.last_action_id) {
+        // A seat's own stream (or a spectator's) carries the answer GET would give: shown as
+        // it is. A shared screen asks for the covered answer instead.
+        if (state.shared === false && data && data.turn) {
+          follow(data, {}).catch((err) => showError(err.message));
+        } else refresh();
+      }
     });
     source.addEventListener("error", () => {
       source.close();
