@@ -29,12 +29,20 @@ from india1853.data.summaries import rule_summary
 from india1853.rules import construction as con
 from india1853.rules.construction.common import hex_spec
 from india1853.rules.construction.promotions import promotion_cost
-from india1853.rules.game import board_port, steps, stock_round, wording
+from india1853.rules.game import (
+    board_port,
+    contract_progress,
+    directing,
+    steps,
+    stock_round,
+    wording,
+)
 from india1853.rules.game.edition import edition_policy
 from india1853.rules.game.game import Game
 from india1853.rules.game.legal import disabled_options
 from india1853.rules.game.operating_round import price_after_dividend
 from india1853.rules.game.rules_data import GameRules
+from india1853.rules.game.secrecy import progress_visible
 from india1853.rules.game.shares import controller, would_be_director
 from india1853.rules.game.state import CompanyState, GameState
 from india1853.rules.routes import parse_route_file, route_value
@@ -493,6 +501,11 @@ def options(game: Game, entity: str, legal: list[Action],
         build = OPTION_BUILDERS.get(action["type"], _pending_option)
         option = build(ctx, action)
         option["rule_summary"] = rule_summary(game.rules.ed.name, option["rule"])
+        if action.get("entity_type") == "player":
+            # 2.7.5, 2.9.2, 3.2.1: a bond, claim or purchase that leaves him nothing to direct.
+            warning = directing.shut_out_warning(game.rules, game.state, entity, action)
+            if warning is not None:
+                option["warning"] = warning
         out.append(option)
     return out
 
@@ -644,6 +657,7 @@ def _companies_table(game: Game, view: Mapping[str, Any]) -> list[Json]:
             "bases": bases.get(initials, 0),
             "base_tokens": spec.base_tokens,
             "state": _company_state(c),
+            "float": directing.float_need(rules, game.state, game.state.companies[initials]),
             "floated": c["floated"],
             "formed": c["formed"],
             "colour": spec.colour,
@@ -714,12 +728,16 @@ def _contract(game: Game, viewer: str | None) -> Json | None:
     values = {c: game.rules.city(c).bond_value for c in p.cities}
     groups = con.contract_groups(game.state.board, p.cities) if p.cities else []
     joined = {c: [o for o in g if o != c] for g in groups for c in g}
+    progress = (contract_progress.progress(game.rules, game.state, p)
+                if progress_visible(game.state, p, viewer) else None)
+    connected = {c["name"]: c["connected"] for c in progress["cities"]} if progress else {}
     return {"player": viewer, "bond": p.bond, "returned": p.bond_returned,
             "cities": [{"name": c, "hex": game.rules.city(c).hex, "bond_value": v,
-                        "joined_to": joined.get(c, [])} for c, v in values.items()],
+                        "joined_to": joined.get(c, []), "connected": connected.get(c, False)}
+                       for c, v in values.items()],
             "groups": groups, "rule": "4.3.1",
             "uncovered": p.bond - sum(values.values()), "claims": list(p.claims),
-            "complete": p.bid_complete}
+            "complete": p.bid_complete, "progress": progress}
 
 
 def tables(game: Game, view: Mapping[str, Any], viewer: str | None) -> Json:
@@ -778,6 +796,15 @@ def turn_model(game: Game, viewer: str | None, *, moderator: bool = False) -> di
     contract = model["tables"]["contract"]
     if contract is not None:
         contract["rule"] = cite(edition, contract["rule"])
+        progress = contract["progress"]
+        if progress is not None:
+            progress["rule"] = cite(edition, progress["rule"])
+            for key in ("status", "warning"):
+                if progress[key] is not None:
+                    progress[key] = cite_text(edition, progress[key])
+    for company in model["tables"]["companies"]:
+        company["float"]["text"] = cite_text(edition, company["float"]["text"])
+        company["float"]["rule"] = cite(edition, company["float"]["rule"])
     return model
 
 
@@ -815,7 +842,7 @@ def preview(game: Game, viewer: str, action: Action) -> Json:
 
 
 # The fields of a decision, an option or a missing option that cite rules in their text.
-_CITING_TEXT = ("what", "effect", "note", "reason")
+_CITING_TEXT = ("what", "effect", "note", "reason", "warning")
 
 
 def _cited(edition: str, item: Json) -> Json:
