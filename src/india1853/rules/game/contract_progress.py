@@ -133,11 +133,13 @@ def progress(rules: GameRules, st: GameState, player: PlayerState) -> Json | Non
     elif left is not None and needed > left:
         status = warning = (
             f"out of reach: the bank has broken, so the game ends with this operating round "
-            f"(5.1.2); joining the cities needs at least {needed} more tile lays or promotions and at most "
-            f"{left} can still be made (4.1.3); the bond is not counted in the score (5.2.1)")
+            f"(5.1.2); joining the cities needs at least {needed} more tile lays or "
+            f"promotions and at most {left} can still be made (4.1.3); the bond is not "
+            "counted in the score (5.2.1)")
+    elif len(groups) == 1:
+        status = "every city is joined by track (4.3.1): the bond returns at the next tile"
     else:
-        apart = len(groups)
-        status = (f"{apart} groups of cities still to join by track (4.3.1); at least "
+        status = (f"{len(groups)} groups of cities still to join by track (4.3.1); at least "
                   f"{needed} more tile lays or promotions needed")
     return {"cities": cities, "groups": groups, "fulfilled": fulfilled,
             "tiles_needed": needed, "lays_left": left, "status": status,

@@ -7,9 +7,10 @@ and a director keeps office until another holder has more shares (3.2.3).  A pla
 longer become the director of any company has nothing to run for the rest of the game; the
 turn model warns on the option itself when a bond, a claim or a purchase would leave him so.
 
-"Can still become a director" is judged generously, so that a warning is never raised wrongly
-(docs/rulings.md, "No company left to direct"): on his own money alone - his cash less what
-his bid's shares will cost at the end of the bids (2.7.2) or his un-redeemed shares cost to
+"Can still become a director" is judged on his cash alone - the shares he might sell are not
+counted, and the warning says so - and otherwise generously, so that the warning is not raised
+wrongly (docs/rulings.md, "No company left to direct"): with his cash - less what his bid's
+shares will cost at the end of the bids (2.7.2) or his un-redeemed shares cost to
 redeem before any purchase (2.7.4) - he could get, by the claims his bid may still make (free
 until the bids end, 2.7.3) and then by buying new shares at par and pool shares at their price,
 the shares that make him the largest holder with at least a director's certificate (more than
@@ -143,7 +144,7 @@ def _nearest(rules: GameRules, st: GameState, name: str) -> str:
     return (f"the nearest, {r.company}, needs {r.shares} more share"
             f"{'' if r.shares == 1 else 's'}"
             + (f" ({bought} bought for £{r.cost})" if r.free else f" (£{r.cost})")
-            + f" and you would have £{money} to spend")
+            + f" and you would have £{money}, not counting shares you might sell")
 
 
 def shut_out_warning(rules: GameRules, st: GameState, name: str,
@@ -162,8 +163,8 @@ def shut_out_warning(rules: GameRules, st: GameState, name: str,
         return None  # not possible: the option is not offered
     if ways_to_direct(rules, trial, name):
         return None
-    return (f"after this you could not become the director of any company on your own money "
-            f"({DIRECTING_RULES}): {_nearest(rules, trial, name)}")
+    return (f"after this you could not become the director of any company with your cash "
+            f"alone ({DIRECTING_RULES}): {_nearest(rules, trial, name)}")
 
 
 __all__ = ["DIRECTING_RULES", "WARNED", "Reach", "float_need", "reach", "shut_out_warning",
