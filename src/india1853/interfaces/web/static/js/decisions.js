@@ -544,7 +544,7 @@ export class Decisions {
             "aria-describedby": o.warning ? warningId(`${city}\n${o.warning}`) : null,
             onclick: () => { dialog.close(); this.act(o); } }, o.warning ? "⚠ " : null, `Claim for ${o.ui.company}`)),
           disabledClaims(opts.filter((o) => o.reason))),
-          claimWarnings(opts.filter((o) => !o.reason && o.warning), (text) => warningId(`${city}\n${text}`)))))));
+          claimWarnings(opts.filter((o) => !o.reason && o.warning), (text) => warningId(`${city}\n${text}`))))));
     }
     if (d.composer) parts.push(this.bidComposer(d));
     const othersNotNow = (d.disabled || []).filter((o) => o.type !== "claim_city");

@@ -92,7 +92,7 @@ export function renderShares(el, turn, { act, readOnly }) {
     const figures = h("tr", { class: `${c.floated ? "floated" : ""}${stock ? " has-actions" : ""}`, "data-company": c.initials },
       h("th", { scope: "row", title: c.name }, companyBadge(c),
         c.state === "operating" ? null : h("span", { class: "co-state", title: c.float ? c.float.text : null,
-          "data-float": c.initials }, c.state, floatWords(c) ? ` · ${floatWords(c)}` : "")),
+          "data-float": c.initials }, c.state, floatWords(c) ? h("span", { class: "issued" }, ` · ${floatWords(c)}`) : null)),
       h("td", {}, money(c.par)), h("td", {}, c.price === null ? "—" : money(c.price)),
       h("td", {}, money(c.treasury)),
       h("td", { class: "trains" }, (c.trains || []).join(", ") || "—", c.credit_train ? ` (+${c.credit_train} on credit)` : ""),
