@@ -147,12 +147,17 @@ def _nearest(rules: GameRules, st: GameState, name: str) -> str:
             + f" and you would have £{money}, not counting shares you might sell")
 
 
-def shut_out_warning(rules: GameRules, st: GameState, name: str,
-                     action: dict[str, Any]) -> str | None:
-    """The warning an option carries when it would leave player ``name`` no company he could
-    still direct on his own money, having had one before (module docstring); else None."""
-    if action.get("type") not in WARNED or not ways_to_direct(rules, st, name):
-        return None
+def shut_out_warnings(rules: GameRules, st: GameState, name: str,
+                      actions: list[dict[str, Any]]) -> list[str | None]:
+    """For each of player ``name``'s ``actions``: the warning it carries when it would leave
+    him no company he could still direct with his cash, having had one before (module
+    docstring); else None."""
+    if not any(a.get("type") in WARNED for a in actions) or not ways_to_direct(rules, st, name):
+        return [None] * len(actions)
+    return [_after(rules, st, name, a) if a.get("type") in WARNED else None for a in actions]
+
+
+def _after(rules: GameRules, st: GameState, name: str, action: dict[str, Any]) -> str | None:
     trial = st.clone()
     step = steps.current(trial)
     if step is None:
@@ -167,5 +172,5 @@ def shut_out_warning(rules: GameRules, st: GameState, name: str,
             f"alone ({DIRECTING_RULES}): {_nearest(rules, trial, name)}")
 
 
-__all__ = ["DIRECTING_RULES", "WARNED", "Reach", "float_need", "reach", "shut_out_warning",
+__all__ = ["DIRECTING_RULES", "WARNED", "Reach", "float_need", "reach", "shut_out_warnings",
            "spendable", "ways_to_direct"]

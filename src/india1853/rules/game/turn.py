@@ -496,16 +496,18 @@ def options(game: Game, entity: str, legal: list[Action],
     ctx = _Context(game, entity, view)
     next_id = game.next_id()
     out = []
+    # 2.9.2, 3.2.1: a bond, claim or purchase that would leave him no company to direct.
+    players = [a for a in legal if a.get("entity_type") == "player"]
+    warnings = dict(zip((id(a) for a in players), directing.shut_out_warnings(
+        game.rules, game.state, entity, players), strict=True))
     for raw in legal:
         action = {**raw, "id": next_id, "created_at": 0}
         build = OPTION_BUILDERS.get(action["type"], _pending_option)
         option = build(ctx, action)
         option["rule_summary"] = rule_summary(game.rules.ed.name, option["rule"])
-        if action.get("entity_type") == "player":
-            # 2.7.5, 2.9.2, 3.2.1: a bond, claim or purchase that leaves him nothing to direct.
-            warning = directing.shut_out_warning(game.rules, game.state, entity, action)
-            if warning is not None:
-                option["warning"] = warning
+        warning = warnings.get(id(raw))
+        if warning is not None:
+            option["warning"] = warning
         out.append(option)
     return out
 
