@@ -214,6 +214,14 @@ def float_line(model: Model) -> Text | None:
                 style="italic")
 
 
+def _float_lines(tables: Model, decision: Mapping[str, Any] | None) -> list[Text]:
+    """Under the companies, where shares are bid for or bought: what floats a company."""
+    if decision is None or decision.get("step") not in ("bonds", "claims", "stock"):
+        return []
+    line = float_line(tables)
+    return [] if line is None else [line]
+
+
 def warning_lines(options: Sequence[Option]) -> list[Text]:
     """The engine's warnings on the options (a bond, claim or purchase that would leave the
     player no company to direct: 2.9.2, 3.2.1), one line per distinct warning with the
@@ -612,6 +620,7 @@ def turn_screen(model: Model, tables: Model, entity: str, recent: Sequence[str],
     parts: list[RenderableType] = [
         players_table(tables),
         companies_table(tables, current),
+        *_float_lines(tables, decision),
         Text.assemble(train_market(tables), "\n", market_line(tables)),
     ]
     if contract and model["tables"]["contract"] is not None:
@@ -624,10 +633,6 @@ def turn_screen(model: Model, tables: Model, entity: str, recent: Sequence[str],
         parts.append(local_board)
     if recent:
         parts.append(Panel(Text("\n".join(recent)), title=recent_title, title_align="left"))
-    if decision is not None and decision.get("step") in ("bonds", "claims", "stock"):
-        floats = float_line(tables)
-        if floats is not None:
-            parts.append(floats)
     parts.append(options_table(decision["options"] if decision else []))
     parts.extend(warning_lines(decision["options"] if decision else []))
     parts.extend(disabled_lines(decision))
