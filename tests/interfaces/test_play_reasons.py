@@ -108,3 +108,19 @@ def test_redeeming_a_share_the_player_cannot_pay_for_is_refused_with_the_money(
     reason = "rule 2.7.4: redeeming one ECR share costs £70 (its par); Dan has £10"
     assert f"error: {reason}" in out
     assert f"Not possible now: redeem ECR — {reason}" in out
+
+
+def test_a_purchase_that_leaves_no_company_to_direct_is_warned_at_the_prompt(
+        tmp_path: Path) -> None:
+    # Issue 21 item 1: Ann (£166) holds 4 GIP under Bob's 5 and 1 MSM under Cat's 6; buying
+    # either leaves her too little cash for two shares of any company nobody holds.
+    game = _at("greedy-3p-seed3.json", 41)
+    out = _type(tmp_path, game, "list buy")
+    warning = ("after this you could not become the director of any company with your cash "
+               "alone (2.9.2, 3.2.1): the nearest, ECR, needs 2 more shares (£140) and you "
+               "would have £70, not counting shares you might sell")
+    assert f"Warning: buy GIP ipo — {warning}" in out
+    assert out.count("Warning: buy GIP ipo") == 2  # on the screen and in the listing
+    # What floats a company, where shares are bought (2.7.5).
+    assert ("To float: EIR floats when 6 of its shares are issued, TABLE 3's qualifying "
+            "number (2.7.5)") in out

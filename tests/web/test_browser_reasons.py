@@ -8,13 +8,14 @@ the page computes none."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import httpx
 import test_browser
 from playwright.sync_api import Locator, Page, expect
-from test_browser import Pages, import_game, open_game, shot
+from test_browser import GAMES, LAPTOP, PHONE, Pages, import_game, open_game, shot
 
 from india1853.rules.game.game import Game
 from india1853.rules.game.settings import Settings
@@ -164,4 +165,166 @@ def test_a_share_the_player_cannot_pay_to_redeem_has_a_disabled_redeem_button_wi
     expect(page.locator("button[data-kind=redeem][data-company=EIR]")).to_have_count(0)
     page.locator("button[data-kind=redeem][data-company=ECR]").scroll_into_view_if_needed()
     shot(page, "reason-redeem-laptop", tmp_path)
+    assert errors.seen == []
+
+
+# --- issue 21 items 1, 5, 6, 7: what a newcomer is told, and the layout --------------------------
+
+
+def test_the_share_table_says_what_floats_and_warns_before_a_purchase_leaves_nothing_to_direct(
+        pages: Pages, server_url: str, tmp_path: Path) -> None:
+    # Ann (£166) holds 4 GIP under Bob's 5 and 1 MSM under Cat's 6 (greedy-3p-seed3, action 41).
+    game = import_game(server_url, "greedy-3p-seed3.json", 41, hotseat=False)
+    page, errors = pages.new()
+    open_game(page, server_url, game["links"]["Ann"])
+    float_rule = page.locator("#float-rule")
+    expect(float_rule).to_be_visible()
+    expect(float_rule).to_contain_text("floats when 6 of its shares are issued, TABLE 3's "
+                                       "qualifying number (2.7.5)")
+    expect(page.locator("#shares [data-float=ECR]")).to_contain_text("0/6 issued")
+    buy = page.locator("button[data-kind=buy-ipo][data-company=GIP]")
+    expect(buy).to_be_enabled()
+    expect(buy).to_have_class("warned")
+    expect(buy).to_contain_text("⚠")
+    warning = page.locator(f"#{buy.get_attribute('aria-describedby')}")
+    expect(warning).to_be_visible()
+    expect(warning).to_contain_text("could not become the director of any company with your "
+                                    "cash alone (2.9.2, 3.2.1): the nearest, ECR, needs 2 more "
+                                    "shares (£140) and you would have £70")
+    # Selling warns of nothing.
+    assert "warned" not in (page.locator("button[data-kind=sell][data-company=GIP]")
+                            .get_attribute("class") or "")
+    page.locator("#shares").scroll_into_view_if_needed()
+    shot(page, "float-and-warning-laptop", tmp_path)
+    assert errors.seen == []
+
+
+def test_a_claim_that_leaves_nothing_to_direct_is_warned_in_the_claim_list(
+        pages: Pages, server_url: str, tmp_path: Path) -> None:
+    # Ann's bid has one city left and one share each of five companies (random-3p-seed3, 18).
+    game = import_game(server_url, "random-3p-seed3.json", 18, hotseat=False)
+    page, errors = pages.new()
+    open_game(page, server_url, game["links"]["Ann"])
+    page.click("#open-secret")
+    warned = page.locator("#secret-body .claim-city[data-city=Mysore] button.warned")
+    expect(warned).to_have_count(2)  # MSM and SIR: companies she holds none of
+    warning = page.locator(f"#{warned.first.get_attribute('aria-describedby')}")
+    expect(warning).to_be_visible()
+    expect(warning).to_contain_text("could not become the director of any company")
+    safe = page.locator("#secret-body .claim-city[data-city=Nagpur] button[data-company=BNR]")
+    expect(safe).to_be_enabled()
+    assert "warned" not in (safe.get_attribute("class") or "")
+    warned.first.scroll_into_view_if_needed()
+    shot(page, "claim-warning-laptop", tmp_path)
+    assert errors.seen == []
+
+
+def test_the_contract_card_tracks_each_city_and_warns_when_it_is_out_of_reach(
+        pages: Pages, server_url: str, tmp_path: Path) -> None:
+    # Dan's bid names Mysore; the bank has broken and ECR, the round's last company, has laid
+    # its track (random-5p-seed2-shortened, action 2405): the contract can no longer be met.
+    game = import_game(server_url, "random-5p-seed2-shortened.json", 2405, hotseat=False)
+    page, errors = pages.new()
+    open_game(page, server_url, game["links"]["Dan"])
+    card = page.locator("#contract")
+    expect(card).to_be_visible()
+    mysore = card.locator("li[data-city=Mysore]")
+    expect(mysore).to_have_attribute("data-connected", "false")
+    expect(mysore).to_contain_text("✗ not joined yet")
+    expect(card.locator("li[data-city=Lucknow]")).to_contain_text("✓ joined to Allahabad")
+    status = page.locator("#contract-status")
+    expect(status).to_contain_text("Contract out of reach: the bank has broken, so the game "
+                                   "ends with this operating round (5.1.2)")
+    card.scroll_into_view_if_needed()
+    shot(page, "contract-progress-laptop", tmp_path)
+    # Another seat's answer holds no progress of Dan's (its page renders only its own).
+    ann = httpx.get(f"{server_url}/api/games/{game['id']}",
+                    headers={"Authorization": f"Bearer {game['tokens']['Ann']}"}, timeout=60)
+    contract = ann.json()["turn"]["tables"]["contract"]
+    assert contract["player"] == "Ann" and "Mysore" not in json.dumps(contract)
+    assert errors.seen == []
+
+
+# Page notifications recorded instead of shown (granted), so that the test sees them.
+RECORD_NOTIFICATIONS = """
+(() => {
+  window.__notes = [];
+  window.Notification = class {
+    constructor(title, options) { window.__notes.push([title, options && options.body]); }
+    static get permission() { return "granted"; }
+    static requestPermission() { return Promise.resolve("granted"); }
+  };
+})();
+"""
+
+
+def test_the_tab_title_sound_and_notification_tell_a_seat_it_is_its_turn(
+        pages: Pages, server_url: str) -> None:
+    game = import_game(server_url, "greedy-3p-seed3.json", 41, hotseat=False)
+    ann, ann_errors = pages.new()
+    open_game(ann, server_url, game["links"]["Ann"])
+    expect(ann).to_have_title("(Your turn) 1853 — Stock Round 2")
+    cat, errors = pages.new()
+    cat.add_init_script(RECORD_NOTIFICATIONS)
+    open_game(cat, server_url, game["links"]["Cat"])
+    expect(cat).to_have_title("1853 — Stock Round 2")
+    toggle = cat.locator("#alerts-toggle")
+    expect(toggle).not_to_be_checked()  # off by default
+    toggle.check()
+    assert cat.evaluate("localStorage.getItem('india1853.turn-alerts')") == "on"
+    # Ann buys (the fixture's action 42): Cat is next.
+    log = json.loads((GAMES / "greedy-3p-seed3.json").read_text())
+    r = httpx.post(f"{server_url}/api/games/{game['id']}/actions", json=log["actions"][41],
+                   headers={"Authorization": f"Bearer {game['tokens']['Ann']}"}, timeout=60)
+    assert r.status_code == 200, r.text
+    expect(cat).to_have_title("(Your turn) 1853 — Stock Round 2")
+    cat.wait_for_function("document.body.dataset.alerted === '43'", polling=100)
+    notes = cat.evaluate("window.__notes")
+    assert len(notes) == 1 and notes[0][0] == "1853: your turn" and "Cat" in notes[0][1]
+    expect(ann).to_have_title("1853 — Stock Round 2")
+    # The switch is remembered in this browser.
+    cat.reload()
+    expect(cat.locator("#alerts-toggle")).to_be_checked()
+    assert errors.seen == [] and ann_errors.seen == []
+
+
+def test_the_share_table_fits_a_laptop_with_every_sell_button(
+        pages: Pages, server_url: str, tmp_path: Path) -> None:
+    # Five players; Bob may sell 1 to 6 shares of one company (random-5p-seed2-shortened, 1141).
+    game = import_game(server_url, "random-5p-seed2-shortened.json", 1141, hotseat=False)
+    page, errors = pages.new(LAPTOP)
+    open_game(page, server_url, game["links"]["Bob"])
+    expect(page.locator("button[data-kind=sell-6]")).to_be_visible()
+    wrap = page.locator("#shares")
+    page.locator("#shares-title").evaluate("e => e.scrollIntoView({block: 'start'})")
+    shot(page, "share-table-laptop", tmp_path)
+    assert wrap.evaluate("e => e.scrollWidth <= e.clientWidth"), "the share table scrolls"
+    side = page.locator("#side").bounding_box()
+    assert side is not None
+    right = side["x"] + side["width"]
+    wanted = ["#shares thead th", "#shares button[data-kind^=sell]", "#shares tbody td"]
+    for selector in wanted:
+        for box in page.locator(selector).evaluate_all(
+                "els => els.map(e => e.getBoundingClientRect().right)"):
+            assert box <= right + 0.5, f"{selector} ends at {box}, past the pane's {right}"
+    assert page.evaluate("document.documentElement.scrollWidth") <= LAPTOP["width"]
+    assert errors.seen == []
+
+
+def test_on_a_phone_a_tapped_tile_keeps_its_preview_on_screen(
+        pages: Pages, server_url: str, tmp_path: Path) -> None:
+    game = import_game(server_url, "greedy-3p-seed3.json", 28)  # GIP lays track
+    page, errors = pages.new(PHONE)
+    open_game(page, server_url, game["hotseat_link"])
+    page.locator("#decision-body .options.hexes button").first.click()
+    tiles = page.locator("#decision-body .options.tiles button")
+    expect(tiles.first).to_be_visible()
+    tiles.first.click()
+    expect(page.locator("#confirm")).to_be_visible()
+    tile = page.locator("#board .preview-tile")
+    expect(tile).to_have_count(1)
+    for box in (tile.bounding_box(), page.locator("#confirm").bounding_box()):
+        assert box is not None
+        assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
+    shot(page, "tile-preview-phone", tmp_path)
     assert errors.seen == []

@@ -51,7 +51,9 @@ def cite(edition: str, rule: str) -> str:
         own = [p for p in parts if not _SECOND.search(p)]
         if own:
             return own[0]
-    return _SECOND.sub(lambda m: table.get(m.group(0), m.group(0)), rule)
+    cited = _SECOND.sub(lambda m: table.get(m.group(0), m.group(0)), rule)
+    # Two 2009 rules may share one 1989 paragraph ("2.9.2, 3.2.1" -> "22.1"): named once.
+    return ", ".join(dict.fromkeys(cited.split(", ")))
 
 
 def cite_text(edition: str, text: str) -> str:

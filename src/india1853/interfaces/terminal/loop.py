@@ -316,6 +316,11 @@ class Hotseat:
             decision = screen.decision_of(self.model, legal[0]["entity"]) if legal else None
             self.console.print(screen.options_table(decision["options"] if decision else [],
                                                     only=only, everything=True))
+            options = decision["options"] if decision else []
+            for line in screen.warning_lines(
+                    [o for o in options
+                     if only is None or screen.option_text(o["action"]).startswith(only)]):
+                self.console.print(line)
             for line in screen.disabled_lines(decision, only=only, everything=True):
                 self.console.print(line)
         elif name == "board":

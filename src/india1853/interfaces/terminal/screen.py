@@ -202,6 +202,43 @@ def companies_table(model: Model, current: str | None = None,
     return table
 
 
+def float_line(model: Model) -> Text | None:
+    """What floats a company (2.7.5 / 16.7), in the engine's words, and the shares each company
+    not yet floated still needs; None once every company has floated."""
+    waiting = [c for c in model["tables"]["companies"] if not c["float"]["floated"]]
+    if not waiting:
+        return None
+    counts = ", ".join(f"{c['initials']} {c['float']['issued']}/{c['float']['qualifying']}"
+                       for c in waiting)
+    return Text(f"To float: {waiting[0]['float']['text']}. Issued so far: {counts}",
+                style="italic")
+
+
+def _float_lines(tables: Model, decision: Mapping[str, Any] | None) -> list[Text]:
+    """Under the companies, where shares are bid for or bought: what floats a company."""
+    if decision is None or decision.get("step") not in ("bonds", "claims", "stock"):
+        return []
+    line = float_line(tables)
+    return [] if line is None else [line]
+
+
+def warning_lines(options: Sequence[Option]) -> list[Text]:
+    """The engine's warnings on the options (a bond, claim or purchase that would leave the
+    player no company to direct: 2.9.2, 3.2.1), one line per distinct warning with the
+    commands it applies to."""
+    found: dict[str, list[str]] = {}
+    for option in options:
+        if option.get("warning"):
+            found.setdefault(str(option["warning"]), []).append(option_text(option["action"]))
+    out = []
+    for warning, texts in found.items():
+        listed = ", ".join(texts[:UNAVAILABLE_ITEMS]) + (
+            f" and {len(texts) - UNAVAILABLE_ITEMS} more" if len(texts) > UNAVAILABLE_ITEMS
+            else "")
+        out.append(Text(f"Warning: {listed} — {warning}", style="bold yellow"))
+    return out
+
+
 def train_market(model: Model) -> Text:
     """The trains the bank still holds, with their prices, and the returned trains in the bank
     pool (4.8, TABLE 5), and the phase's tiles."""
@@ -527,6 +564,13 @@ def contract_panel(model: Model) -> RenderableType:
             lines.append(f"Bond not yet covered by cities: £{contract['uncovered']}")
         if not contract["returned"]:
             lines.append(_connections(contract))
+        progress = contract.get("progress")
+        if progress is not None:
+            lines.append("Cities: " + ", ".join(
+                f"{c['name']} {'joined' if c['connected'] else 'not joined'}"
+                for c in progress["cities"]))
+            lines.append(("WARNING: contract " if progress["warning"] else "Contract: ")
+                         + str(progress["status"]))
     else:
         lines.append("Contract cities: none named yet")
     if contract["claims"]:
@@ -576,6 +620,7 @@ def turn_screen(model: Model, tables: Model, entity: str, recent: Sequence[str],
     parts: list[RenderableType] = [
         players_table(tables),
         companies_table(tables, current),
+        *_float_lines(tables, decision),
         Text.assemble(train_market(tables), "\n", market_line(tables)),
     ]
     if contract and model["tables"]["contract"] is not None:
@@ -589,5 +634,6 @@ def turn_screen(model: Model, tables: Model, entity: str, recent: Sequence[str],
     if recent:
         parts.append(Panel(Text("\n".join(recent)), title=recent_title, title_align="left"))
     parts.append(options_table(decision["options"] if decision else []))
+    parts.extend(warning_lines(decision["options"] if decision else []))
     parts.extend(disabled_lines(decision))
     return Group(*parts)

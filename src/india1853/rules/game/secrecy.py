@@ -71,6 +71,12 @@ def cities_public(st: GameState, player: PlayerState) -> bool:
     return player.bond_returned or player.declared or game_over(st)
 
 
+def progress_visible(st: GameState, player: PlayerState, viewer: str | None) -> bool:
+    """A bid's progress (which of its cities are joined, whether it is out of reach, 4.3.1)
+    names its cities: the bidder's own, and everyone's once the cities are public."""
+    return viewer == player.name or cities_public(st, player)
+
+
 @dataclass(frozen=True)
 class FieldSecret:
     """One secret field of an action: ``field`` (``"claims[].city"``: that key of every item of
@@ -148,6 +154,9 @@ STATE_SECRETS: tuple[tuple[str, str, str, str], ...] = (
     ("a first-edition bid's claims (shares and number of cities)", "the bidder", "14.5",
      "15.1: every bid is in"),
     ("a bid's cities", "the bidder", "2.5.4 / 14.5",
+     "4.3.2 fulfilled, 15.4 declared, 5.1 the end"),
+    ("a bid's progress: which of its cities are joined by track, and the warning that it is "
+     "out of reach (predicate progress_visible)", "the bidder", "2.5.4 / 14.5",
      "4.3.2 fulfilled, 15.4 declared, 5.1 the end"),
     ("a MIK 2 hand (the cards drawn and kept)", "its holder", "MIK 2, METHOD",
      "a card actioned is public; the rest at the end (5.1)"),

@@ -74,6 +74,15 @@ def turn_model(game: Game, viewer: str | None, *, moderator: bool = False) -> di
     contract = model["tables"]["contract"]
     if contract is not None:
         contract["rule"] = cite(edition, contract["rule"])
+        progress = contract["progress"]
+        if progress is not None:
+            progress["rule"] = cite(edition, progress["rule"])
+            for key in ("status", "warning"):
+                if progress[key] is not None:
+                    progress[key] = cite_text(edition, progress[key])
+    for company in model["tables"]["companies"]:
+        company["float"]["text"] = cite_text(edition, company["float"]["text"])
+        company["float"]["rule"] = cite(edition, company["float"]["rule"])
     return model
 
 
@@ -91,7 +100,7 @@ def preview(game: Game, viewer: str, action: Action) -> Json:
 
 
 # The fields of a decision, an option or a missing option that cite rules in their text.
-_CITING_TEXT = ("what", "effect", "note", "reason")
+_CITING_TEXT = ("what", "effect", "note", "reason", "warning")
 
 
 def _cited(edition: str, item: Json) -> Json:

@@ -14,7 +14,7 @@ from india1853.data.summaries import rule_summary
 from india1853.rules import construction as con
 from india1853.rules.construction.common import hex_spec
 from india1853.rules.construction.promotions import promotion_cost
-from india1853.rules.game import board_port, steps, stock_round
+from india1853.rules.game import board_port, directing, steps, stock_round
 from india1853.rules.game.game import Game
 from india1853.rules.game.legal import disabled_options
 from india1853.rules.game.operating_round import price_after_dividend
@@ -398,11 +398,18 @@ def options(game: Game, entity: str, legal: list[Action],
     ctx = _Context(game, entity, view)
     next_id = game.next_id()
     out = []
+    # 2.9.2, 3.2.1: a bond, claim or purchase that would leave him no company to direct.
+    players = [a for a in legal if a.get("entity_type") == "player"]
+    warnings = dict(zip((id(a) for a in players), directing.shut_out_warnings(
+        game.rules, game.state, entity, players), strict=True))
     for raw in legal:
         action = {**raw, "id": next_id, "created_at": 0}
         build = OPTION_BUILDERS.get(action["type"], _pending_option)
         option = build(ctx, action)
         option["rule_summary"] = rule_summary(game.rules.ed.name, option["rule"])
+        warning = warnings.get(id(raw))
+        if warning is not None:
+            option["warning"] = warning
         out.append(option)
     return out
 

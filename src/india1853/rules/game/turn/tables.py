@@ -10,9 +10,11 @@ from typing import Any
 from india1853.data.citations import cite
 from india1853.data.model import PhaseSpec
 from india1853.rules import construction as con
+from india1853.rules.game import contract_progress, directing
 from india1853.rules.game.game import Game
 from india1853.rules.game.operating_round import price_after_dividend
 from india1853.rules.game.rules_data import GameRules
+from india1853.rules.game.secrecy import progress_visible
 from india1853.rules.game.shares import would_be_director
 from india1853.rules.game.state import CompanyState
 
@@ -115,6 +117,7 @@ def _companies_table(game: Game, view: Mapping[str, Any]) -> list[Json]:
             "bases": bases.get(initials, 0),
             "base_tokens": spec.base_tokens,
             "state": _company_state(c),
+            "float": directing.float_need(rules, game.state, game.state.companies[initials]),
             "floated": c["floated"],
             "formed": c["formed"],
             "colour": spec.colour,
@@ -196,12 +199,16 @@ def _contract(game: Game, viewer: str | None) -> Json | None:
     values = {c: game.rules.city(c).bond_value for c in p.cities}
     groups = con.contract_groups(game.state.board, p.cities) if p.cities else []
     joined = {c: [o for o in g if o != c] for g in groups for c in g}
+    progress = (contract_progress.progress(game.rules, game.state, p)
+                if progress_visible(game.state, p, viewer) else None)
+    connected = {c["name"]: c["connected"] for c in progress["cities"]} if progress else {}
     return {"player": viewer, "bond": p.bond, "returned": p.bond_returned,
             "cities": [{"name": c, "hex": game.rules.city(c).hex, "bond_value": v,
-                        "joined_to": joined.get(c, [])} for c, v in values.items()],
+                        "joined_to": joined.get(c, []), "connected": connected.get(c, False)}
+                       for c, v in values.items()],
             "groups": groups, "rule": "4.3.1",
             "uncovered": p.bond - sum(values.values()), "claims": list(p.claims),
-            "complete": p.bid_complete}
+            "complete": p.bid_complete, "progress": progress}
 
 
 def tables(game: Game, view: Mapping[str, Any], viewer: str | None) -> Json:

@@ -15,9 +15,9 @@ function optionButton(option, act, { primary = false, label } = {}) {
   return h("button", {
     type: "button", class: primary ? "primary" : "", "data-type": option.type,
     "data-kind": option.action && option.action.kind ? option.action.kind : null,
-    title: option.effect + (option.note ? ` — ${option.note}` : ""),
+    title: option.effect + (option.note ? ` — ${option.note}` : "") + (option.warning ? ` — Warning: ${option.warning}` : ""),
     onclick: () => act(option),
-  }, label || option.label, cost ? h("span", { class: "option-cost" }, ` (${cost})`) : null);
+  }, option.warning ? "⚠ " : null, label || option.label, cost ? h("span", { class: "option-cost" }, ` (${cost})`) : null);
 }
 
 let whyCount = 0;
@@ -67,6 +67,18 @@ function valueWords(values) {
 function tileWords(option) {
   const verb = option.type === "promote_tile" ? "Promote to tile" : "Tile";
   return `${verb} ${option.ui.tile}, ${option.ui.colour || ""}, ${costWords(option.cost) || "free"}, ${valueWords(option.ui.values)}`;
+}
+
+/** The engine's warnings on a city's claims (a claim that leaves no company to direct), each
+ * once, with the companies it applies to. */
+function claimWarnings(opts, warningId) {
+  const texts = new Map();
+  for (const o of opts) {
+    if (!texts.has(o.warning)) texts.set(o.warning, []);
+    texts.get(o.warning).push(o.ui.company);
+  }
+  return [...texts.entries()].map(([text, companies]) => h("span", { class: "warn", id: warningId(text) },
+    `⚠ Claim for ${companies.join(" or ")}: ${text}`));
 }
 
 function byHex(options) {
@@ -181,6 +193,9 @@ export class Decisions {
     const turn = this.turn;
     const box = this.body.closest(".decisions");
     this.board.clearOverlay();
+    // A tile previewed on the board: a phone's layout keeps the board in view (app.css).
+    document.body.classList.toggle("previewing",
+      Boolean(!this.readOnly && this.selection && this.selection.kind === "track" && this.selection.tile));
     if (!turn) return;
     if (this.readOnly) {
       box.classList.add("idle");
@@ -747,22 +762,33 @@ export class Decisions {
     if (bonds.length) {
       const select = h("select", { id: "bond-amount", "aria-label": "Bond amount" },
         bonds.map((o, i) => h("option", { value: String(i) }, o.label)));
-      // The chosen bond's own note and effect (the engine's words for that amount).
+      // The chosen bond's own note and effect (the engine's words for that amount), and the
+      // engine's warning for a bond that leaves no company to direct (2.9.2, 3.2.1).
       const note = h("p", { class: "note", id: "bond-note" }, bonds[0].note);
       const effect = h("p", { class: "hint", id: "bond-effect", "aria-live": "polite" }, bonds[0].effect);
+      const warning = h("p", { class: "warn", id: "bond-warning", hidden: !bonds[0].warning }, bonds[0].warning || "");
       select.addEventListener("change", () => {
         const chosen = bonds[Number(select.value)];
         note.textContent = chosen.note;
         effect.textContent = chosen.effect;
+        warning.textContent = chosen.warning ? `⚠ ${chosen.warning}` : "";
+        warning.hidden = !chosen.warning;
       });
+      if (bonds[0].warning) warning.textContent = `⚠ ${bonds[0].warning}`;
       parts.push(h("div", { class: "bond-row" }, h("label", { for: "bond-amount" }, "Bond"), select,
         h("button", { type: "button", class: "primary", id: "place-bond",
           onclick: () => { dialog.close(); this.act(bonds[Number(select.value)]); } }, "Place bond")), note,
-        effect);
+        warning, effect);
     }
     // The claims the bid may not make now stay in the list, disabled, with the engine's reason
     // (2.5.6, 2.5.7 and its look-ahead, 2.5.9, 2.5.10, 3.1.2).
     const claimsNotNow = (d.disabled || []).filter((o) => o.type === "claim_city");
+    // Each distinct warning once per city, named by the claims it is about.
+    const warningIds = new Map();
+    const warningId = (text) => {
+      if (!warningIds.has(text)) warningIds.set(text, `warn-${++whyCount}`);
+      return warningIds.get(text);
+    };
     if (claims.length || claimsNotNow.length) {
       const cities = new Map();
       for (const o of [...claims, ...claimsNotNow]) {
@@ -774,10 +800,12 @@ export class Decisions {
           h("strong", {}, city), h("span", { class: "hint" }, opts[0].ui.hex ? ` ${opts[0].ui.hex} · bond value ${money(opts[0].ui.bond_value)}` : ""),
           opts[0].note ? h("span", { class: "note" }, ` · ${opts[0].note}`) : null,
           h("div", { class: "options" }, opts.filter((o) => !o.reason).map((o) => h("button", { type: "button",
-            "aria-label": o.label, title: o.effect, "data-type": "claim_city",
-            "data-city": o.ui.city, "data-company": o.ui.company,
-            onclick: () => { dialog.close(); this.act(o); } }, `Claim for ${o.ui.company}`)),
-          disabledClaims(opts.filter((o) => o.reason)))))));
+            "aria-label": o.label, title: o.effect + (o.warning ? ` — Warning: ${o.warning}` : ""), "data-type": "claim_city",
+            "data-city": o.ui.city, "data-company": o.ui.company, class: o.warning ? "warned" : null,
+            "aria-describedby": o.warning ? warningId(`${city}\n${o.warning}`) : null,
+            onclick: () => { dialog.close(); this.act(o); } }, o.warning ? "⚠ " : null, `Claim for ${o.ui.company}`)),
+          disabledClaims(opts.filter((o) => o.reason))),
+          claimWarnings(opts.filter((o) => !o.reason && o.warning), (text) => warningId(`${city}\n${text}`))))));
     }
     if (d.composer) parts.push(this.bidComposer(d));
     const othersNotNow = (d.disabled || []).filter((o) => o.type !== "claim_city");

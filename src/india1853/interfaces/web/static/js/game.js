@@ -209,7 +209,10 @@ async function loadLog() {
 function render(rawTurn, { readOnly }) {
   const d = state.data;
   const turn = normalizeTurn(rawTurn);
-  document.title = `1853 — ${turn.title}`;
+  // The viewer decides now (the turn model lists decisions only for the seat's own entities).
+  const mine = !readOnly && (turn.decisions || []).length > 0;
+  document.title = `${mine ? "(Your turn) " : ""}1853 — ${turn.title}`;
+  if (!readOnly) alertTurn(turn, mine);
   $("title").textContent = `${turn.title} · phase ${turn.phase}${readOnly ? ` · action ${state.at}` : ""}`;
   $("headline").textContent = turn.headline;
   document.body.dataset.viewer = readOnly || !d || !d.seat ? "" : d.seat;
@@ -301,6 +304,51 @@ $("seat-select").addEventListener("change", (event) => {
   decisions.selection = null;
   refresh();
 });
+
+// --- turn alerts: a sound and a browser notification, off unless switched on ---------------------
+
+const ALERTS_KEY = "india1853.turn-alerts";
+const alerts = { on: false, mine: null, audio: null };
+try { alerts.on = window.localStorage.getItem(ALERTS_KEY) === "on"; } catch { /* storage blocked */ }
+$("alerts-toggle").checked = alerts.on;
+$("alerts-toggle").addEventListener("change", async (event) => {
+  alerts.on = event.target.checked;
+  try { window.localStorage.setItem(ALERTS_KEY, alerts.on ? "on" : "off"); } catch { /* not kept */ }
+  if (!alerts.on) return;
+  // Sound may start only after a gesture: this click is one.
+  if (!alerts.audio && window.AudioContext) alerts.audio = new AudioContext();
+  if (window.Notification && Notification.permission === "default") {
+    try { await Notification.requestPermission(); } catch { /* refused: sound only */ }
+  }
+});
+
+function beep() {
+  const ctx = alerts.audio;
+  if (!ctx) return;
+  const tone = ctx.createOscillator();
+  const gain = ctx.createGain();
+  tone.frequency.value = 880;
+  gain.gain.setValueAtTime(0.15, ctx.currentTime);
+  gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.3);
+  tone.connect(gain).connect(ctx.destination);
+  tone.start();
+  tone.stop(ctx.currentTime + 0.3);
+}
+
+/** When a decision becomes the viewer's (not on the page's first showing), and the alerts are
+ * on: a short tone and a browser notification naming the decision. */
+function alertTurn(turn, mine) {
+  const becameMine = mine && alerts.mine === false;
+  alerts.mine = mine;
+  if (!becameMine || !alerts.on) return;
+  beep();
+  if (window.Notification && Notification.permission === "granted") {
+    try {
+      new Notification("1853: your turn", { body: turn.headline, tag: `india1853-${gameId}` });
+    } catch { /* a browser without page notifications */ }
+  }
+  document.body.dataset.alerted = String(turn.next_id);
+}
 
 // --- history ---------------------------------------------------------------------------------
 

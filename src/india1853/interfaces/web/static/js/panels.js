@@ -38,7 +38,9 @@ export function renderPlayers(el, turn, bonds) {
 
 const SHARE_ACTIONS = ["buy_share", "sell_shares", "redeem_share"];
 
-/** The share table, 18xx style, with buy and sell buttons enabled only for legal options. */
+/** The share table, 18xx style, with buy and sell buttons enabled only for legal options. Each
+ * company's buttons stand in a row of their own under its figures, so that the figures and the
+ * players' holdings fit a laptop's side pane however many Sell buttons there are. */
 export function renderShares(el, turn, { act, readOnly }) {
   const t = turn.tables;
   const players = t.players.map((p) => p.name);
@@ -52,67 +54,87 @@ export function renderShares(el, turn, { act, readOnly }) {
   const stock = !readOnly && ((turn.decisions || []).some((d) => d.step === "stock") || options.length > 0);
   const holdings = new Map(t.players.map((p) => [p.name, p.certificates || {}]));
   // A disabled button names the engine's reason: as its title, and in words under the row's
-  // buttons (its aria-describedby).
+  // buttons (its aria-describedby). An option the engine warns about (it would leave the
+  // player no company to direct) carries a mark, and the warning in words likewise.
   const button = (label, option, what, company, kind, why) => h("button", {
     type: "button", disabled: !option, "aria-label": what, "data-company": company, "data-kind": kind,
-    title: option ? `${option.effect}${option.note ? ` — ${option.note}` : ""}`
+    class: option && option.warning ? "warned" : null,
+    title: option ? `${option.effect}${option.note ? ` — ${option.note}` : ""}${option.warning ? ` — Warning: ${option.warning}` : ""}`
       : why ? `${what}: ${why.reason}` : `${what}: not allowed now`,
-    "aria-describedby": !option && why ? `why-${company}-${kind}` : null,
+    "aria-describedby": !option && why ? `why-${company}-${kind}` : option && option.warning ? `warn-${company}-${kind}` : null,
     onclick: option ? () => act(option) : null,
-  }, label);
-  const reasons = (company, whys) => {
+  }, option && option.warning ? "⚠ " : null, label);
+  const reasons = (company, whys, warned) => {
     const shown = whys.filter(([, why]) => why);
-    return shown.length ? h("span", { class: "share-why" }, shown.map(([kind, why, words]) =>
-      h("span", { class: "why", id: `why-${company}-${kind}`, "data-rule": why.rule }, `${words}: ${why.reason}`))) : null;
+    if (!shown.length && !warned.length) return null;
+    return h("span", { class: "share-why" },
+      warned.map(([kind, option, words]) => h("span", { class: "warn", id: `warn-${company}-${kind}`, "data-rule": option.rule },
+        `⚠ ${words}: ${option.warning}`)),
+      shown.map(([kind, why, words]) =>
+        h("span", { class: "why", id: `why-${company}-${kind}`, "data-rule": why.rule }, `${words}: ${why.reason}`)));
   };
-  clear(el, h("table", { class: "shares" },
+  const columns = 7 + players.length;
+  const floatWords = (c) => (c.float && !c.float.floated
+    ? `${c.float.issued}/${c.float.qualifying} issued` : null);
+  const rows = t.companies.flatMap((c) => {
+    const mine = options.filter((o) => o.ui && o.ui.company === c.initials);
+    const find = (type, source) => mine.find((o) => o.type === type && (!source || o.ui.source === source));
+    const sells = mine.filter((o) => o.type === "sell_shares").sort((a, b) => a.ui.count - b.ui.count);
+    const redeem = find("redeem_share");
+    const notNow = disabled.filter((o) => o.ui && o.ui.company === c.initials);
+    const whyNot = (type, source) => notNow.find((o) => o.type === type && (!source || o.ui.source === source));
+    const buyIpo = find("buy_share", "ipo");
+    const buyPool = find("buy_share", "pool");
+    const whyIpo = buyIpo ? null : whyNot("buy_share", "ipo");
+    const whyPool = buyPool ? null : whyNot("buy_share", "pool");
+    const whySell = sells.length ? null : whyNot("sell_shares");
+    // An un-redeemed share the player cannot pay for (2.7.4): the button, disabled, says why.
+    const whyRedeem = redeem ? null : whyNot("redeem_share");
+    const warned = [["buy-ipo", buyIpo, "IPO"], ["buy-pool", buyPool, "Pool"]].filter(([, o]) => o && o.warning);
+    const figures = h("tr", { class: `${c.floated ? "floated" : ""}${stock ? " has-actions" : ""}`, "data-company": c.initials },
+      // The kind under the badge, beside the state (no wider column).
+      h("th", { scope: "row", title: `${c.name}. ${c.kind_words}` }, companyBadge(c),
+        kindTag(c) || c.state !== "operating" ? h("span", { class: "co-state", title: c.float && !c.float.floated ? c.float.text : null,
+          "data-float": c.initials }, kindTag(c), kindTag(c) && c.state !== "operating" ? " · " : "",
+          c.state === "operating" ? "" : c.state,
+          floatWords(c) ? h("span", { class: "issued" }, ` · ${floatWords(c)}`) : null) : null),
+      h("td", {}, money(c.par)), h("td", {}, c.price === null ? "—" : money(c.price)),
+      h("td", {}, money(c.treasury)),
+      h("td", { class: "trains" }, (c.trains || []).join(", ") || "—", c.credit_train ? ` (+${c.credit_train} on credit)` : ""),
+      h("td", {}, String(c.ipo)), h("td", {}, String(c.pool)),
+      players.map((n) => {
+        const count = holdings.get(n)[c.initials] || 0;
+        const director = c.director === n;
+        return h("td", { "data-player": n }, count ? String(count) : "",
+          director ? h("abbr", { class: "dir", title: `${n} is the director` }, " D") : null);
+      }));
+    if (!stock) return [figures];
+    const actions = h("tr", { class: "share-row", "data-company": c.initials },
+      h("td", { colspan: String(columns) }, h("div", { class: "share-actions", role: "group",
+        "aria-label": `${c.initials}: buy or sell` },
+        button("Buy IPO", buyIpo, `Buy ${c.initials} from the offering`, c.initials, "buy-ipo", whyIpo),
+        button("Buy pool", buyPool, `Buy ${c.initials} from the pool`, c.initials, "buy-pool", whyPool),
+        button("Sell", sells[0], `Sell a share of ${c.initials}`, c.initials, "sell", whySell),
+        sells.slice(1).map((o) => button(`Sell ${o.ui.count}`, o, `Sell ${o.ui.count} shares of ${c.initials}`, c.initials, `sell-${o.ui.count}`)),
+        redeem || whyRedeem ? button("Redeem", redeem, `Redeem a ${c.initials} share`, c.initials, "redeem", whyRedeem) : null),
+      reasons(c.initials, [["buy-ipo", whyIpo, "IPO"], ["buy-pool", whyPool, "Pool"], ["sell", whySell, "Sell"],
+        ["redeem", whyRedeem, "Redeem"]], warned)));
+    return [figures, actions];
+  });
+  // What floats a company (2.7.5 / 16.7): the engine's sentence, the same for every company
+  // but for its numbers; shown once, with the first company not yet floated.
+  const unfloated = t.companies.find((c) => c.float && !c.float.floated);
+  clear(el, h("table", { class: `shares${stock ? " stock" : ""}` },
     h("caption", { class: "sr-only" }, "Companies: par, price, treasury, trains, shares in the offering, the pool and each player's hands"),
     h("thead", {}, h("tr", {},
       h("th", { scope: "col" }, "Company"),
-      stock ? h("th", { scope: "col" }, "Buy / sell") : null,
       h("th", { scope: "col" }, "Par"),
       h("th", { scope: "col" }, "Price"), h("th", { scope: "col", title: "treasury" }, "Cash"),
       h("th", { scope: "col" }, "Trains"), h("th", { scope: "col", title: "the offering (IPO)" }, "IPO"),
       h("th", { scope: "col" }, "Pool"),
-      players.map((n) => h("th", { scope: "col" }, n)))),
-    h("tbody", {}, t.companies.map((c) => {
-      const mine = options.filter((o) => o.ui && o.ui.company === c.initials);
-      const find = (type, source) => mine.find((o) => o.type === type && (!source || o.ui.source === source));
-      const sells = mine.filter((o) => o.type === "sell_shares").sort((a, b) => a.ui.count - b.ui.count);
-      const redeem = find("redeem_share");
-      const notNow = disabled.filter((o) => o.ui && o.ui.company === c.initials);
-      const whyNot = (type, source) => notNow.find((o) => o.type === type && (!source || o.ui.source === source));
-      const buyIpo = find("buy_share", "ipo");
-      const buyPool = find("buy_share", "pool");
-      const whyIpo = buyIpo ? null : whyNot("buy_share", "ipo");
-      const whyPool = buyPool ? null : whyNot("buy_share", "pool");
-      const whySell = sells.length ? null : whyNot("sell_shares");
-      // An un-redeemed share the player cannot pay for (2.7.4): the button, disabled, says why.
-      const whyRedeem = redeem ? null : whyNot("redeem_share");
-      return h("tr", { class: c.floated ? "floated" : "" },
-        // The kind under the badge, beside the state (no wider column).
-        h("th", { scope: "row", title: `${c.name}. ${c.kind_words}` }, companyBadge(c),
-          kindTag(c) || c.state !== "operating" ? h("span", { class: "co-state" }, kindTag(c),
-            kindTag(c) && c.state !== "operating" ? " · " : "", c.state === "operating" ? "" : c.state) : null),
-        stock ? h("td", {}, h("div", { class: "share-actions" },
-          button("Buy IPO", buyIpo, `Buy ${c.initials} from the offering`, c.initials, "buy-ipo", whyIpo),
-          button("Buy pool", buyPool, `Buy ${c.initials} from the pool`, c.initials, "buy-pool", whyPool),
-          button("Sell", sells[0], `Sell a share of ${c.initials}`, c.initials, "sell", whySell),
-          sells.slice(1).map((o) => button(`Sell ${o.ui.count}`, o, `Sell ${o.ui.count} shares of ${c.initials}`, c.initials, `sell-${o.ui.count}`)),
-          redeem || whyRedeem ? button("Redeem", redeem, `Redeem a ${c.initials} share`, c.initials, "redeem", whyRedeem) : null),
-        reasons(c.initials, [["buy-ipo", whyIpo, "IPO"], ["buy-pool", whyPool, "Pool"], ["sell", whySell, "Sell"],
-          ["redeem", whyRedeem, "Redeem"]])) : null,
-        h("td", {}, money(c.par)), h("td", {}, c.price === null ? "—" : money(c.price)),
-        h("td", {}, money(c.treasury)),
-        h("td", {}, (c.trains || []).join(", ") || "—", c.credit_train ? ` (+${c.credit_train} on credit)` : ""),
-        h("td", {}, String(c.ipo)), h("td", {}, String(c.pool)),
-        players.map((n) => {
-          const count = holdings.get(n)[c.initials] || 0;
-          const director = c.director === n;
-          return h("td", {}, count ? String(count) : "",
-            director ? h("abbr", { class: "dir", title: `${n} is the director` }, " D") : null);
-        }));
-    }))),
+      players.map((n) => h("th", { scope: "col", class: "holder", title: n }, n)))),
+    h("tbody", {}, rows)),
+  unfloated ? h("p", { class: "hint float-rule", id: "float-rule" }, "To float: ", unfloated.float.text) : null,
   h("p", { class: "hint" }, "D: director. Bank: ", h("strong", {}, money(t.bank)),
     t.bank_broken ? " — the bank is broken" : ""));
 }
@@ -165,12 +187,24 @@ export function renderContract(section, body, turn, { shared = false, player = "
   const c = turn.tables.contract;
   section.hidden = !c;
   if (!c) return;
+  // The progress (the engine's, rules/game/contract_progress.py): per city whether it is joined
+  // by track to another city of the bid (4.3.1), and the warning when it is out of reach.
+  const progress = c.progress;
+  const joined = (city) => {
+    if (!progress || progress.fulfilled) return "";
+    return city.connected ? ` — ✓ joined to ${city.joined_to.join(", ")}` : " — ✗ not joined yet";
+  };
   const content = [
     h("p", {}, `Bond ${money(c.bond)}`, c.returned ? " (returned)" : "",
       c.uncovered !== undefined ? ` · uncovered ${money(c.uncovered)}` : ""),
     c.cities && c.cities.length
-      ? h("ul", {}, c.cities.map((city) => h("li", {}, `${city.name} (${city.hex}), bond value ${money(city.bond_value)}`)))
+      ? h("ul", { class: "contract-cities" }, c.cities.map((city) => h("li", {
+        "data-city": city.name, "data-connected": progress ? String(Boolean(city.connected)) : null },
+      `${city.name} (${city.hex}), bond value ${money(city.bond_value)}`, joined(city))))
       : h("p", { class: "hint" }, "No city named yet."),
+    progress ? h("p", { class: progress.warning ? "warn contract-status" : "hint contract-status",
+      id: "contract-status", role: progress.warning ? "alert" : null },
+    progress.warning ? "⚠ Contract " : "Contract: ", progress.status) : null,
   ];
   const open = body.querySelector("details")?.open && body.dataset.player === player;
   body.dataset.player = player;
