@@ -30,6 +30,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 from typing import Any
 
 # The environment every command runs in: that of the tests less the database and Redis
@@ -76,14 +77,16 @@ class _Client:
                                          stdout=subprocess.DEVNULL, env=env)
         theirs.close()
         self._sock = ours
+        self._lock = threading.Lock()  # one question, one answer, whichever thread asks
 
     def _ask(self, request: dict[str, Any], fds: list[int] | None = None) -> Any:
         data = json.dumps(request).encode()
-        if fds:
-            socket.send_fds(self._sock, [data], fds)
-        else:
-            self._sock.send(data)
-        answer = self._sock.recv(65536)
+        with self._lock:
+            if fds:
+                socket.send_fds(self._sock, [data], fds)
+            else:
+                self._sock.send(data)
+            answer = self._sock.recv(65536)
         if not answer:
             raise RuntimeError("the fork server is gone")
         return json.loads(answer)
