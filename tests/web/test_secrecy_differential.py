@@ -19,11 +19,15 @@ served by handlers that take no token (web/app.py: their only inputs are the gam
 these servers switch off): what they return is one function of the game's log, whoever asks.
 So they are compared in every state as the spectator receives them, and, to catch a handler
 or a middleware that came to read the token after all, as every viewer receives them in one
-state (the one before the rules reveal the secret, else the last; the charts, drawn by
-matplotlib at a second or two a picture, as the spectator and one other seat receive them,
-the history's ``at/N`` and ``board.svg?at=N`` at the window's last N).  Everything that reads
-the token (the view, the event stream, previews, refused actions) is compared for every viewer
-in every state.
+state (the one before the rules reveal the secret, else the last; the history's ``at/N`` and
+``board.svg?at=N`` at the window's last N).  The charts, drawn by matplotlib at a second or
+two a picture, are compared in that one state as the spectator receives them (the tokens'
+passage through the middleware is checked on the other token-free endpoints there).  The
+board of every state is compared once: as ``board.svg?at=N`` for every N of the window (the
+same drawing, ``game_board_svg``, of the same position, replayed from the same log: the engine
+is event-sourced), and as ``board.svg`` now in that one state.  Everything that reads the token
+(the view, the event stream, previews, refused actions) is compared for every viewer in every
+state.
 """
 
 from __future__ import annotations
@@ -130,8 +134,6 @@ class Table:
         self.viewers: dict[str, str | None] = {
             **{f"seat {n}": t for n, t in made["tokens"].items() if n != owner},
             "spectator": None, "junk token": JUNK}
-        # The charts' viewers (see the module's docstring): no token and one seat's.
-        self.chart_viewers = ("spectator", next(iter(self.viewers)))
 
     def post(self, action: Json) -> None:
         r = self.c.post(f"/api/games/{self.id}/actions", json=action, headers=auth(self.hot))
@@ -144,9 +146,10 @@ class Table:
     def responses(self, upcoming: Json | None, probe: Json, *,
                   full: bool = False) -> list[tuple[str, bytes]]:
         """Every response each viewer receives now (``upcoming``: the log's next action).
-        The listing, the log and the pictures read no token: after each action they are
-        asked by the spectator only; ``full`` (once per game): by every viewer, and the
-        charts too (by the chart viewers: matplotlib is slow)."""
+        The listing and the log read no token: after each action they are asked by the
+        spectator only; ``full`` (once per game): by every viewer, and the board now too (the
+        history has every state's board), and the charts by the spectator (matplotlib is
+        slow; see the module's docstring)."""
         out: list[tuple[str, bytes]] = []
         g = f"/api/games/{self.id}"
         for who, token in self.viewers.items():
@@ -168,8 +171,9 @@ class Table:
                 out.append((f"{who}: listing", json.dumps(mine, sort_keys=True).encode()))
                 get(f"{g}/log", "log")
                 get(f"{g}/log", "log after 2", after=2)
+            if full:
                 get(f"{g}/board.svg", "board")
-            if full and who in self.chart_viewers:
+            if full and token is None:
                 get(f"{g}/stats.svg", "stats.svg")
             get(g, "view")
             params = {"token": token} if token else {}
