@@ -15,6 +15,10 @@ from typing import Any
 
 import httpx
 
+# The fork server lives beside the web tests (tests/web/forkserver.py).
+sys.path.append(str(Path(__file__).resolve().parents[1] / "web"))
+import forkserver
+
 START_TIMEOUT = 90.0
 
 
@@ -26,21 +30,24 @@ class Server:
         log_dir.mkdir(parents=True, exist_ok=True)
         self.log_dir = log_dir
         self._stderr = open(log_dir / "server.err", "ab")  # noqa: SIM115 (closed in _close)
-        env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-        cmd = [sys.executable, "-m", "india1853.interfaces.cli", "serve", "--host", "127.0.0.1",
-               "--port", "0", "--db", db_url, "--bot-delay", str(bot_delay),
+        cmd = ["serve", "--host", "127.0.0.1", "--port", "0", "--db", db_url,
+               "--bot-delay", str(bot_delay),
                # the pages here send as fast as they can on purpose (no per-token limit)
                "--rate-limit", "0"]
         if redis_url:
             cmd += ["--redis", redis_url]
-        self.process = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=self._stderr,
-                                        stdin=subprocess.DEVNULL, env=env)
+        # Forked by the tests' fork server (tests/web/forkserver.py: the imports done once),
+        # without DATABASE_URL and REDIS_URL.
+        self.stdout, write_end = os.pipe()
+        with open(os.devnull, "rb") as null:
+            self.process = forkserver.spawn(cmd, stdin=null.fileno(), stdout=write_end,
+                                            stderr=self._stderr.fileno())
+        os.close(write_end)
         self.url = self._address()
 
     def _address(self) -> str:
-        assert self.process.stdout is not None
         selector = selectors.DefaultSelector()
-        selector.register(self.process.stdout, selectors.EVENT_READ)
+        selector.register(self.stdout, selectors.EVENT_READ)
         deadline = time.monotonic() + START_TIMEOUT
         line = b""
         while not line.endswith(b"\n"):
@@ -49,7 +56,7 @@ class Server:
                 err = (self.log_dir / "server.err").read_text(errors="replace")
                 raise RuntimeError(f"the server did not start: {err[-2000:]}")
             if selector.select(timeout=0.2):
-                line += os.read(self.process.stdout.fileno(), 1)
+                line += os.read(self.stdout, 1)
         selector.close()
         return "http://" + line.decode().split("http://", 1)[1].split("/", 1)[0]
 
@@ -71,8 +78,9 @@ class Server:
         self._close()
 
     def _close(self) -> None:
-        if self.process.stdout is not None and not self.process.stdout.closed:
-            self.process.stdout.close()
+        if self.stdout >= 0:
+            os.close(self.stdout)
+            self.stdout = -1
         if not self._stderr.closed:
             self._stderr.close()
 

@@ -287,9 +287,11 @@ def test_bots_go_on_when_the_process_that_woke_them_dies(
                {"name": "B2", "bot": "greedy"}, {"name": "B3", "bot": "greedy"}]
     made = client(a.url).post("/api/games", json={"players": players, "seed": 9}).json()
     game, token = made["id"], made["tokens"]["Ann"]
-    state = client(a.url).get(f"/api/games/{game}", headers=auth(token)).json()
-    r = client(a.url).post(f"/api/games/{game}/actions", json=options(state)[0],
-                           headers=auth(token))
+    r = None
+    while r is None or r.status_code == 409:  # a bot's bond came first (a slow machine)
+        state = client(a.url).get(f"/api/games/{game}", headers=auth(token)).json()
+        r = client(a.url).post(f"/api/games/{game}/actions", json=options(state)[0],
+                               headers=auth(token))
     assert r.status_code == 200, r.text
     a.kill()  # the bots were to move in a second each, on A
     moved = client(b.url).get(f"/api/games/{game}").json()["last_action_id"]

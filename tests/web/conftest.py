@@ -1,5 +1,5 @@
-"""The real web server for tests: ``india1853 serve`` in a subprocess on 127.0.0.1, a free
-port, a temporary SQLite database.
+"""The real web server for tests: ``india1853 serve`` in a process of its own (forked by
+forkserver.py) on 127.0.0.1, a free port, a temporary SQLite database.
 
 Fixtures:
 - ``server_url``: one server for the test module; yields its base URL (``http://127.0.0.1:PORT``).
@@ -14,11 +14,11 @@ import os
 import selectors
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import forkserver
 import pytest
 
 START_TIMEOUT = 60.0
@@ -31,19 +31,21 @@ class ServerProcess:
         self.data_dir = data_dir
         data_dir.mkdir(parents=True, exist_ok=True)
         self._stderr = open(data_dir / "server.err", "ab")  # noqa: SIM115 (closed in stop)
-        env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "india1853.interfaces.cli", "serve", "--host", "127.0.0.1",
-             "--port", "0", "--data-dir", str(data_dir), "--bot-delay", "0",
-             # pages here flood one token on purpose (tests/web/test_security.py: the limit)
-             "--rate-limit", "0", *options],
-            stdout=subprocess.PIPE, stderr=self._stderr, stdin=subprocess.DEVNULL, env=env)
+        # Forked from the tests' fork server (forkserver.py: the imports are done once).
+        self.stdout, write_end = os.pipe()
+        with open(os.devnull, "rb") as null:
+            self.process = forkserver.spawn(
+                ["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data_dir),
+                 "--bot-delay", "0",
+                 # pages here flood one token on purpose (tests/web/test_security.py: the limit)
+                 "--rate-limit", "0", *options],
+                stdin=null.fileno(), stdout=write_end, stderr=self._stderr.fileno())
+        os.close(write_end)
         self.url = self._read_address()
 
     def _read_address(self) -> str:
-        assert self.process.stdout is not None
         selector = selectors.DefaultSelector()
-        selector.register(self.process.stdout, selectors.EVENT_READ)
+        selector.register(self.stdout, selectors.EVENT_READ)
         deadline = time.monotonic() + START_TIMEOUT
         line = b""
         while not line.endswith(b"\n"):
@@ -52,7 +54,7 @@ class ServerProcess:
                 err = (self.data_dir / "server.err").read_text(errors="replace")
                 raise RuntimeError(f"the server did not start: {err[-2000:]}")
             if selector.select(timeout=0.2):
-                chunk = os.read(self.process.stdout.fileno(), 1)
+                chunk = os.read(self.stdout, 1)
                 line += chunk
         selector.close()
         text = line.decode()
@@ -78,8 +80,9 @@ class ServerProcess:
         self._close()
 
     def _close(self) -> None:
-        if self.process.stdout is not None:
-            self.process.stdout.close()
+        if self.stdout >= 0:
+            os.close(self.stdout)
+            self.stdout = -1
         self._stderr.close()
 
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
+import forkserver
 import httpx
 import pytest
 from webclient import act, auth, client, create, option, view, wait_for
@@ -386,8 +385,7 @@ def test_game_page_of_unknown_game_is_404(c: httpx.Client) -> None:
     (["--bot-cpu-seconds", "0"], "error: --bot-cpu-seconds: must be more than 0 and at most"),
 ])
 def test_serve_refuses_bad_options_in_one_line(args: list[str], message: str) -> None:
-    done = subprocess.run([sys.executable, "-m", "india1853.interfaces.cli", "serve", *args],
-                          capture_output=True, text=True, timeout=60, check=False)
+    done = forkserver.run(["serve", *args], timeout=60)
     assert done.returncode == 2
     assert done.stderr.startswith(message) and done.stderr.count("\n") == 1, done.stderr
 

@@ -7,11 +7,11 @@ import json
 import random
 import sqlite3
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import forkserver
 import pytest
 from conftest import ServerProcess
 from webclient import act, client, create, view
@@ -20,8 +20,8 @@ PLAYERS = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}]
 
 
 def admin(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "india1853.interfaces.cli", "admin", *args],
-                          capture_output=True, text=True, timeout=120)
+    """``india1853 admin ARGS`` in a process of its own (forked: forkserver.py)."""
+    return forkserver.run(["admin", *args])
 
 
 def played_game(server: ServerProcess, actions: int = 8) -> tuple[str, str]:

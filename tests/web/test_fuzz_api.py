@@ -48,7 +48,13 @@ def check(case: Any) -> None:
                                               response_schema_conformance])
 
 
-def test_no_request_makes_a_server_error(api_schema: Any) -> None:
+# Requests drawn per operation: a bounded run in `make test`, a long one in `make soak`.
+EXAMPLES = [pytest.param(20, id="short"),
+            pytest.param(200, id="soak", marks=pytest.mark.soak)]
+
+
+@pytest.mark.parametrize("examples", EXAMPLES)
+def test_no_request_makes_a_server_error(api_schema: Any, examples: int) -> None:
     operations = [result.ok() for result in api_schema.get_all_operations()]
     assert len(operations) >= 8
     for operation in operations:
@@ -56,7 +62,7 @@ def test_no_request_makes_a_server_error(api_schema: Any) -> None:
             continue  # an endless stream: its errors are tested in test_api_events.py
 
         @given(case=operation.as_strategy())
-        @settings(max_examples=40, deadline=None, derandomize=True, database=None,
+        @settings(max_examples=examples, deadline=None, derandomize=True, database=None,
                   suppress_health_check=list(HealthCheck))
         def run(case: Any) -> None:
             check(case)

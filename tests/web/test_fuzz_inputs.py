@@ -20,8 +20,11 @@ from india1853.rules.position import load_position
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}]
-SETTINGS = settings(max_examples=60, deadline=None, derandomize=True, database=None,
+SETTINGS = settings(deadline=None, derandomize=True, database=None,
                     suppress_health_check=list(HealthCheck))
+# Inputs drawn per test: a bounded run in `make test`, a long one in `make soak`.
+EXAMPLES = [pytest.param(25, id="short"),
+            pytest.param(300, id="soak", marks=pytest.mark.soak)]
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False)
@@ -71,7 +74,8 @@ def one_line_error(r: Any) -> str:
     return detail
 
 
-def test_malformed_actions_are_refused_and_change_nothing(web: TestClient) -> None:
+@pytest.mark.parametrize("examples", EXAMPLES)
+def test_malformed_actions_are_refused_and_change_nothing(web: TestClient, examples: int) -> None:
     made = web.post("/api/games", json={"players": PLAYERS, "seed": 21}).json()
     game, tokens = made["id"], made["tokens"]
     headers = {name: {"Authorization": f"Bearer {t}"} for name, t in tokens.items()}
@@ -79,7 +83,7 @@ def test_malformed_actions_are_refused_and_change_nothing(web: TestClient) -> No
     legal = [o["action"] for d in state["turn"]["decisions"] for o in d["options"]]
 
     @given(st.sampled_from(legal), mutations, st.sampled_from(sorted(tokens)))
-    @SETTINGS
+    @settings(SETTINGS, max_examples=examples)
     def run(action: dict[str, Any], mutation: tuple[list[int], Any, bool], who: str) -> None:
         before = web.get(f"/api/games/{game}", headers=headers[who]).json()
         bad = mutate(action, *mutation)
@@ -93,14 +97,15 @@ def test_malformed_actions_are_refused_and_change_nothing(web: TestClient) -> No
     run()
 
 
-def test_malformed_logs_are_refused_and_create_nothing(web: TestClient) -> None:
+@pytest.mark.parametrize("examples", EXAMPLES)
+def test_malformed_logs_are_refused_and_create_nothing(web: TestClient, examples: int) -> None:
     smallest = min((ROOT / "tests" / "games").glob("*.json"), key=lambda p: p.stat().st_size)
     log = json.loads(smallest.read_text())
     log.setdefault("table", {})
     count = len(web.get("/api/games").json()["games"])
 
     @given(mutations)
-    @settings(SETTINGS, max_examples=30)
+    @settings(SETTINGS, max_examples=examples // 2)
     def run(mutation: tuple[list[int], Any, bool]) -> None:
         nonlocal count
         r = web.post("/api/games/import", json=mutate(log, *mutation))
@@ -113,11 +118,12 @@ def test_malformed_logs_are_refused_and_create_nothing(web: TestClient) -> None:
     run()
 
 
-def test_malformed_position_files_raise_one_clear_error(tmp_path: Path) -> None:
+@pytest.mark.parametrize("examples", EXAMPLES)
+def test_malformed_position_files_raise_one_clear_error(tmp_path: Path, examples: int) -> None:
     position = json.loads((ROOT / "tests" / "positions" / "second_early.json").read_text())
 
     @given(mutations)
-    @SETTINGS
+    @settings(SETTINGS, max_examples=examples)
     def run(mutation: tuple[list[int], Any, bool]) -> None:
         try:
             load_position(mutate(position, *mutation))

@@ -6,12 +6,10 @@ as damage."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
+import forkserver
 import pytest
 from webclient import client, create, view
 
@@ -154,10 +152,8 @@ def test_one_game_over_the_budget_is_kept_while_it_is_used(tmp_path: Path) -> No
 ])
 def test_serve_refuses_a_cache_budget_out_of_range(tmp_path: Path, args: list[str],
                                                    env: dict[str, str], message: str) -> None:
-    done = subprocess.run([sys.executable, "-m", "india1853.interfaces.cli", "serve",
-                           "--port", "0", "--data-dir", str(tmp_path), *args],
-                          capture_output=True, text=True, timeout=120,
-                          env={**os.environ, **env}, stdin=subprocess.DEVNULL)
+    done = forkserver.run(["serve", "--port", "0", "--data-dir", str(tmp_path), *args],
+                          env=env)
     assert done.returncode == 2 and done.stderr.strip() == message, done.stderr
 
 

@@ -12,6 +12,23 @@ the one change), so that each scenario also ends.  The actions before the secret
 (the two games are then equal by construction, so ``at/N`` is compared from there on); the
 secret action and those after it are posted one by one, the same to both games.  Only what is
 not a secret is normalised away: the game's id and the time stamps (``created_at``).
+
+Which viewer asks what, and when (every request costs the server; issue 20 item 6).  The
+listing, the log, the board, the charts and the history (``at/N``, ``board.svg?at=N``) are
+served by handlers that take no token (web/app.py: their only inputs are the game's id and
+``after``/``n``/``at``; the Guard middleware reads a token only to count rate limits, which
+these servers switch off): what they return is one function of the game's log, whoever asks.
+So they are compared in every state as the spectator receives them, and, to catch a handler
+or a middleware that came to read the token after all, as every viewer receives them in one
+state (the one before the rules reveal the secret, else the last; the history's ``at/N`` and
+``board.svg?at=N`` at the window's last N).  The charts, drawn by matplotlib at a second or
+two a picture, are compared in that one state as the spectator receives them (the tokens'
+passage through the middleware is checked on the other token-free endpoints there).  The
+board of every state is compared once: as ``board.svg?at=N`` for every N of the window (the
+same drawing, ``game_board_svg``, of the same position, replayed from the same log: the engine
+is event-sourced), and as ``board.svg`` now in that one state.  Everything that reads the token
+(the view, the event stream, previews, refused actions) is compared for every viewer in every
+state.
 """
 
 from __future__ import annotations
@@ -145,9 +162,10 @@ class Table:
     def responses(self, upcoming: Json | None, probe: Json, *,
                   full: bool = False) -> list[tuple[str, bytes]]:
         """Every response each viewer receives now (``upcoming``: the log's next action).
-        The listing, the log and the pictures read no token: after each action they are
-        asked by the spectator only; ``full`` (at the end of the window): by every viewer,
-        and the charts too (matplotlib is slow)."""
+        The listing and the log read no token: after each action they are asked by the
+        spectator only; ``full`` (once per game): by every viewer, and the board now too (the
+        history has every state's board), and the charts by the spectator (matplotlib is
+        slow; see the module's docstring)."""
         out: list[tuple[str, bytes]] = []
         g = f"/api/games/{self.id}"
         for who, token in self.viewers.items():
@@ -169,8 +187,9 @@ class Table:
                 out.append((f"{who}: listing", json.dumps(mine, sort_keys=True).encode()))
                 get(f"{g}/log", "log")
                 get(f"{g}/log", "log after 2", after=2)
-                get(f"{g}/board.svg", "board")
             if full:
+                get(f"{g}/board.svg", "board")
+            if full and token is None:
                 get(f"{g}/stats.svg", "stats.svg")
             get(g, "view")
             get(f"{g}/hint", "hint")
@@ -193,12 +212,13 @@ class Table:
         return [(label, _normal(raw, self.id)) for label, raw in out]
 
     def history(self, start: int, end: int) -> list[tuple[str, bytes]]:
-        """``at/N`` and ``board.svg?at=N`` for every N in [start, end]."""
+        """``at/N`` and ``board.svg?at=N`` for every N in [start, end] as the spectator
+        receives them, and for N = ``end`` as every viewer does (they read no token)."""
         out: list[tuple[str, bytes]] = []
         g = f"/api/games/{self.id}"
         for who, token in self.viewers.items():
             h = auth(token) if token else {}
-            for n in range(start, end + 1):
+            for n in range(start if token is None else end, end + 1):
                 for label, path, params in ((f"at/{n}", f"{g}/at/{n}", {}),
                                             (f"board.svg?at={n}", f"{g}/board.svg",
                                              {"at": n})):
