@@ -113,7 +113,12 @@ def test_get_unknown_game_and_bad_tokens(c: httpx.Client) -> None:
     assert r.status_code == 401
     r = c.get(f"/api/games/{made['id']}", params={"seat": "Bob"},
               headers=auth(made["tokens"]["Ann"]))
-    assert r.status_code == 403 and "Ann's, not Bob's" in r.json()["detail"]
+    assert r.status_code == 403 and "Ann's, not 'Bob''s" in r.json()["detail"]
+    # A seat asked for by name is the client's text: the refusal quotes it on one line.
+    r = c.get(f"/api/games/{made['id']}", params={"seat": "Bob\nX"},
+              headers=auth(made["tokens"]["Ann"]))
+    assert r.status_code == 403 and r.json()["detail"] == (
+        "seat: this token is Ann's, not 'Bob\\nX''s")
     spectator = view(c, made["id"])
     assert spectator["seat"] is None and spectator["seats"] == []
     assert spectator["turn"]["decisions"] == []

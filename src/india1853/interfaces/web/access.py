@@ -74,7 +74,9 @@ def access_of(entry: Entry, token: str | None, seat: str | None, cover: bool = F
                                                                      digest)
     if matches:
         if seat is not None and seat != matches[0]:
-            raise ApiError(403, f"seat: this token is {matches[0]}'s, not {seat}'s")
+            # The asked seat is the client's text: quoted (repr), so it is one line, whatever
+            # it holds.
+            raise ApiError(403, f"seat: this token is {matches[0]}'s, not {seat!r}'s")
         return Access(matches[0], (matches[0],))
     if hotseat:
         humans = entry.humans()
