@@ -19,7 +19,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import forkserver
+import numpy  # noqa: F401  (whole before any thread: NUMPY_FIRST)
 import pytest
+
+# NUMPY_FIRST: numpy is imported above, once, before any test starts a thread. An in-process
+# server imports the router's kernel (numba, numpy) lazily in a worker thread, while Hypothesis
+# reads ``numpy.ndarray`` from the main thread whenever numpy is in ``sys.modules``: a
+# half-imported numpy there failed test_fuzz_inputs once ("partially initialized module").
 
 START_TIMEOUT = 60.0
 
