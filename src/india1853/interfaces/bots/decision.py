@@ -70,7 +70,8 @@ def decision_for(game: Game, player: str, entity: str) -> Decision:
         entity=entity,
         view=view,
         legal=[dict(a) for a in legal],
-        options=options(game, entity, legal, view),
+        # The warnings are words for a person; a bot's choice never reads them.
+        options=options(game, entity, legal, view, warn=False),
         trains={c: train_outlook(game, c) for c in about
                 if c in companies and companies[c]["formed"]},
         to_float={c: shares_to_float(game, c) for c, co in companies.items()

@@ -393,13 +393,15 @@ OPTION_BUILDERS: dict[str, Callable[[_Context, Action], Json]] = {
 
 
 def options(game: Game, entity: str, legal: list[Action],
-            view: Mapping[str, Any]) -> list[Json]:
-    """The options of ``entity`` from its legal actions (asked of the engine once)."""
+            view: Mapping[str, Any], *, warn: bool = True) -> list[Json]:
+    """The options of ``entity`` from its legal actions (asked of the engine once).
+    ``warn``: each option that would leave the player no company to direct carries the
+    warning (2.9.2, 3.2.1) - each player option tried on a copy, so a reader that never shows
+    warnings (a bot) asks without them."""
     ctx = _Context(game, entity, view)
     next_id = game.next_id()
     out = []
-    # 2.9.2, 3.2.1: a bond, claim or purchase that would leave him no company to direct.
-    players = [a for a in legal if a.get("entity_type") == "player"]
+    players = [a for a in legal if a.get("entity_type") == "player"] if warn else []
     warnings = dict(zip((id(a) for a in players), directing.shut_out_warnings(
         game.rules, game.state, entity, players), strict=True))
     for raw in legal:
