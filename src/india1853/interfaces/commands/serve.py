@@ -8,6 +8,9 @@
                     [--render-limit N] [--trusted-proxy-header NAME]
                     [--header-timeout SECONDS] [--body-timeout SECONDS]
                     [--stream-ticket-seconds SECONDS]
+                    [--smtp-host HOST --smtp-from ADDRESS [--smtp-port N] [--smtp-user NAME]
+                     [--no-smtp-starttls]] [--alert-quiet-seconds S] [--alert-sweep-seconds S]
+                    [--alert-webhook-private] [--public-url URL]
 
 The database is ``--db``, else ``DATABASE_URL``, else an SQLite file in the data directory
 (``--data-dir``, default ``$INDIA1853_DATA`` or ``~/.local/share/india1853``).  The schema is
@@ -16,7 +19,8 @@ on one database carry live updates between them through Redis (``--redis``, else
 ``REDIS_URL``; docs/deployment.md).  The games kept in memory are bounded by count
 (``--cache-games``) and by an estimate of their bytes (``--cache-mb``, else
 ``INDIA1853_CACHE_MB``; history responses included).  The limits a server keeps (rate limits,
-slow clients, stream tickets) are described in docs/deployment.md, "Limits".
+slow clients, stream tickets) are described in docs/deployment.md, "Limits"; the turn alerts'
+options (SMTP, quiet time) in serve_alerts.py and docs/deployment.md, "Turn alerts".
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from india1853.errors import InputError
+from india1853.interfaces.commands import serve_alerts
 from india1853.interfaces.web.deadlines import BODY_SECONDS, HEADER_SECONDS
 from india1853.interfaces.web.security import Budgets, RateLimit
 from india1853.interfaces.web.tickets import TICKET_SECONDS
@@ -111,6 +116,7 @@ def register(sub: Any) -> None:
     parser.add_argument("--stream-ticket-seconds", type=float, default=TICKET_SECONDS,
                         help="seconds a stream ticket stays good (default "
                         f"{TICKET_SECONDS:g})")
+    serve_alerts.register(parser)  # --smtp-*, --alert-*, --public-url
     parser.set_defaults(func=run)
 
 
@@ -157,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
                      rate_limited=bool(args.rate_limit), cache_size=args.cache_games,
                      cache_bytes=cache_mb << 20, trusted_proxy_header=header,
                      ticket_seconds=args.stream_ticket_seconds,
-                     bot_cpu_seconds=args.bot_cpu_seconds)
+                     bot_cpu_seconds=args.bot_cpu_seconds, alerts=serve_alerts.config(args))
     # proxy_headers off: a client's address is read from a header only when configured
     # (--trusted-proxy-header), never from uvicorn's default trust of 127.0.0.1.
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",

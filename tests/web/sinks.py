@@ -1,0 +1,111 @@
+"""Receivers of the server's turn alerts on loopback, each in a thread of the test process:
+a webhook receiver (HTTP, records every JSON body) and an SMTP sink (records every message,
+and the login it was sent with)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import socketserver
+import threading
+from email import message_from_bytes
+from email.message import Message
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+class WebhookReceiver:
+    """``url``: where to post; ``bodies``: every JSON body received (path, body)."""
+
+    def __init__(self) -> None:
+        self.bodies: list[tuple[str, Any]] = []
+        received = self.bodies
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+                length = int(self.headers.get("content-length", "0"))
+                raw = self.rfile.read(length)
+                received.append((self.path, json.loads(raw)))
+                self.send_response(204)
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                return None
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+
+    def to(self, path: str) -> list[Any]:
+        return [body for p, body in self.bodies if p == path]
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+
+class SmtpSink:
+    """A minimal SMTP server (EHLO, AUTH PLAIN/LOGIN, MAIL, RCPT, DATA, QUIT): ``messages``
+    holds every message received, ``logins`` the (user, password) each session gave."""
+
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+        self.logins: list[tuple[str, str]] = []
+        sink = self
+
+        class Handler(socketserver.StreamRequestHandler):
+            def reply(self, line: str) -> None:
+                self.wfile.write(line.encode() + b"\r\n")
+
+            def handle(self) -> None:
+                self.reply("220 sink ESMTP")
+                while True:
+                    raw = self.rfile.readline()
+                    if not raw:
+                        return
+                    verb, _, arg = raw.decode().strip().partition(" ")
+                    verb = verb.upper()
+                    if verb == "EHLO":
+                        self.reply("250-sink")
+                        self.reply("250 AUTH PLAIN LOGIN")
+                    elif verb == "AUTH":
+                        kind, _, initial = arg.partition(" ")
+                        if kind.upper() == "PLAIN":
+                            if not initial:
+                                self.reply("334 ")
+                                initial = self.rfile.readline().decode().strip()
+                            _, user, password = base64.b64decode(initial).decode().split("\0")
+                        else:
+                            self.reply("334 VXNlcm5hbWU6")
+                            user = base64.b64decode(self.rfile.readline().strip()).decode()
+                            self.reply("334 UGFzc3dvcmQ6")
+                            password = base64.b64decode(self.rfile.readline().strip()).decode()
+                        sink.logins.append((user, password))
+                        self.reply("235 ok")
+                    elif verb == "DATA":
+                        self.reply("354 go on")
+                        data = bytearray()
+                        while True:
+                            line = self.rfile.readline()
+                            if line in (b".\r\n", b".\n", b""):
+                                break
+                            data += line[1:] if line.startswith(b"..") else line
+                        sink.messages.append(message_from_bytes(bytes(data)))
+                        self.reply("250 queued")
+                    elif verb == "QUIT":
+                        self.reply("221 bye")
+                        return
+                    else:  # HELO, MAIL, RCPT, RSET, NOOP
+                        self.reply("250 ok")
+
+        class Server(socketserver.ThreadingTCPServer):
+            daemon_threads = True
+            allow_reuse_address = True
+
+        self._server = Server(("127.0.0.1", 0), Handler)
+        self.port = self._server.server_address[1]
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()

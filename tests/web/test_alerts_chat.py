@@ -1,0 +1,251 @@
+"""Turn alerts and chat over HTTP (issue 22 items 3-4), against real servers on loopback.
+
+Alerts go to a webhook receiver and an SMTP sink in this process (sinks.py): exactly the
+expected ones, the quiet time included; two server processes on one database send an alert
+once.  The chat: written by seats, read by everyone, refused clearly when bad, rate-limited,
+carried by the event stream.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from conftest import ServerProcess
+from sinks import SmtpSink, WebhookReceiver
+from webclient import EventStream, act, auth, client, create, option, view, wait_for
+
+SWEEP = 0.2  # --alert-sweep-seconds of these servers: a check missed is made within it
+
+
+@dataclass
+class Setup:
+    url: str
+    data_dir: Path
+    hook: WebhookReceiver
+    smtp: SmtpSink
+
+
+def _options(smtp: SmtpSink) -> list[str]:
+    return ["--alert-webhook-private", "--alert-sweep-seconds", str(SWEEP),
+            "--smtp-host", "127.0.0.1", "--smtp-port", str(smtp.port),
+            "--smtp-from", "alerts@india1853.test", "--no-smtp-starttls",
+            "--smtp-user", "mailer", "--public-url", "https://1853.example.org"]
+
+
+ENV = {"INDIA1853_SMTP_PASSWORD": "s3cret"}
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Setup]:
+    hook, smtp = WebhookReceiver(), SmtpSink()
+    data_dir = tmp_path_factory.mktemp("alerts-server")
+    server = ServerProcess(data_dir, *_options(smtp), env=ENV)
+    try:
+        yield Setup(server.url, data_dir, hook, smtp)
+    finally:
+        server.stop()
+        hook.close()
+        smtp.close()
+
+
+def _step(c: httpx.Client, game: str, tokens: dict[str, str], kind: str) -> str:
+    """The first offered ``kind`` of the seat whose decision it is; that seat's name."""
+    for name, token in tokens.items():
+        state = view(c, game, token)
+        if state["turn"]["decisions"]:
+            try:
+                action = option(state, kind)
+            except AssertionError:
+                continue
+            act(c, game, token, action).raise_for_status()
+            return name
+    raise AssertionError(f"nobody may {kind}")
+
+
+def _settle() -> None:
+    """Long enough for every process's sweep to have looked again (a check that would send
+    a wrong alert has then sent it)."""
+    time.sleep(4 * SWEEP + 0.5)
+
+
+def test_alerts_reach_the_webhook_and_the_mailbox_once_per_quiet_time(setup: Setup) -> None:
+    c = client(setup.url)
+    made = create(c)
+    game, tokens = made["id"], made["tokens"]
+    bob_hook, cat_hook = f"{setup.hook.url}/bob", f"{setup.hook.url}/cat"
+    r = c.put(f"/api/games/{game}/alerts", headers=auth(tokens["Bob"]),
+              json={"webhook": bob_hook, "quiet_seconds": 0})
+    assert r.status_code == 200, r.text
+    assert r.json()["webhook"] == bob_hook and r.json()["quiet_seconds"] == 0
+    # Cat: her e-mail and a webhook, with the server's quiet time (600 s).
+    r = c.put(f"/api/games/{game}/alerts", headers=auth(tokens["Cat"]),
+              json={"webhook": cat_hook, "email": "cat@example.org"})
+    assert r.status_code == 200, r.text
+    assert r.json()["default_quiet_seconds"] == 600
+    # Each seat reads only its own settings.
+    assert c.get(f"/api/games/{game}/alerts", headers=auth(tokens["Ann"])).json()[
+        "webhook"] is None
+    # Bonds are placed by all at once (2.5.2): nobody's decision begins with another's bond.
+    for _ in range(3):
+        _step(c, game, tokens, "place_bond")
+    _settle()
+    assert setup.hook.bodies == [] and setup.smtp.messages == []
+    # The claims go Ann, Cat, Bob, Ann, Cat, Bob (the order of the bonds).
+    assert _step(c, game, tokens, "claim_city") == "Ann"  # Cat's turn begins: alerted
+    wait_for(lambda: len(setup.smtp.messages) == 1 and len(setup.hook.to("/cat")) == 1, 30)
+    assert _step(c, game, tokens, "claim_city") == "Cat"  # Bob's turn: alerted
+    wait_for(lambda: len(setup.hook.to("/bob")) == 1, 30)
+    assert _step(c, game, tokens, "claim_city") == "Bob"
+    assert _step(c, game, tokens, "claim_city") == "Ann"  # Cat's turn again: quiet time
+    _settle()
+    assert _step(c, game, tokens, "claim_city") == "Cat"  # Bob's again: no quiet time
+    wait_for(lambda: len(setup.hook.to("/bob")) == 2, 30)
+    _settle()
+    assert len(setup.hook.to("/cat")) == 1 and len(setup.smtp.messages) == 1
+    assert len(setup.hook.to("/bob")) == 2
+    body = setup.hook.to("/bob")[0]
+    # One body both Discord (content) and Slack (text) accept; public facts and a link only.
+    assert body["content"] == body["text"]
+    assert body["text"].startswith("1853: your turn, Bob")
+    assert f"https://1853.example.org/games/{game}" in body["text"]
+    assert "claims round, after action 5" in body["text"]
+    mail = setup.smtp.messages[0]
+    assert mail["To"] == "cat@example.org" and mail["From"] == "alerts@india1853.test"
+    assert mail["Subject"] == "1853: your turn"
+    assert "your turn, Cat" in mail.get_payload()
+    assert setup.smtp.logins == [("mailer", "s3cret")]
+    # No alert ever holds a token.
+    for token in tokens.values():
+        assert token not in json.dumps(setup.hook.bodies) and token not in str(mail)
+
+
+def test_alert_settings_refuse_bad_input_naming_the_field(setup: Setup) -> None:
+    c = client(setup.url)
+    made = create(c)
+    game, ann = made["id"], auth(made["tokens"]["Ann"])
+    path = f"/api/games/{game}/alerts"
+    cases: list[tuple[Any, int, str]] = [
+        ({"webhook": "ftp://example.org/x"}, 422, "webhook:"),
+        ({"webhook": "https://user:pw@example.org/x"}, 422, "webhook:"),
+        ({"webhook": 5}, 422, "webhook:"),
+        ({"email": "not-an-address"}, 422, "email:"),
+        ({"email": "a@b.org\r\nBcc: x@y.org"}, 422, "email:"),
+        ({"quiet_seconds": -1}, 422, "quiet_seconds:"),
+        ({"quiet_seconds": True}, 422, "quiet_seconds:"),
+        ({"colour": "red"}, 422, "colour:"),
+        ([1, 2], 422, "body:"),
+    ]
+    for body, status, field in cases:
+        r = c.put(path, headers=ann, json=body)
+        assert r.status_code == status and r.json()["detail"].startswith(field), (body, r.text)
+    assert c.put(path, json={"webhook": "https://example.org/x"}).status_code == 401
+    assert c.get(path).status_code == 401
+    assert c.get(path, headers=auth("junk")).status_code == 401
+    assert c.put("/api/games/nosuchgame/alerts", headers=ann, json={}).status_code == 404
+    # Nothing was written by the refusals.
+    assert c.get(path, headers=ann).json()["webhook"] is None
+    hot = create(c, hotseat=True)
+    r = c.put(f"/api/games/{hot['id']}/alerts", headers=auth(hot["hotseat_token"]),
+              json={"webhook": "https://example.org/x"})
+    assert r.status_code == 403 and r.json()["detail"].startswith("token:")
+
+
+def test_two_processes_on_one_database_send_an_alert_once(setup: Setup) -> None:
+    other = ServerProcess(setup.data_dir, *_options(setup.smtp), env=ENV)
+    try:
+        a, b = client(setup.url), client(other.url)
+        made = create(a)
+        game, tokens = made["id"], made["tokens"]
+        # Set through the other process: the settings are the database's.
+        r = b.put(f"/api/games/{game}/alerts", headers=auth(tokens["Ann"]),
+                  json={"webhook": f"{setup.hook.url}/ann-{game}", "quiet_seconds": 0})
+        assert r.status_code == 200, r.text
+        for _ in range(3):  # the last bond begins Ann's claim: one alert, from one process
+            _step(a, game, tokens, "place_bond")
+        wait_for(lambda: len(setup.hook.to(f"/ann-{game}")) == 1, 30)
+        _settle()  # both processes have swept the game since
+        assert len(setup.hook.to(f"/ann-{game}")) == 1
+    finally:
+        other.stop()
+
+
+# --- chat ------------------------------------------------------------------------------------
+
+
+def test_chat_written_by_seats_read_by_everyone_and_streamed(setup: Setup) -> None:
+    c = client(setup.url)
+    made = create(c)
+    game, tokens = made["id"], made["tokens"]
+    path = f"/api/games/{game}/chat"
+    spectator = EventStream(setup.url, f"/api/games/{game}/events")
+    try:
+        wait_for(lambda: len(spectator.events) == 1, 30)
+        text = '<img src=x onerror="alert(1)"> & hello'
+        r = c.post(path, headers=auth(tokens["Ann"]), json={"text": f"  {text}\n"})
+        assert r.status_code == 201, r.text
+        message = r.json()
+        assert message["seat"] == "Ann" and message["text"] == text
+        wait_for(lambda: b"event: chat" in spectator.raw, 30)
+        chat_line = next(line for line in spectator.raw.split(b"\n")
+                         if line.startswith(b"data: {\"messages\""))
+        assert json.loads(chat_line[6:])["messages"] == [message]
+        assert len(spectator.events) == 2  # the view once, then the chat: no view again
+    finally:
+        spectator.close()
+    # Everyone who can watch reads it, whatever token (or none) he brings.
+    for headers in ({}, auth(tokens["Cat"]), auth("junk")):
+        assert c.get(path, headers=headers).json() == {"messages": [message]}
+    r = c.post(path, headers=auth(tokens["Bob"]), json={"text": "second"})
+    assert c.get(path, params={"after": message["id"]}).json()["messages"] == [r.json()]
+    # A stream opened now starts with the chat so far, after the view.
+    late = EventStream(setup.url, f"/api/games/{game}/events", token=tokens["Cat"])
+    try:
+        wait_for(lambda: b"event: chat" in late.raw, 30)
+        assert late.raw.index(b"event: chat") > late.raw.index(b"data: {\"game\"")
+        assert b"second" in late.raw
+    finally:
+        late.close()
+    assert view(c, game)["last_action_id"] == 0  # the chat is no action
+
+
+def test_chat_refuses_bad_messages_and_floods(setup: Setup) -> None:
+    c = client(setup.url)
+    made = create(c, hotseat=True)
+    game, ann = made["id"], auth(made["tokens"]["Ann"])
+    path = f"/api/games/{game}/chat"
+    cases: list[tuple[dict[str, str], Any, int, str]] = [
+        ({}, {"text": "hi"}, 401, "token:"),
+        (auth("junk"), {"text": "hi"}, 401, "token:"),
+        (ann, {"text": ""}, 422, "text:"),
+        (ann, {"text": "   "}, 422, "text:"),
+        (ann, {"text": "x" * 501}, 422, "text:"),
+        (ann, {"text": "bell\x07"}, 422, "text:"),
+        (ann, {"text": 5}, 422, "text:"),
+        (ann, {"text": "hi", "seat": "Bob"}, 422, "seat:"),
+        (ann, "hi", 422, "body:"),
+    ]
+    for headers, body, status, field in cases:
+        r = c.post(path, headers=headers, json=body)
+        assert r.status_code == status and r.json()["detail"].startswith(field), (body, r.text)
+    r = c.post(path, headers=ann, params={"seat": "Bob"}, json={"text": "hi"})
+    assert r.status_code == 403
+    assert c.post("/api/games/nosuchgame/chat", headers=ann, json={"text": "hi"}
+                  ).status_code == 404
+    assert c.get(path, params={"after": -1}).status_code == 422
+    assert c.get(path).json() == {"messages": []}  # nothing written
+    # The shared screen writes as the seat it names.
+    r = c.post(path, headers=auth(made["hotseat_token"]), params={"seat": "Cat"},
+               json={"text": "from the shared screen"})
+    assert r.status_code == 201 and r.json()["seat"] == "Cat"
+    assert all(c.post(path, headers=ann, json={"text": f"{i}"}).status_code == 201
+               for i in range(10))
+    r = c.post(path, headers=ann, json={"text": "one too many"})
+    assert r.status_code == 429 and r.json()["detail"].startswith("chat: at most 10")
+    assert len(c.get(path).json()["messages"]) == 11
