@@ -6,6 +6,7 @@ import { Cover } from "./cover.js";
 import { Decisions } from "./decisions.js";
 import { h, clear } from "./dom.js";
 import { normalizeTurn } from "./model.js";
+import { AlertSettings, Chat } from "./social.js";
 import {
   renderContract, renderKit, renderLog, renderMarket, renderPlayers, renderScores, renderShares, renderStatus,
   renderTrains,
@@ -40,6 +41,13 @@ const decisions = new Decisions({
 });
 
 const cover = new Cover($("cover"), { onConfirm: confirmed });
+const chat = new Chat({
+  list: $("chat-log"), form: $("chat-form"), input: $("chat-text"), status: $("chat-status"), gameId, token,
+});
+const alertSettings = new AlertSettings({
+  card: $("alert-settings"), form: $("alert-form"), webhook: $("alert-webhook"), email: $("alert-email"),
+  quiet: $("alert-quiet"), status: $("alert-status"), gameId, token,
+});
 
 function showError(message) {
   const el = $("error");
@@ -217,6 +225,8 @@ function render(rawTurn, { readOnly }) {
   $("headline").textContent = turn.headline;
   document.body.dataset.viewer = readOnly || !d || !d.seat ? "" : d.seat;
   renderSeat(d, readOnly);
+  chat.setSeat(readOnly || !d ? null : d.seat); // the chat: written by the seat shown
+  alertSettings.setSeat(d && d.seat, Boolean(d && d.seats && d.seats.length === 1));
   decisions.update(turn, { readOnly });
   renderPlayers($("players"), turn);
   renderStatus($("status-strip"), turn);
@@ -447,6 +457,7 @@ function listen() {
         } else refresh();
       }
     });
+    source.addEventListener("chat", (event) => chat.receive(JSON.parse(event.data).messages));
     source.addEventListener("error", () => {
       source.close();
       if (state.events !== source) return;
