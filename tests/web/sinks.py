@@ -22,7 +22,7 @@ class WebhookReceiver:
         received = self.bodies
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            def do_POST(self) -> None:
                 length = int(self.headers.get("content-length", "0"))
                 raw = self.rfile.read(length)
                 received.append((self.path, json.loads(raw)))

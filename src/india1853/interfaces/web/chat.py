@@ -134,10 +134,3 @@ class Chat:
         data = json.dumps({"messages": messages}, ensure_ascii=False, separators=(",", ":"))
         return messages[-1]["id"], f"event: chat\ndata: {data}\n\n"
 
-
-def export(db: Database, game_id: str) -> list[dict[str, Any]]:
-    """Every message of the game, the oldest first (a backup's ``chat``)."""
-    with db.read() as conn:
-        rows = conn.execute(select(chat_messages).where(chat_messages.c.game_id == game_id)
-                            .order_by(chat_messages.c.id)).all()
-    return [{"seat": r.seat, "text": r.text, "created_at": r.created_at} for r in rows]
