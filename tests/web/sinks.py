@@ -109,3 +109,47 @@ class SmtpSink:
     def close(self) -> None:
         self._server.shutdown()
         self._server.server_close()
+
+
+class HangingReceiver:
+    """A webhook receiver that reads a request and answers nothing until ``release()``
+    (then closes the connection without a response): ``held`` counts the requests it holds,
+    ``closed_by_client`` those whose sender gave up first."""
+
+    def __init__(self) -> None:
+        self.held = 0
+        self.closed_by_client = 0
+        self._release = threading.Event()
+        sink = self
+
+        class Handler(socketserver.StreamRequestHandler):
+            def handle(self) -> None:
+                while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                    pass  # the headers; the body may stay unread
+                sink.held += 1
+                self.request.settimeout(0.1)
+                while not sink._release.is_set():
+                    try:
+                        if self.request.recv(1) == b"":
+                            sink.closed_by_client += 1
+                            return
+                    except TimeoutError:
+                        continue
+                    except OSError:
+                        return
+
+        class Server(socketserver.ThreadingTCPServer):
+            daemon_threads = True
+            allow_reuse_address = True
+
+        self._server = Server(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+
+    def release(self) -> None:
+        self._release.set()
+
+    def close(self) -> None:
+        self.release()
+        self._server.shutdown()
+        self._server.server_close()

@@ -18,8 +18,11 @@ from typing import Any
 import httpx
 import pytest
 from conftest import ServerProcess
-from sinks import SmtpSink, WebhookReceiver
+from sinks import HangingReceiver, SmtpSink, WebhookReceiver
 from webclient import EventStream, act, auth, client, create, option, view, wait_for
+
+from india1853.interfaces.web.alerts import newly_deciding
+from india1853.rules.game import Game, Settings
 
 SWEEP = 0.2  # --alert-sweep-seconds of these servers: a check missed is made within it
 
@@ -126,6 +129,24 @@ def test_alerts_reach_the_webhook_and_the_mailbox_once_per_quiet_time(setup: Set
         assert token not in json.dumps(setup.hook.bodies) and token not in str(mail)
 
 
+def test_whose_decision_begins_is_the_engines_answer() -> None:
+    """Bonds are placed by all at once (2.5.2): nobody's begins with another's bond; each
+    claim begins the next claimant's; one's own undo brings back no news, a redo does."""
+    game = Game(Settings(players=("Ann", "Bob", "Cat"), seed=5))
+    humans = ("Ann", "Bob", "Cat")
+    began = []
+    for _ in range(5):
+        entity = game.active_entities()[0][0]
+        game.process(next(a for a in game.legal_actions(entity)
+                          if a["type"] not in ("undo", "redo")))
+        began.append(newly_deciding(game, humans, entity))
+    assert began == [[], [], ["Ann"], ["Cat"], ["Bob"]]
+    game.process({**game.action("undo", "Cat"), "id": game.next_id()})
+    assert newly_deciding(game, humans, "Cat") == []  # Cat decides again: his own undo
+    game.process({**game.action("redo", "Cat"), "id": game.next_id()})
+    assert newly_deciding(game, humans, "Cat") == ["Bob"]
+
+
 def test_alert_settings_refuse_bad_input_naming_the_field(setup: Setup) -> None:
     c = client(setup.url)
     made = create(c)
@@ -174,6 +195,30 @@ def test_two_processes_on_one_database_send_an_alert_once(setup: Setup) -> None:
         assert len(setup.hook.to(f"/ann-{game}")) == 1
     finally:
         other.stop()
+
+
+def test_a_hanging_webhook_never_holds_up_a_move_and_failures_are_logged(
+        setup: Setup) -> None:
+    c = client(setup.url)
+    made = create(c)
+    game, tokens = made["id"], made["tokens"]
+    hanging = HangingReceiver()
+    try:
+        r = c.put(f"/api/games/{game}/alerts", headers=auth(tokens["Ann"]),
+                  json={"webhook": hanging.url, "quiet_seconds": 0})
+        assert r.status_code == 200, r.text
+        for _ in range(3):  # the last bond begins Ann's claim: her webhook hangs
+            _step(c, game, tokens, "place_bond")
+        wait_for(lambda: hanging.held == 1, 30)
+        # The move was answered while its alert is still on its way, and the game goes on.
+        assert hanging.closed_by_client == 0
+        assert _step(c, game, tokens, "claim_city") == "Ann"
+        assert view(c, game)["last_action_id"] == 4 and hanging.closed_by_client == 0
+    finally:
+        hanging.close()  # closed without an answer: the server logs the failed alert
+    log = setup.data_dir / "server.err"
+    wait_for(lambda: f"alert to Ann (webhook) for game {game} failed" in log.read_text(), 30)
+    assert view(c, game)["last_action_id"] == 4  # the server goes on
 
 
 # --- chat ------------------------------------------------------------------------------------
