@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import forkserver
 import httpx
 import pytest
 from conftest import ServerProcess
@@ -219,6 +220,27 @@ def test_a_hanging_webhook_never_holds_up_a_move_and_failures_are_logged(
     log = setup.data_dir / "server.err"
     wait_for(lambda: f"alert to Ann (webhook) for game {game} failed" in log.read_text(), 30)
     assert view(c, game)["last_action_id"] == 4  # the server goes on
+
+
+@pytest.mark.parametrize(("args", "env", "message"), [
+    (["--smtp-host", "mail.example.org"], {},
+     "error: --smtp-from: an e-mail address the alerts are sent from is needed"),
+    (["--smtp-host", "m.example.org", "--smtp-from", "a@b.org", "--smtp-port", "0"], {},
+     "error: --smtp-port: must be from 1 to 65535, got 0"),
+    (["--smtp-host", "m.example.org", "--smtp-from", "a@b.org", "--smtp-user", "me"], {},
+     "error: --smtp-user: the password comes from INDIA1853_SMTP_PASSWORD, which is not set"),
+    (["--smtp-host", "m.example.org", "--smtp-from", "a@b.org"],
+     {"INDIA1853_SMTP_STARTTLS": "maybe"}, "error: INDIA1853_SMTP_STARTTLS: must be 1 or 0"),
+    (["--alert-quiet-seconds", "-5"], {}, "error: --alert-quiet-seconds: must be from 0"),
+    (["--public-url", "1853.example.org"], {},
+     "error: --public-url: '1853.example.org' is not an http(s) URL"),
+])
+def test_serve_refuses_bad_alert_options_in_one_line(tmp_path: Path, args: list[str],
+                                                     env: dict[str, str], message: str) -> None:
+    done = forkserver.run(["serve", "--port", "0", "--data-dir", str(tmp_path), *args],
+                          timeout=60, env=env)
+    assert done.returncode == 2
+    assert done.stderr.startswith(message) and done.stderr.count("\n") == 1, done.stderr
 
 
 # --- chat ------------------------------------------------------------------------------------

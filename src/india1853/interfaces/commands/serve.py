@@ -149,6 +149,7 @@ def run(args: argparse.Namespace) -> int:
     if args.cache_games < 1:
         raise InputError(f"--cache-games: must be at least 1, got {args.cache_games}")
     cache_mb = _cache_mb(args.cache_mb)
+    alerts = serve_alerts.config(args)
     url = command_database_url(args.db, args.data_dir)
     _check_database(url)
     redis_url = args.redis or os.environ.get("REDIS_URL") or None
@@ -163,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
                      rate_limited=bool(args.rate_limit), cache_size=args.cache_games,
                      cache_bytes=cache_mb << 20, trusted_proxy_header=header,
                      ticket_seconds=args.stream_ticket_seconds,
-                     bot_cpu_seconds=args.bot_cpu_seconds, alerts=serve_alerts.config(args))
+                     bot_cpu_seconds=args.bot_cpu_seconds, alerts=alerts)
     # proxy_headers off: a client's address is read from a header only when configured
     # (--trusted-proxy-header), never from uvicorn's default trust of 127.0.0.1.
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
