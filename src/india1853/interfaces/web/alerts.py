@@ -16,8 +16,9 @@ older than the owner's quiet time), or the INSERT of the first row under its pri
 won by exactly one server process (the others see no row changed, or a duplicate key).  So at
 most one alert per user per game per quiet time, each exactly once across processes.
 
-Every process also sweeps (:class:`AlertSweep`) the recently changed games that have alert
-settings: an alert due after an action of a process that died before sending is sent by
+Every process also sweeps, every ``sweep_seconds``, the recently changed games that have alert
+settings and that it has not checked at their present count of actions (changed by another
+process): an alert due after an action of a process that died before sending is sent by
 another; the claim keeps it single.
 
 Delivery never slows the request that made the change: it runs in background tasks (worker
@@ -184,6 +185,9 @@ class Alerts:
         self._again: set[str] = set()
         self._sends: set[asyncio.Task[None]] = set()
         self._sweep: asyncio.Task[None] | None = None
+        # The count of actions each game had when this process last checked it: the sweep
+        # looks again only at games another process has changed since.
+        self._seen: dict[str, int] = {}
 
     # settings, for a seat's token (social.py)
 
@@ -246,6 +250,7 @@ class Alerts:
             if self.claim(row.owner, game_id, count, quiet):
                 out.append(Alert(row.owner, game_id, seat, count, round_, row.webhook,
                                  row.email))
+        self._seen[game_id] = count
         return out
 
     def claim(self, owner: str, game_id: str, action: int, quiet: float) -> bool:
@@ -306,19 +311,23 @@ class Alerts:
         while True:
             await asyncio.sleep(self.config.sweep_seconds)
             try:
-                for game_id in await to_thread.run_sync(self._recent, time.time()):
-                    self._kick(game_id)
+                recent = await to_thread.run_sync(self._recent, time.time())
+                self._seen = {g: n for g, n in self._seen.items() if g in recent}
+                for game_id, count in recent.items():
+                    if self._seen.get(game_id) != count:
+                        self._kick(game_id)
             except Exception as exc:  # the database away for a moment: look again later
                 log.warning("alert sweep: %s", exc)
 
-    def _recent(self, now: float) -> list[str]:
-        """Unfinished games with alert settings changed in the sweep's window."""
+    def _recent(self, now: float) -> dict[str, int]:
+        """Unfinished games with alert settings changed in the sweep's window, and their
+        counts of actions."""
         with self.store.db.read() as conn:
             rows = conn.execute(
-                select(games.c.id).where(games.c.finished.is_(False))
+                select(games.c.id, games.c.actions).where(games.c.finished.is_(False))
                 .where(games.c.updated_at > now - SWEEP_WINDOW)
                 .where(games.c.id.in_(select(alert_settings.c.game_id)))).all()
-        return [r.id for r in rows]
+        return {r.id: int(r.actions) for r in rows}
 
     async def _deliver(self, alert: Alert) -> None:
         text = alert.text(self.config.public_url)
