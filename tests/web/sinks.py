@@ -7,11 +7,27 @@ from __future__ import annotations
 import base64
 import json
 import socketserver
+import ssl
+import subprocess
 import threading
 from email import message_from_bytes
 from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
+
+
+def loopback_certificate(folder: Path) -> tuple[Path, ssl.SSLContext]:
+    """A self-signed certificate for 127.0.0.1 (openssl, an EC key: cheap): its file (a
+    client trusts it with ``SSL_CERT_FILE``) and a server context holding it."""
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                    "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", str(key), "-out",
+                    str(cert), "-days", "1", "-subj", "/CN=127.0.0.1", "-addext",
+                    "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    return cert, context
 
 
 class WebhookReceiver:
@@ -45,17 +61,29 @@ class WebhookReceiver:
 
 
 class SmtpSink:
-    """A minimal SMTP server (EHLO, AUTH PLAIN/LOGIN, MAIL, RCPT, DATA, QUIT): ``messages``
-    holds every message received, ``logins`` the (user, password) each session gave."""
+    """A minimal SMTP server (EHLO, STARTTLS when given a certificate, AUTH PLAIN/LOGIN, MAIL,
+    RCPT, DATA, QUIT): ``messages`` holds every message received, ``encrypted`` whether each
+    came over TLS, ``logins`` the (user, password) each session gave."""
 
-    def __init__(self) -> None:
+    def __init__(self, tls: ssl.SSLContext | None = None) -> None:
         self.messages: list[Message] = []
+        self.encrypted: list[bool] = []
         self.logins: list[tuple[str, str]] = []
         sink = self
 
         class Handler(socketserver.StreamRequestHandler):
+            secure = False
+
             def reply(self, line: str) -> None:
                 self.wfile.write(line.encode() + b"\r\n")
+
+            def starttls(self) -> None:
+                assert tls is not None
+                self.reply("220 go ahead")
+                self.connection = tls.wrap_socket(self.connection, server_side=True)
+                self.rfile = self.connection.makefile("rb")
+                self.wfile = self.connection.makefile("wb", buffering=0)
+                self.secure = True
 
             def handle(self) -> None:
                 self.reply("220 sink ESMTP")
@@ -67,7 +95,11 @@ class SmtpSink:
                     verb = verb.upper()
                     if verb == "EHLO":
                         self.reply("250-sink")
+                        if tls is not None and not self.secure:
+                            self.reply("250-STARTTLS")
                         self.reply("250 AUTH PLAIN LOGIN")
+                    elif verb == "STARTTLS" and tls is not None:
+                        self.starttls()
                     elif verb == "AUTH":
                         kind, _, initial = arg.partition(" ")
                         if kind.upper() == "PLAIN":
@@ -91,6 +123,7 @@ class SmtpSink:
                                 break
                             data += line[1:] if line.startswith(b"..") else line
                         sink.messages.append(message_from_bytes(bytes(data)))
+                        sink.encrypted.append(self.secure)
                         self.reply("250 queued")
                     elif verb == "QUIT":
                         self.reply("221 bye")

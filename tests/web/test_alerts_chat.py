@@ -1,8 +1,9 @@
 """Turn alerts and chat over HTTP (issue 22 items 3-4), against real servers on loopback.
 
-Alerts go to a webhook receiver and an SMTP sink in this process (sinks.py): exactly the
-expected ones, the quiet time included; two server processes on one database send an alert
-once.  The chat: written by seats, read by everyone, refused clearly when bad, rate-limited,
+Alerts go to a webhook receiver and an SMTP sink in this process (sinks.py; the e-mail over
+STARTTLS with the sink's certificate verified, and a login): exactly the expected ones, the
+quiet time included; two server processes on one database send an alert once; a hanging
+webhook holds up no move.  The chat: written by seats, read by everyone, refused clearly when bad, rate-limited,
 carried by the event stream.
 """
 
@@ -19,7 +20,7 @@ import forkserver
 import httpx
 import pytest
 from conftest import ServerProcess
-from sinks import HangingReceiver, SmtpSink, WebhookReceiver
+from sinks import HangingReceiver, SmtpSink, WebhookReceiver, loopback_certificate
 from webclient import EventStream, act, auth, client, create, option, view, wait_for
 
 from india1853.interfaces.web.alerts import newly_deciding
@@ -34,25 +35,27 @@ class Setup:
     data_dir: Path
     hook: WebhookReceiver
     smtp: SmtpSink
+    env: dict[str, str]
 
 
 def _options(smtp: SmtpSink) -> list[str]:
+    """STARTTLS (the default) and a login: the sink's certificate is trusted by the server
+    through ``SSL_CERT_FILE`` (the integration test sends without STARTTLS)."""
     return ["--alert-webhook-private", "--alert-sweep-seconds", str(SWEEP),
             "--smtp-host", "127.0.0.1", "--smtp-port", str(smtp.port),
-            "--smtp-from", "alerts@india1853.test", "--no-smtp-starttls",
+            "--smtp-from", "alerts@india1853.test",
             "--smtp-user", "mailer", "--public-url", "https://1853.example.org"]
-
-
-ENV = {"INDIA1853_SMTP_PASSWORD": "s3cret"}
 
 
 @pytest.fixture(scope="module")
 def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Setup]:
-    hook, smtp = WebhookReceiver(), SmtpSink()
+    cert, tls = loopback_certificate(tmp_path_factory.mktemp("tls"))
+    hook, smtp = WebhookReceiver(), SmtpSink(tls)
     data_dir = tmp_path_factory.mktemp("alerts-server")
-    server = ServerProcess(data_dir, *_options(smtp), env=ENV)
+    env = {"INDIA1853_SMTP_PASSWORD": "s3cret", "SSL_CERT_FILE": str(cert)}
+    server = ServerProcess(data_dir, *_options(smtp), env=env)
     try:
-        yield Setup(server.url, data_dir, hook, smtp)
+        yield Setup(server.url, data_dir, hook, smtp, env)
     finally:
         server.stop()
         hook.close()
@@ -125,6 +128,7 @@ def test_alerts_reach_the_webhook_and_the_mailbox_once_per_quiet_time(setup: Set
     assert mail["Subject"] == "1853: your turn"
     assert "your turn, Cat" in mail.get_payload()
     assert setup.smtp.logins == [("mailer", "s3cret")]
+    assert setup.smtp.encrypted == [True]  # STARTTLS, the certificate verified
     # No alert ever holds a token.
     for token in tokens.values():
         assert token not in json.dumps(setup.hook.bodies) and token not in str(mail)
@@ -180,7 +184,7 @@ def test_alert_settings_refuse_bad_input_naming_the_field(setup: Setup) -> None:
 
 
 def test_two_processes_on_one_database_send_an_alert_once(setup: Setup) -> None:
-    other = ServerProcess(setup.data_dir, *_options(setup.smtp), env=ENV)
+    other = ServerProcess(setup.data_dir, *_options(setup.smtp), env=setup.env)
     try:
         a, b = client(setup.url), client(other.url)
         made = create(a)
