@@ -111,6 +111,7 @@ alert_settings = Table(
     Column("owner", String(200), primary_key=True),
     Column("game_id", String(32), nullable=True),
     Column("seat", String(MAX_NAME_LENGTH), nullable=True),
+    Column("account_id", Integer, nullable=True),
     Column("webhook", String(2048), nullable=True),
     Column("email", String(254), nullable=True),
     Column("quiet_seconds", Integer, nullable=True),
@@ -118,6 +119,7 @@ alert_settings = Table(
 )
 
 Index("ix_alert_settings_game", alert_settings.c.game_id)
+Index("ix_alert_settings_account", alert_settings.c.account_id)
 
 alert_claims = Table(
     "alert_claims",

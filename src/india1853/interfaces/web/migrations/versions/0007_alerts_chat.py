@@ -30,12 +30,14 @@ def upgrade() -> None:
         sa.Column("owner", sa.String(200), primary_key=True),
         sa.Column("game_id", sa.String(32), nullable=True),
         sa.Column("seat", sa.String(NAME), nullable=True),
+        sa.Column("account_id", sa.Integer, nullable=True),
         sa.Column("webhook", sa.String(2048), nullable=True),
         sa.Column("email", sa.String(254), nullable=True),
         sa.Column("quiet_seconds", sa.Integer, nullable=True),
         sa.Column("updated_at", sa.Float, nullable=False),
     )
     op.create_index("ix_alert_settings_game", "alert_settings", ["game_id"])
+    op.create_index("ix_alert_settings_account", "alert_settings", ["account_id"])
     op.create_table(
         "alert_claims",
         sa.Column("owner", sa.String(200), primary_key=True),
@@ -58,5 +60,6 @@ def downgrade() -> None:
     op.drop_index("ix_chat_messages_game", "chat_messages")
     op.drop_table("chat_messages")
     op.drop_table("alert_claims")
+    op.drop_index("ix_alert_settings_account", "alert_settings")
     op.drop_index("ix_alert_settings_game", "alert_settings")
     op.drop_table("alert_settings")
