@@ -201,8 +201,8 @@ class Alerts:
     def save(self, game_id: str, token: str | None, seat: str | None,
              body: object) -> dict[str, Any]:
         """Write the seat's settings (all fields null: deleted)."""
-        values = checked_settings(body, self.config)
         owner, name = self._owner(game_id, token, seat)
+        values = checked_settings(body, self.config)
         with self.store.db.write() as conn:
             conn.execute(delete(alert_settings).where(alert_settings.c.owner == owner))
             if values["webhook"] or values["email"]:
