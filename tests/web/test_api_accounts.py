@@ -150,7 +150,7 @@ def test_sign_in_is_rate_limited_per_name_and_per_client(app: FastAPI) -> None:
     codes = [browser(app, f"10.0.1.{i}").post(
         "/api/account/sign-in", json={"name": "Dee", "password": "wrong password"}).status_code
         for i in range(4)]
-    assert codes == [401, 401, 429]  + [429]  # burst 3 per name, the sign-up was one
+    assert codes == [401, 401, 429, 429]  # burst 3 per name, the sign-up was one
     r = browser(app, "10.0.2.1").post("/api/account/sign-in",
                                       json={"name": "Dee", "password": PASSWORD})
     assert r.status_code == 429 and "for this name" in r.json()["detail"]
@@ -270,3 +270,31 @@ def test_bad_open_games_name_the_field_and_create_nothing(app: FastAPI) -> None:
     assert c.get("/api/open-games").json() == before
     assert c.get("/api/open-games/nope").status_code == 404
     assert c.post("/api/open-games/nope/join", json={"name": "A"}).status_code == 404
+
+
+def test_my_games_lists_a_finished_game_with_its_scores_last(app: FastAPI) -> None:
+    import json
+
+    log = json.loads((Path(__file__).parent.parent / "games" / "first" /
+                      "greedy-5p-seed8-amended-share-limits.json").read_text())
+    c = browser(app)
+    r = c.post("/api/games/import", params={"hotseat": "true"},
+               json={k: log[k] for k in ("engine_version", "settings", "actions")})
+    assert r.status_code == 201, r.text
+    done = r.json()
+    waiting = open_game(c, [{"name": "Jo"}, {"open": True}, {"open": True}])
+    kept = [{"game": done["id"], "token": done["hotseat_token"]},
+            {"game": waiting["id"], "token": waiting["token"]},
+            {"game": "no-such-game", "token": "x"},
+            {"game": waiting["id"], "token": "not its token"}]
+    games = c.post("/api/my-games", json={"seats": kept}).json()["games"]
+    assert [(g["id"], g["status"]) for g in games] == [
+        (waiting["id"], "waiting for players"), (done["id"], "finished")]
+    scores = games[1]["scores"]
+    assert [s["score"] for s in scores] == sorted((s["score"] for s in scores), reverse=True)
+    assert {s["name"] for s in scores} == set(log["settings"]["players"])
+    assert games[1]["my_turn"] is False and games[1]["to_act"] == []
+    assert done["hotseat_token"] not in json.dumps(games)
+    assert waiting["token"] not in json.dumps(games)
+    r = c.post("/api/my-games", json={"seats": [{"game": "g", "token": "t"}] * 201})
+    assert r.status_code == 422 and r.json()["detail"] == "seats: at most 200, got 201"

@@ -359,8 +359,8 @@ class Seating:
             return None
         public = _public(row, seat_rows)
         return {**public, "status": "waiting for players", "seat": mine.name,
-                "seats": [mine.name], "my_turn": False, "to_act": [], "scores": None,
-                "creator": mine.position == row.creator, "link": f"/join/{row.id}"}
+                "my_seats": [mine.name], "my_turn": False, "to_act": [], "scores": None,
+                "is_creator": mine.position == row.creator, "link": f"/join/{row.id}"}
 
     def _playing(self, game_id: str, token: str) -> dict[str, Any] | None:
         """The game as the seat's own answer tells it (covered for a hotseat token: the
@@ -378,7 +378,7 @@ class Seating:
         scores = turn["tables"].get("scores") if finished else None
         status = "finished" if finished else "your turn" if mine else "playing"
         return {"id": game_id, "status": status, "seat": answer["seat"] or ", ".join(seats_here),
-                "seats": seats_here, "edition": game["edition"], "variants": game["variants"],
+                "my_seats": seats_here, "edition": game["edition"], "variants": game["variants"],
                 "players": [p["name"] for p in game["players"]], "created_at": game["created_at"],
                 "round": game["round"], "title": turn["title"], "headline": turn["headline"],
                 "to_act": list(dict.fromkeys(to_act)), "my_turn": mine and not finished,
