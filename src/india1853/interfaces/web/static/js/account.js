@@ -40,10 +40,15 @@ function signedOutBox(box) {
   };
   const form = h("form", { class: "account-form", "aria-label": "Sign in or sign up" },
     name, password,
-    h("button", { type: "submit", id: "sign-in" }, "Sign in"),
+    // Not a submit button: the lobby's "Create game" stays the page's one (tests and
+    // keyboard users find it so); Enter in the password signs in.
+    h("button", { type: "button", id: "sign-in", onclick: () => submit("in") }, "Sign in"),
     h("button", { type: "button", id: "sign-up", onclick: () => submit("up") }, "Sign up"),
     error);
-  form.addEventListener("submit", (event) => { event.preventDefault(); submit("in"); });
+  form.addEventListener("submit", (event) => event.preventDefault());
+  password.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") { event.preventDefault(); submit("in"); }
+  });
   clear(box, form, h("span", { class: "hint account-why" },
     "Optional: an account keeps your seats in every browser where you sign in."));
 }
