@@ -100,6 +100,14 @@ def test_secure_cookies_over_tls_or_by_the_setting(tmp_path: Path) -> None:
         assert all("; Secure" in x for x in r.headers.get_list("set-cookie"))
         r = c.post("/api/account/sign-in", json={"name": "Ann", "password": PASSWORD})
         assert all("; Secure" not in x for x in r.headers.get_list("set-cookie"))
+        # Behind the trusted proxy the page's origin is the host the proxy names.
+        proxied = {"Origin": "https://games.example", "X-Forwarded-Host": "games.example"}
+        r = c.post("/api/account/sign-in", json={"name": "Ann", "password": PASSWORD},
+                   headers=proxied)
+        assert r.status_code == 200, r.text
+        r = c.post("/api/account/sign-in", json={"name": "Ann", "password": PASSWORD},
+                   headers={**proxied, "Origin": "https://evil.example"})
+        assert r.status_code == 403 and r.json()["detail"].startswith("Origin:")
 
 
 def test_bad_sign_ups_name_the_field_and_change_nothing(app: FastAPI) -> None:

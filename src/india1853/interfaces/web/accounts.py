@@ -280,15 +280,18 @@ def session_cookies(session: str | None, max_age: int, is_secure: bool) -> list[
             f"{CSRF_COOKIE}={csrf_token(session)}; Max-Age={max_age}{tail}"]
 
 
-def _foreign_origin(scope: Scope) -> bool:
-    """Whether the request's ``Origin`` names another host than the one it was sent to."""
+def _foreign_origin(scope: Scope, trusted_proxy: bool) -> bool:
+    """Whether the request's ``Origin`` names another host than the one it was sent to (the
+    ``Host`` header, or behind a trusted proxy the ``X-Forwarded-Host`` it wrote)."""
     origin = _header(scope, b"origin")
     if origin is None:
         return False
-    host = _header(scope, b"host") or ""
     if origin == "null":
         return True
-    return origin.split("://", 1)[-1].rstrip("/").lower() != host.lower()
+    hosts = {(_header(scope, b"host") or "").lower()}
+    if trusted_proxy:
+        hosts.add((_header(scope, b"x-forwarded-host") or "").rsplit(",", 1)[-1].strip().lower())
+    return origin.split("://", 1)[-1].rstrip("/").lower() not in hosts - {""}
 
 
 async def _refuse(send: Send, status: int, detail: str) -> None:
@@ -304,8 +307,10 @@ class Sessions:
     """The middleware: the session read, CSRF checked, the account's seat found."""
 
     def __init__(self, app: ASGIApp, accounts: Callable[[], Accounts],
-                 seat_of: Callable[[int, str], str | None]) -> None:
+                 seat_of: Callable[[int, str], str | None],
+                 trusted_proxy: bool = False) -> None:
         self.app = app
+        self.trusted_proxy = trusted_proxy
         self.accounts = accounts
         self.seat_of = seat_of  # (account id, game id) -> the seat's token hash (seating.py)
 
@@ -317,7 +322,8 @@ class Sessions:
         path: str = scope.get("path", "")
         unsafe = scope["method"] not in SAFE_METHODS
         session = cookie_value(scope, SESSION_COOKIE)
-        if unsafe and (session is not None or path in SIGN_PATHS) and _foreign_origin(scope):
+        cookie_write = unsafe and (session is not None or path in SIGN_PATHS)
+        if cookie_write and _foreign_origin(scope, self.trusted_proxy):
             await _refuse(send, 403, "Origin: a write with this server's session must come "
                                      "from this server's own pages")
             return

@@ -149,7 +149,8 @@ def install(app: FastAPI, static: Path, settings: AccountSettings | None = None,
 
     app.add_middleware(Sessions, accounts=accounts,
                        seat_of=lambda account_id, game_id: seating().account_seat(account_id,
-                                                                                    game_id))
+                                                                                    game_id),
+                       trusted_proxy=trusted_proxy_header is not None)
 
     # --- accounts ---------------------------------------------------------------------------
 
