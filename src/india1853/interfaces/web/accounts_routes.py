@@ -119,6 +119,13 @@ def _json(data: Any, status: int = 200, cookies: list[str] | None = None) -> Res
     return response
 
 
+def _body_doc(model: type[BaseModel], description: str) -> dict[str, Any]:
+    """The OpenAPI description of a route's JSON body (the route reads it itself)."""
+    return {"requestBody": {"required": True, "description": description,
+                            "content": {"application/json": {
+                                "schema": model.model_json_schema()}}}}
+
+
 def _account_json(account: Account | None, session: str | None) -> dict[str, Any]:
     return {"account": {"name": account.name} if account else None,
             "csrf": csrf_token(session) if account and session else None}
@@ -160,7 +167,8 @@ def install(app: FastAPI, static: Path, settings: AccountSettings | None = None,
         signed-in write sends as ``X-CSRF-Token``."""
         return _json(_account_json(signed_in(request), _session(request)))
 
-    @router.post("/api/account/sign-up", status_code=201)
+    @router.post("/api/account/sign-up", status_code=201,
+                 openapi_extra=_body_doc(Credentials, "a name and a password"))
     async def sign_up(request: Request) -> Response:
         """A new account (a name and a password of at least 8 characters), signed in: the
         session cookie (HttpOnly, SameSite=Lax, Secure over TLS) and the CSRF cookie."""
@@ -170,7 +178,8 @@ def install(app: FastAPI, static: Path, settings: AccountSettings | None = None,
         account, session = await _run(accounts().sign_up, name, password)
         return _json(_account_json(account, session), 201, cookies(request, session))
 
-    @router.post("/api/account/sign-in")
+    @router.post("/api/account/sign-in",
+                 openapi_extra=_body_doc(Credentials, "a name and a password"))
     async def sign_in(request: Request) -> Response:
         """Sign in (rate-limited per name and per client address: 429 with the seconds to
         wait); 401 for a wrong name or password, in the same words either way."""
@@ -189,7 +198,8 @@ def install(app: FastAPI, static: Path, settings: AccountSettings | None = None,
 
     # --- open games -------------------------------------------------------------------------
 
-    @router.post("/api/open-games", status_code=201)
+    @router.post("/api/open-games", status_code=201,
+                 openapi_extra=_body_doc(OpenGameBody, "the settings and the seats"))
     async def create_open_game(request: Request) -> Response:
         """A game with open seats: ``players`` in their order, each ``{"open": true}``, a bot
         ``{"name", "bot"}``, or yours (``{"name"}``; signed in, the name defaults to the
@@ -214,7 +224,8 @@ def install(app: FastAPI, static: Path, settings: AccountSettings | None = None,
         """One game created with open seats (the invite link's page), started or not."""
         return _json(await _run(seating().one, game_id))
 
-    @router.post("/api/open-games/{game_id}/join")
+    @router.post("/api/open-games/{game_id}/join",
+                 openapi_extra=_body_doc(JoinBody, "your name in the game"))
     async def join(game_id: str, request: Request) -> Response:
         """Take the first open seat under ``name`` (signed in: the account's name unless
         given).  A guest receives his seat's token once, in this answer.  The game starts
@@ -226,7 +237,8 @@ def install(app: FastAPI, static: Path, settings: AccountSettings | None = None,
             app.state.bots.kick(game_id)
         return _json(out)
 
-    @router.post("/api/open-games/{game_id}/start")
+    @router.post("/api/open-games/{game_id}/start",
+                 openapi_extra=_body_doc(StartBody, "the bot for the open seats"))
     async def start(game_id: str, request: Request) -> Response:
         """The creator (signed in, or with his seat's token as ``Authorization: Bearer``)
         fills the open seats with ``bot`` and starts the game."""
@@ -239,7 +251,8 @@ def install(app: FastAPI, static: Path, settings: AccountSettings | None = None,
         app.state.bots.kick(game_id)
         return _json(out)
 
-    @router.post("/api/my-games")
+    @router.post("/api/my-games",
+                 openapi_extra=_body_doc(MyGamesBody, "the seats this browser keeps"))
     async def my_games(request: Request) -> Response:
         """Every game of the signed-in account and of the seats this browser keeps
         (``seats``: game id and token each, in the body): whose turn it is (the engine's),
