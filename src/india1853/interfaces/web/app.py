@@ -31,6 +31,8 @@ from india1853.data.loader import load_edition
 from india1853.errors import InputError
 from india1853.interfaces.render import render_tile_svg
 from india1853.interfaces.web.access import HashedToken, token_hash
+from india1853.interfaces.web.accounts import AccountSettings, signed_in_seat
+from india1853.interfaces.web.accounts_routes import install as install_accounts
 from india1853.interfaces.web.bots import BotRunner
 from india1853.interfaces.web.db import Database
 from india1853.interfaces.web.docs import install as install_docs
@@ -109,7 +111,7 @@ async def _body(request: Request, cap: int) -> Any:
 def _bearer(request: Request) -> str | None:
     header = request.headers.get("authorization")
     if header is None:
-        return None
+        return signed_in_seat(request)  # accounts.py: the signed-in account's seat, if any
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError(401, "Authorization: must be 'Bearer TOKEN'")
@@ -140,7 +142,8 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
                rate_limited: bool = True, budgets: Budgets | None = None,
                trusted_proxy_header: str | None = None,
                ticket_seconds: float = TICKET_SECONDS,
-               bot_cpu_seconds: float | None = None) -> FastAPI:
+               bot_cpu_seconds: float | None = None,
+               accounts: AccountSettings | None = None) -> FastAPI:
     """The application on the database at ``url`` (migrated to the newest schema at start);
     bots wait ``bot_delay`` seconds before each move; live updates go through Redis pub/sub
     when ``redis_url`` is given (several server processes, docs/deployment.md); the caches
@@ -149,7 +152,8 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
     ``rate_limited``; the client's address is read from ``trusted_proxy_header`` when given
     (security.py); a stream ticket is good for ``ticket_seconds`` (tickets.py); the strong
     bot's decisions and the hints take at most about ``bot_cpu_seconds`` CPU seconds each
-    (None: the bot's default, 0.5)."""
+    (None: the bot's default, 0.5).  ``accounts``: sessions, cookies and login limits
+    (accounts.py)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -387,6 +391,7 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
     def recognise(game_id: str, token: str) -> bool:
         return store().known_token(game_id, token)
 
+    install_accounts(app, STATIC, accounts, trusted_proxy_header)  # accounts, open seats
     chosen = budgets or Budgets()
     if rate_limit is not None:
         chosen = replace(chosen, writes=rate_limit)
