@@ -3,8 +3,8 @@
 Alerts go to a webhook receiver and an SMTP sink in this process (sinks.py; the e-mail over
 STARTTLS with the sink's certificate verified, and a login): exactly the expected ones, the
 quiet time included; two server processes on one database send an alert once; a hanging
-webhook holds up no move.  The chat: written by seats, read by everyone, refused clearly when bad, rate-limited,
-carried by the event stream.
+webhook holds up no move.  The chat: written by seats, read by everyone, refused clearly when
+bad, rate-limited, carried by the event stream.
 """
 
 from __future__ import annotations

@@ -195,6 +195,93 @@ def test_the_log_names_cards_and_heads_each_round(
     assert errors.seen == []
 
 
+def _sign_up(page: Page, url: str, name: str) -> None:
+    page.goto(url + "/")
+    page.fill("#account-name", name)
+    page.fill("#account-password", "a password of " + name)
+    page.click("#sign-up")
+    expect(page.locator("#signed-in")).to_have_text(f"Signed in as {name}")
+
+
+def _bond(page: Page, url: str, game: str) -> None:
+    """The seat at the page writes the first bond offered: one action more in the game."""
+    before = httpx.get(f"{url}/api/games/{game}", timeout=60).json()["last_action_id"]
+    page.click("#open-secret")
+    expect(page.locator("#secret-dialog")).to_be_visible()
+    page.click("#place-bond")
+    wait_for_action(page, before + 1)
+
+
+def test_three_browsers_two_accounts_and_a_guest_join_open_seats(
+        pages: Pages, server_url: str, tmp_path: Path) -> None:
+    """Issue 22 items 1-2: Uma (an account) creates a game with two open seats; Vic (an
+    account) joins from the lobby's list, Wes (a guest) from the invite link, and the game
+    starts; each writes a bond; a reload and a changed URL keep each seat (the guest's token
+    kept by his browser, the accounts' seats by their session); "My games" says whose turn it
+    is, as the engine says."""
+    uma, uma_errors = pages.new()
+    _sign_up(uma, server_url, "Uma")
+    expect(uma.locator("#seats .seat-name-input").first).to_have_value("Uma")
+    uma.uncheck("#hotseat")
+    uma.fill("#seed", "5")
+    for i in (1, 2):
+        uma.locator("#seats .seat-kind").nth(i).select_option("open")
+    uma.click("button[type=submit]")
+    invite = uma.inner_text("#invite-link")
+    game = invite.rsplit("/", 1)[1]
+    expect(uma.locator("#my-seat-link")).to_have_text("Your seat: Uma")
+
+    vic, vic_errors = pages.new()
+    _sign_up(vic, server_url, "Vic")
+    row = vic.locator(f"#open-games tr[data-game='{game}']")
+    expect(row).to_contain_text("Uma, (open), (open)")
+    vic.evaluate("window.scrollTo(0, 0)")
+    shot(vic, "lobby-open-games", tmp_path)
+    row.get_by_role("button", name=f"Join game {game}").click()
+    expect(vic.locator("#join-name")).to_have_value("Vic")
+    vic.click("#join-submit")
+    expect(vic.locator("#joined")).to_contain_text("as Vic")
+
+    wes, wes_errors = pages.new()
+    wes.goto(invite)
+    wes.fill("#join-name", "Wes")
+    wes.click("#join-submit")  # the last seat: the game starts, the page opens it
+    wes.wait_for_url(re.compile(rf"/games/{game}#token="))
+    expect(wes.locator("#seat-name")).to_have_text("Wes")
+    expect(wes.locator("#keep-link")).to_contain_text("Keep this link")
+
+    for page in (uma, vic):
+        page.goto(f"{server_url}/games/{game}")  # no token: the account's session
+        expect(page.locator("#seat-name")).to_have_text("Uma" if page is uma else "Vic")
+        expect(page.locator("#keep-link")).to_be_hidden()
+    for page in (wes, uma, vic):
+        _bond(page, server_url, game)
+
+    # A changed URL and a reload keep the guest's seat; the accounts' too.
+    wes.goto(f"{server_url}/games/{game}#decisions")
+    wes.reload()
+    expect(wes.locator("#seat-name")).to_have_text("Wes")
+    vic.reload()
+    expect(vic.locator("#seat-name")).to_have_text("Vic")
+
+    # "My games": whose turn it is, as the engine's turn model says (the claims, 2.5.4).
+    turn = httpx.get(f"{server_url}/api/games/{game}", timeout=60).json()["turn"]
+    deciding = {a["player"] for a in turn["active"]}
+    assert len(deciding) == 1
+    for page, name in ((uma, "Uma"), (vic, "Vic"), (wes, "Wes")):
+        page.goto(f"{server_url}/my-games")
+        mine = page.locator(f"#mine tr[data-game='{game}']")
+        expect(mine).to_contain_text(name)
+        if name in deciding:
+            expect(mine).to_have_attribute("data-status", "your turn")
+            expect(mine).to_contain_text("Your turn")
+            expect(page.locator("#mine tbody tr").first).to_have_attribute("data-game", game)
+            shot(page, "my-games", tmp_path)
+        else:
+            expect(mine).to_contain_text(f"Waiting for {next(iter(deciding))}")
+    assert uma_errors.seen == vic_errors.seen == wes_errors.seen == []
+
+
 def test_chat_shows_on_the_other_seats_escaped(pages: Pages, server_url: str,
                                                tmp_path: Path) -> None:
     # Issue 22 item 4: a seat writes, another seat and a spectator read it live, as text.

@@ -2,11 +2,10 @@
 games that differ ONLY in one seat's secret choice, played on with the same public actions.
 Every response that another seat's token, the spectator (no token) or a junk token receives
 must be the same bytes in both games - over every endpoint: the listing, the game view, the
-log, the event stream's snapshot, the history ``at/N`` for every N since the secret, the board
-(now and ``?at=N``), the charts, a preview, the seat's hint, the chat, the seat's alert settings
-and the errors of refused actions -
-until the rules reveal the secret.  After the end every secret is public: the two games'
-responses differ.
+log, the event stream's snapshot, "My games", the history ``at/N`` for every N since the
+secret, the board (now and ``?at=N``), the charts, a preview, the seat's hint, the chat, the
+seat's alert settings and the errors of refused actions - until the rules reveal the secret.
+After the end every secret is public: the two games' responses differ.
 
 The games come from finished logs of tests/games (both checked by the engine to the end with
 the one change), so that each scenario also ends.  The actions before the secret are imported
@@ -196,6 +195,9 @@ class Table:
             get(f"{g}/hint", "hint")
             get(f"{g}/chat", "chat")  # issue 22: the chat, and the seat's alert settings
             get(f"{g}/alerts", "alerts")
+            # "My games" (issue 22): the game as the seat's own list tells it.
+            post("/api/my-games", "my games",
+                 {"seats": [{"game": self.id, "token": token}] if token else []})
             params = {"token": token} if token else {}
             out.append((f"{who}: events", _snapshot_event(self.url, f"{g}/events", params)))
             seat = who.removeprefix("seat ") if who.startswith("seat ") else "Nobody"

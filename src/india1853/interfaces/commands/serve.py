@@ -8,6 +8,7 @@
                     [--render-limit N] [--trusted-proxy-header NAME]
                     [--header-timeout SECONDS] [--body-timeout SECONDS]
                     [--stream-ticket-seconds SECONDS]
+                    [--secure-cookies auto|always|never]
                     [--smtp-host HOST --smtp-from ADDRESS [--smtp-port N] [--smtp-user NAME]
                      [--no-smtp-starttls]] [--alert-quiet-seconds S] [--alert-sweep-seconds S]
                     [--alert-webhook-private] [--public-url URL]
@@ -38,6 +39,7 @@ from india1853.interfaces.web.tickets import TICKET_SECONDS
 
 DEFAULTS = Budgets()
 PROXY_HEADER_ENV = "INDIA1853_TRUSTED_PROXY_HEADER"
+SECURE_ENV = "INDIA1853_SECURE_COOKIES"
 
 CACHE_MB = 512  # the default of --cache-mb (store.CACHE_BYTES)
 BOT_CPU_SECONDS = 0.5  # the default of --bot-cpu-seconds (bots/strong.py's BUDGET)
@@ -116,6 +118,12 @@ def register(sub: Any) -> None:
     parser.add_argument("--stream-ticket-seconds", type=float, default=TICKET_SECONDS,
                         help="seconds a stream ticket stays good (default "
                         f"{TICKET_SECONDS:g})")
+    parser.add_argument("--secure-cookies", choices=("auto", "always", "never"),
+                        default=None, help="the session cookies' Secure attribute (accounts): "
+                        "auto (default; also " + SECURE_ENV + ") sets it when the request came "
+                        "over TLS, as seen here or as the trusted proxy reports it "
+                        "(X-Forwarded-Proto: https, with --trusted-proxy-header); always: "
+                        "behind a TLS proxy that says nothing")
     serve_alerts.register(parser)  # --smtp-*, --alert-*, --public-url
     parser.set_defaults(func=run)
 
@@ -123,6 +131,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from india1853.interfaces.web.accounts import AccountSettings
     from india1853.interfaces.web.app import create_app
     from india1853.interfaces.web.deadlines import deadline_protocol
 
@@ -160,7 +169,13 @@ def run(args: argparse.Namespace) -> int:
         creates=RateLimit(args.create_limit, DEFAULTS.creates.burst),
         imports=RateLimit(args.import_limit, DEFAULTS.imports.burst),
         renders=RateLimit(args.render_limit, DEFAULTS.renders.burst))
-    app = create_app(url, bot_delay=args.bot_delay, redis_url=redis_url, budgets=budgets,
+    secure = args.secure_cookies or os.environ.get(SECURE_ENV) or "auto"
+    if secure not in ("auto", "always", "never"):
+        raise InputError(f"{SECURE_ENV}: must be auto, always or never, got {secure[:20]!r}")
+    accounts = AccountSettings(secure_cookies={"auto": None, "always": True,
+                                               "never": False}[secure])
+    app = create_app(url, bot_delay=args.bot_delay, accounts=accounts, redis_url=redis_url,
+                     budgets=budgets,
                      rate_limited=bool(args.rate_limit), cache_size=args.cache_games,
                      cache_bytes=cache_mb << 20, trusted_proxy_header=header,
                      ticket_seconds=args.stream_ticket_seconds,

@@ -32,6 +32,8 @@ from india1853.errors import InputError
 from india1853.interfaces.render import render_tile_svg
 from india1853.interfaces.web import social
 from india1853.interfaces.web.access import HashedToken, token_hash
+from india1853.interfaces.web.accounts import AccountSettings
+from india1853.interfaces.web.accounts_routes import install as install_accounts
 from india1853.interfaces.web.alerts import AlertConfig
 from india1853.interfaces.web.bots import BotRunner
 from india1853.interfaces.web.db import Database
@@ -118,7 +120,8 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
                trusted_proxy_header: str | None = None,
                ticket_seconds: float = TICKET_SECONDS,
                bot_cpu_seconds: float | None = None,
-               alerts: AlertConfig | None = None) -> FastAPI:
+               alerts: AlertConfig | None = None,
+               accounts: AccountSettings | None = None) -> FastAPI:
     """The application on the database at ``url`` (migrated to the newest schema at start);
     bots wait ``bot_delay`` seconds before each move; live updates go through Redis pub/sub
     when ``redis_url`` is given (several server processes, docs/deployment.md); the caches
@@ -128,7 +131,8 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
     (security.py); a stream ticket is good for ``ticket_seconds`` (tickets.py); the strong
     bot's decisions and the hints take at most about ``bot_cpu_seconds`` CPU seconds each
     (None: the bot's default, 0.5); ``alerts``: the turn alerts' SMTP server, quiet time
-    and sweep (alerts.py; None: webhooks only, the defaults)."""
+    and sweep (alerts.py; None: webhooks only, the defaults).  ``accounts``: sessions,
+    cookies and login limits (accounts.py)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -369,6 +373,7 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
     def recognise(game_id: str, token: str) -> bool:
         return store().known_token(game_id, token)
 
+    install_accounts(app, STATIC, accounts, trusted_proxy_header)  # accounts, open seats
     chosen = budgets or Budgets()
     if rate_limit is not None:
         chosen = replace(chosen, writes=rate_limit)

@@ -103,6 +103,58 @@ stream_tickets = Table(
 
 Index("ix_stream_tickets_expires_at", stream_tickets.c.expires_at)
 
+# Accounts (accounts.py, 0006): a name and an argon2 hash of the password; a signed-in browser
+# holds a session whose SHA-256 is a row (the session itself is only in its HttpOnly cookie).
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(MAX_NAME_LENGTH), nullable=False),
+    Column("name_key", String(MAX_NAME_LENGTH), nullable=False, unique=True),  # casefolded
+    Column("password_hash", String(255), nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+account_sessions = Table(
+    "account_sessions",
+    metadata,
+    Column("digest", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+)
+
+Index("ix_account_sessions_expires_at", account_sessions.c.expires_at)
+
+# Games with open seats (seating.py, 0006): the settings while players join (the game's row
+# is written when the last seat is taken, under the same id), and each seat: its name once
+# taken, its bot, the account that holds it (or the SHA-256 of a guest's token until start).
+seatings = Table(
+    "seatings",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("settings", JSON, nullable=False),  # edition, variants, seed (null: the server's)
+    Column("hints", Boolean, nullable=False),
+    Column("creator", Integer, nullable=False),  # the creator's seat's position
+    Column("created_at", Float, nullable=False),
+    Column("started_at", Float, nullable=True),  # null: waiting for players
+)
+
+Index("ix_seatings_started_at", seatings.c.started_at)
+
+seating_seats = Table(
+    "seating_seats",
+    metadata,
+    Column("seating_id", String(32), ForeignKey("seatings.id"), primary_key=True),
+    Column("position", Integer, primary_key=True),
+    Column("name", String(MAX_NAME_LENGTH), nullable=True),  # null: open
+    Column("bot", String(32), nullable=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+    Column("joined_at", Float, nullable=True),
+)
+
+Index("ix_seating_seats_account_id", seating_seats.c.account_id)
 # alerts.py: where a user's turn alerts go, keyed by owner ("seat:<game>:<name>", later
 # "account:<id>"), and the claims that make one process send each alert (0007)
 alert_settings = Table(

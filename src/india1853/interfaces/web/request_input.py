@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi import Request
 
+from india1853.interfaces.web.accounts import signed_in_seat
 from india1853.interfaces.web.entry import ApiError
 from india1853.interfaces.web.inputs import parse
 
@@ -28,10 +29,11 @@ async def read_body(request: Request, cap: int) -> Any:
 
 
 def bearer(request: Request) -> str | None:
-    """The ``Authorization: Bearer`` token, None without the header (401 if malformed)."""
+    """The ``Authorization: Bearer`` token (401 if malformed); without the header, the
+    signed-in account's seat in the request's game, if any (accounts.py), else None."""
     header = request.headers.get("authorization")
     if header is None:
-        return None
+        return signed_in_seat(request)
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError(401, "Authorization: must be 'Bearer TOKEN'")

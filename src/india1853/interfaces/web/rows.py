@@ -70,23 +70,33 @@ class Rows:
         """A new game's rows (its log's actions, each with the seat that decided it) under a
         new random id; the id and the game's entry."""
         game_id = secrets.token_urlsafe(GAME_ID_BYTES)
-        now = time.time()
         with self.db.write() as conn:
-            conn.execute(insert(games).values(
-                id=game_id, engine_version=ENGINE_VERSION, settings=game.settings.to_json(),
-                hotseat_hash=hotseat_hash, created_at=now, updated_at=now,
-                actions=len(game.log), round=game.state.round, finished=game.finished,
-                seed_chosen_by=seed_chosen_by, hints=hints))
-            conn.execute(insert(seats), [
-                {"game_id": game_id, "position": i, "name": s.name, "bot": s.bot,
-                 "token_hash": s.token_hash} for i, s in enumerate(players)])
-            if game.log:
-                conn.execute(insert(actions), [
-                    {"game_id": game_id, "idx": a["id"], "data": a, "seat": who,
-                     "created_at": now, "digest": row_digest(game_id, a["id"], a, who)}
-                    for a, who in zip(game.log, deciders, strict=True)])
-        return game_id, Entry(game=game, seats=tuple(players), hotseat_hash=hotseat_hash,
-                              created_at=now, seed_chosen_by=seed_chosen_by, hints_enabled=hints)
+            entry = self.insert_on(conn, game_id, game, players, deciders, hotseat_hash,
+                                   seed_chosen_by, hints)
+        return game_id, entry
+
+    def insert_on(self, conn: Connection, game_id: str, game: Game, players: Sequence[Seat],
+                  deciders: Sequence[str | None], hotseat_hash: str | None,
+                  seed_chosen_by: str, hints: bool = False) -> Entry:
+        """A new game's rows under ``game_id``, written on the caller's transaction (a game
+        whose seats were taken by joining starts in the transaction of its last seat,
+        seating.py); the game's entry."""
+        now = time.time()
+        conn.execute(insert(games).values(
+            id=game_id, engine_version=ENGINE_VERSION, settings=game.settings.to_json(),
+            hotseat_hash=hotseat_hash, created_at=now, updated_at=now,
+            actions=len(game.log), round=game.state.round, finished=game.finished,
+            seed_chosen_by=seed_chosen_by, hints=hints))
+        conn.execute(insert(seats), [
+            {"game_id": game_id, "position": i, "name": s.name, "bot": s.bot,
+             "token_hash": s.token_hash} for i, s in enumerate(players)])
+        if game.log:
+            conn.execute(insert(actions), [
+                {"game_id": game_id, "idx": a["id"], "data": a, "seat": who,
+                 "created_at": now, "digest": row_digest(game_id, a["id"], a, who)}
+                for a, who in zip(game.log, deciders, strict=True)])
+        return Entry(game=game, seats=tuple(players), hotseat_hash=hotseat_hash,
+                     created_at=now, seed_chosen_by=seed_chosen_by, hints_enabled=hints)
 
     def append(self, game_id: str, game: Game, who: str) -> bool:
         """The row of the game's last action (decided by ``who``), and the game row brought

@@ -8,7 +8,7 @@ first row, under the primary key) claims a send, so that of several server proce
 one sends it (alerts.py).  ``chat_messages``: a game's chat, kept with the game (chat.py).
 
 Revision ID: 0007
-Revises: 0005
+Revises: 0006
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0007"
-down_revision = "0005"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 

@@ -7,9 +7,18 @@ export class ApiError extends Error {
   }
 }
 
+// A signed-in write sends the session's CSRF token (the readable cookie; docs/web-api.md).
+function csrfToken() {
+  const found = document.cookie.split(";").map((c) => c.trim())
+    .find((c) => c.startsWith("india1853_csrf="));
+  return found ? decodeURIComponent(found.slice("india1853_csrf=".length)) : null;
+}
+
 async function call(method, url, { token, body } = {}) {
   const headers = { Accept: "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
+  const csrf = method === "GET" ? null : csrfToken();
+  if (csrf) headers["X-CSRF-Token"] = csrf;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const response = await fetch(url, {
     method, headers, body: body === undefined ? undefined : JSON.stringify(body),
@@ -36,6 +45,17 @@ export const api = {
   listGames: () => call("GET", "/api/games"),
   variants: () => call("GET", "/api/variants"),
   createGame: (body) => call("POST", "/api/games", { body }),
+  // Accounts and open seats (docs/web-api.md, "Accounts" and "Open games").
+  account: () => call("GET", "/api/account"),
+  signIn: (name, password) => call("POST", "/api/account/sign-in", { body: { name, password } }),
+  signUp: (name, password) => call("POST", "/api/account/sign-up", { body: { name, password } }),
+  signOut: () => call("POST", "/api/account/sign-out", { body: {} }),
+  createOpenGame: (body) => call("POST", "/api/open-games", { body }),
+  openGames: () => call("GET", "/api/open-games"),
+  openGame: (id) => call("GET", `/api/open-games/${encodeURIComponent(id)}`),
+  join: (id, name) => call("POST", `/api/open-games/${encodeURIComponent(id)}/join`, { body: name ? { name } : {} }),
+  start: (id, token, bot) => call("POST", `/api/open-games/${encodeURIComponent(id)}/start`, { token, body: { bot } }),
+  myGames: (seats) => call("POST", "/api/my-games", { body: { seats } }),
   // `cover`: a shared (hotseat) screen asks for the covered answer (the public view and
   // `next_seat`) instead of a seat's view; a seat's own token gets its view as before.
   game: (id, token, seat, cover = false) =>

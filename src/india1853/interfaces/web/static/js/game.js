@@ -11,9 +11,13 @@ import {
   renderContract, renderKit, renderLog, renderMarket, renderPlayers, renderScores, renderShares, renderStatus,
   renderTrains,
 } from "./panels.js";
+import { keptToken, showKeepNotice } from "./seats.js";
 
 const gameId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop());
-const token = new URLSearchParams(window.location.hash.slice(1)).get("token");
+// The seat's token: the link's, else the one this browser keeps for the game (a reload after
+// "#decisions", or a URL without it, keeps the seat); none: an account's seat (its session
+// cookie) or a spectator.
+const token = new URLSearchParams(window.location.hash.slice(1)).get("token") || keptToken(gameId);
 const $ = (id) => document.getElementById(id);
 
 const state = {
@@ -181,13 +185,19 @@ function keepFocus(focused) {
 // lobby offers "Resume" for them; a spectator's link (no seat) is not kept.
 const SEATS_KEY = "india1853.seats";
 
+let keepShown = false; // the guest's "keep this link" notice, once per page
+
 function remember(data) {
   if (!token || !data.seats || !data.seats.length) return;
+  if (!keepShown && data.seats.length === 1) {
+    keepShown = true;
+    showKeepNotice($("keep-link"), gameId, token, data.seats[0]);
+  }
   try {
     const kept = JSON.parse(window.localStorage.getItem(SEATS_KEY) || "{}");
     const seats = data.seats.join(", ");
     if (kept[gameId] && kept[gameId].token === token && kept[gameId].seats === seats && kept[gameId].opened) return;
-    kept[gameId] = { token, seats, opened: true };
+    kept[gameId] = { ...(kept[gameId] || {}), token, seats, opened: true };
     window.localStorage.setItem(SEATS_KEY, JSON.stringify(kept));
   } catch { /* storage refused (private mode): the lobby offers Watch */ }
 }

@@ -1,8 +1,11 @@
 // The lobby: create a game (edition, variants, seats human or bot, seed), list games, copy links.
+import { accountBox } from "./account.js";
 import { api } from "./api.js";
 import { h, clear } from "./dom.js";
+import { createOpen } from "./open.js";
 
-const BOTS = [["", "Human"], ["greedy", "Bot: greedy"], ["random", "Bot: random"], ["strong", "Bot: strong"]];
+// "open": a seat for a player who joins (open.js; not with Hotseat).
+const BOTS = [["", "Human"], ["open", "Open: a player joins"], ["greedy", "Bot: greedy"], ["random", "Bot: random"], ["strong", "Bot: strong"]];
 const DEFAULT_SEATS = [["Ann", ""], ["Bob", ""], ["Cat", ""]];
 // The numbers of players each edition allows come from the server (its TABLE 3); until they
 // have come, the seats stay as they are.
@@ -21,6 +24,7 @@ function seatRow(name, bot) {
   const remove = h("button", { type: "button", "aria-label": `Remove seat ${index}`,
     onclick: () => { row.remove(); renumber(); } }, "Remove");
   const row = h("li", {}, h("div", { class: "seat-row" }, nameInput, kind, remove));
+  kind.addEventListener("change", () => { nameInput.disabled = kind.value === "open"; });
   return row;
 }
 
@@ -171,7 +175,7 @@ document.getElementById("new-game").addEventListener("submit", async (event) => 
     const bot = li.querySelector("select").value;
     return bot ? { name, bot } : { name };
   });
-  const empty = players.findIndex((p) => !p.name);
+  const empty = players.findIndex((p) => !p.name && p.bot !== "open");
   if (empty >= 0) {
     formError.textContent = `seat ${empty + 1}: a name is needed`;
     return;
@@ -195,9 +199,20 @@ document.getElementById("new-game").addEventListener("submit", async (event) => 
     hotseat,
     hints: document.getElementById("hints").checked,
   };
+  const open = players.findIndex((p) => p.bot === "open");
+  if (hotseat && open >= 0) {
+    formError.textContent = `seat ${open + 1}: an open seat is for a player who joins: uncheck Hotseat`;
+    return;
+  }
   const submit = event.submitter || document.querySelector("#new-game button[type=submit]");
   submit.disabled = true;
   try {
+    // Not hotseat: a game with open seats; nobody receives another seat's token (open.js).
+    if (!hotseat) {
+      await createOpen(body);
+      await loadGames();
+      return;
+    }
     const result = await api.createGame(body);
     showCreated(result, hotseat);
     await loadGames();
@@ -233,3 +248,4 @@ async function loadGames() {
 }
 
 loadGames();
+accountBox(document.getElementById("account"));
