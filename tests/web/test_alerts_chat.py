@@ -152,6 +152,67 @@ def test_whose_decision_begins_is_the_engines_answer() -> None:
     assert newly_deciding(game, humans, "Cat") == ["Bob"]
 
 
+def _account(url: str, name: str) -> tuple[httpx.Client, dict[str, str]]:
+    """A browser signed in as a new account, and the CSRF header of its writes."""
+    c = client(url)
+    r = c.post("/api/account/sign-up", json={"name": name, "password": "a long password"})
+    assert r.status_code == 201, r.text
+    return c, {"X-CSRF-Token": c.cookies["india1853_csrf"]}
+
+
+def test_an_accounts_alerts_cover_all_its_seats_a_seats_own_go_first(setup: Setup) -> None:
+    uma, uma_csrf = _account(setup.url, "Uma")
+    vic, vic_csrf = _account(setup.url, "Vic")
+    path = "/api/account/alerts"
+    assert client(setup.url).get(path).status_code == 401  # no account
+    assert uma.put(path, json={"webhook": f"{setup.hook.url}/uma"}).status_code == 403  # CSRF
+    r = uma.put(path, headers=uma_csrf, json={"webhook": f"{setup.hook.url}/uma",
+                                              "quiet_seconds": 0})
+    assert r.status_code == 200 and r.json()["webhook"] == f"{setup.hook.url}/uma", r.text
+    assert uma.put(path, headers=uma_csrf, json={"webhook": "x"}).json()["detail"].startswith(
+        "webhook:")
+    r = vic.put(path, headers=vic_csrf, json={"webhook": f"{setup.hook.url}/vic",
+                                              "quiet_seconds": 0})
+    assert r.status_code == 200, r.text
+    made = uma.post("/api/open-games", headers=uma_csrf, json={
+        "players": [{}, {"open": True}, {"open": True}], "seed": 5}).json()
+    game = made["id"]
+    assert vic.post(f"/api/open-games/{game}/join", headers=vic_csrf, json={}).status_code == 200
+    wes = client(setup.url).post(f"/api/open-games/{game}/join", json={"name": "Wes"}).json()
+    # Vic's own setting for this game's seat goes before his account's.
+    r = vic.put(f"/api/games/{game}/alerts", headers=vic_csrf,
+                json={"webhook": f"{setup.hook.url}/vic-here", "quiet_seconds": 0})
+    assert r.status_code == 200, r.text
+    seats = {"Uma": (uma, uma_csrf), "Vic": (vic, vic_csrf),
+             "Wes": (client(setup.url), auth(wes["token"]))}
+    expected = {"Uma": 0, "Vic": 0}
+    watcher = client(setup.url)
+
+    def deciding() -> set[str]:
+        turn = watcher.get(f"/api/games/{game}").json()["turn"]
+        return {a["player"] for a in turn["active"]}
+
+    for kind in ["place_bond"] * 3 + ["claim_city"] * 3:
+        before = deciding()
+        for c, headers in seats.values():
+            state = c.get(f"/api/games/{game}", headers=headers).json()
+            offered = [o["action"] for d in state["turn"]["decisions"] for o in d["options"]
+                       if o["action"]["type"] == kind]
+            if offered:
+                assert c.post(f"/api/games/{game}/actions", json=offered[0],
+                              headers=headers).status_code == 200
+                break
+        for name in deciding() - before:  # the engine's view says whose decision began
+            expected[name] = expected.get(name, 0) + 1
+    assert expected["Uma"] and expected["Vic"]
+    wait_for(lambda: len(setup.hook.to("/uma")) == expected["Uma"]
+             and len(setup.hook.to("/vic-here")) == expected["Vic"], 30)
+    _settle()
+    assert len(setup.hook.to("/uma")) == expected["Uma"]
+    assert len(setup.hook.to("/vic-here")) == expected["Vic"] and setup.hook.to("/vic") == []
+    assert all("your turn, Uma" in b["text"] for b in setup.hook.to("/uma"))
+
+
 def test_alert_settings_refuse_bad_input_naming_the_field(setup: Setup) -> None:
     c = client(setup.url)
     made = create(c)

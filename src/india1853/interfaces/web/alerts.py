@@ -2,19 +2,22 @@
 
 Where a user's alerts go is an ``alert_settings`` row (db.py, migration 0007) keyed by its
 owner: a seat (``seat:<game>:<name>``, written with that seat's token, so that a guest has
-alerts too).  The browser's own alerts (the tab's title, a tone, a notification while the page
-is open) are the page's (game.js); this module sends the ones that reach a closed page.
+alerts too), or an account (``account:<id>``: one webhook and e-mail address for every seat the
+account holds, accounts.py and seating.py; a seat's own settings go before its account's).
+The browser's own alerts (the tab's title, a tone, a notification while the page is open)
+are the page's (game.js); this module sends the ones that reach a closed page.
 
 When: after every change of a game (an action, a bot's move; the store's change callback) the
 game is asked, in a worker thread, who must decide now - the engine's answer
 (``Game.active_entities`` and ``Game.decider``, 3.4.1), never recomputed here.  A human seat
-that decides now, whose alert settings exist, and who did not decide the last action himself
-(his own turn going on is no news), is due an alert.  The send is claimed in the database
-first: one ``alert_claims`` row per owner and game holds the action after which the last
-alert went and when; a conditional UPDATE (``action_idx`` before this action and ``sent_at``
-older than the owner's quiet time), or the INSERT of the first row under its primary key, is
-won by exactly one server process (the others see no row changed, or a duplicate key).  So at
-most one alert per user per game per quiet time, each exactly once across processes.
+with alert settings whose decision began with the last action (it did not decide before it:
+``Game.at``; after an undo or a redo, it did not decide the undo itself) is due an alert.
+The send is claimed in the database first: one ``alert_claims`` row per owner and game
+holds the action after which the last alert went and when; a conditional UPDATE
+(``action_idx`` before this action and ``sent_at`` older than the owner's quiet time), or
+the INSERT of the first row under its primary key, is won by exactly one server process
+(the others see no row changed, or a duplicate key).  So at most one alert per user per game
+per quiet time, each exactly once across processes.
 
 Every process also sweeps, every ``sweep_seconds``, the recently changed games that have alert
 settings and that it has not checked at their present count of actions (changed by another
@@ -53,7 +56,14 @@ from anyio import CapacityLimiter, to_thread
 from sqlalchemy import Connection, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from india1853.interfaces.web.db import actions, alert_claims, alert_settings, games
+from india1853.interfaces.web.db import (
+    actions,
+    alert_claims,
+    alert_settings,
+    games,
+    seating_seats,
+    seats,
+)
 from india1853.interfaces.web.entry import ApiError, Entry
 from india1853.interfaces.web.store import GameStore
 from india1853.rules.game.game import Game, effective_actions
@@ -115,6 +125,10 @@ class Alert:
 
 def seat_owner(game_id: str, seat: str) -> str:
     return f"seat:{game_id}:{seat}"
+
+
+def account_owner(account_id: int) -> str:
+    return f"account:{account_id}"
 
 
 # --- settings ---------------------------------------------------------------------------------
@@ -211,6 +225,26 @@ class Alerts:
                     **values))
         return self.settings(game_id, token, seat)
 
+    # settings of an account: one for all its seats (accounts.py; social.py)
+
+    def account_settings(self, account_id: int) -> dict[str, Any]:
+        with self.store.db.read() as conn:
+            row = conn.execute(select(alert_settings).where(
+                alert_settings.c.owner == account_owner(account_id))).one_or_none()
+        return _settings_answer(row, self.config)
+
+    def save_account(self, account_id: int, body: object) -> dict[str, Any]:
+        """Write the account's settings (all fields null: deleted); a seat's own settings,
+        where it has any, go before them."""
+        values = checked_settings(body, self.config)
+        owner = account_owner(account_id)
+        with self.store.db.write() as conn:
+            conn.execute(delete(alert_settings).where(alert_settings.c.owner == owner))
+            if values["webhook"] or values["email"]:
+                conn.execute(insert(alert_settings).values(
+                    owner=owner, account_id=account_id, updated_at=time.time(), **values))
+        return self.account_settings(account_id)
+
     def _owner(self, game_id: str, token: str | None, seat: str | None) -> tuple[str, str]:
         if token is None:
             raise ApiError(401, "token: alert settings are a seat's (Authorization: Bearer)")
@@ -225,9 +259,7 @@ class Alerts:
 
     def due(self, game_id: str) -> list[Alert]:
         """The alerts this process has claimed after the game's last change (blocking)."""
-        with self.store.db.read() as conn:
-            owners = {r.seat: r for r in conn.execute(
-                select(alert_settings).where(alert_settings.c.game_id == game_id)).all()}
+        owners = self._owners(game_id)
         if not owners:
             return []
         game, humans = self.store.inspect(game_id, _fork)
@@ -252,6 +284,24 @@ class Alerts:
                                  row.email))
         self._seen[game_id] = count
         return out
+
+    def _owners(self, game_id: str) -> dict[str, Any]:
+        """The alert settings of each seat of the game that has any: the seat's own (set with
+        its token), else those of the account holding it (a game started from open seats)."""
+        with self.store.db.read() as conn:
+            held = {r.name: account_owner(r.account_id) for r in conn.execute(
+                select(seats.c.name, seating_seats.c.account_id)
+                .join(seating_seats, (seating_seats.c.seating_id == seats.c.game_id)
+                      & (seating_seats.c.position == seats.c.position))
+                .where(seats.c.game_id == game_id)
+                .where(seating_seats.c.account_id.is_not(None))).all()}
+            rows = conn.execute(select(alert_settings).where(
+                (alert_settings.c.game_id == game_id)
+                | alert_settings.c.owner.in_(list(held.values())))).all()
+        by_owner = {r.owner: r for r in rows}
+        owners = {seat: by_owner[owner] for seat, owner in held.items() if owner in by_owner}
+        owners.update({r.seat: r for r in rows if r.game_id == game_id})
+        return owners
 
     def claim(self, owner: str, game_id: str, action: int, quiet: float) -> bool:
         """Whether this process won the send of ``owner``'s alert after ``action``."""
@@ -322,11 +372,15 @@ class Alerts:
     def _recent(self, now: float) -> dict[str, int]:
         """Unfinished games with alert settings changed in the sweep's window, and their
         counts of actions."""
+        accounts = select(alert_settings.c.account_id).where(
+            alert_settings.c.account_id.is_not(None))
         with self.store.db.read() as conn:
             rows = conn.execute(
                 select(games.c.id, games.c.actions).where(games.c.finished.is_(False))
                 .where(games.c.updated_at > now - SWEEP_WINDOW)
-                .where(games.c.id.in_(select(alert_settings.c.game_id)))).all()
+                .where(games.c.id.in_(select(alert_settings.c.game_id))
+                       | games.c.id.in_(select(seating_seats.c.seating_id).where(
+                           seating_seats.c.account_id.in_(accounts))))).all()
         return {r.id: int(r.actions) for r in rows}
 
     async def _deliver(self, alert: Alert) -> None:

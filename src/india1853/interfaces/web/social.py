@@ -1,4 +1,5 @@
-"""The routes of the players' table talk: a game's chat and its seats' turn alerts.
+"""The routes of the players' table talk: a game's chat, its seats' and the accounts' turn
+alerts.
 
 An APIRouter that app.py includes; the logic is in chat.py and alerts.py, the services are
 made at the server's start (:func:`start`) and kept on ``app.state``.  Every answer is JSON,
@@ -16,6 +17,7 @@ from anyio import to_thread
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import Response
 
+from india1853.interfaces.web.accounts import signed_in
 from india1853.interfaces.web.alerts import AlertConfig, Alerts
 from india1853.interfaces.web.chat import MAX_CHARS, Chat
 from india1853.interfaces.web.entry import ApiError, encode
@@ -110,13 +112,16 @@ async def read_alerts(game_id: str, request: Request, seat: str | None = None) -
     return _answer(await _run(_social(request).alerts.settings, game_id, token, seat))
 
 
+_ALERTS_SCHEMA = {
+    "type": "object", "additionalProperties": False, "properties": {
+        "webhook": {"type": ["string", "null"], "maxLength": 2048},
+        "email": {"type": ["string", "null"], "maxLength": 254},
+        "quiet_seconds": {"type": ["integer", "null"], "minimum": 0}}}
+
+
 @router.put("/api/games/{game_id}/alerts", openapi_extra={"requestBody": {
     "required": True, "description": "where the seat's turn alerts go (null: nowhere)",
-    "content": {"application/json": {"schema": {
-        "type": "object", "additionalProperties": False, "properties": {
-            "webhook": {"type": ["string", "null"], "maxLength": 2048},
-            "email": {"type": ["string", "null"], "maxLength": 254},
-            "quiet_seconds": {"type": ["integer", "null"], "minimum": 0}}}}}}})
+    "content": {"application/json": {"schema": _ALERTS_SCHEMA}}}})
 async def save_alerts(game_id: str, request: Request, seat: str | None = None) -> Response:
     """Set the token's seat's turn alerts (a Discord- or Slack-compatible webhook, an e-mail
     address if the server has SMTP, the quiet time in seconds); all null: no alerts."""
@@ -125,3 +130,30 @@ async def save_alerts(game_id: str, request: Request, seat: str | None = None) -
     if body is None:
         raise ApiError(422, "body: must be a JSON object")
     return _answer(await _run(_social(request).alerts.save, game_id, token, seat, body))
+
+
+def _account_id(request: Request) -> int:
+    account = signed_in(request)
+    if account is None:
+        raise ApiError(401, "account: sign in first (an account's alerts are for its seats)")
+    return account.id
+
+
+@router.get("/api/account/alerts")
+async def read_account_alerts(request: Request) -> Response:
+    """The signed-in account's turn alerts: one webhook and e-mail address for all its seats
+    (a seat's own settings go before them)."""
+    account_id = _account_id(request)
+    return _answer(await _run(_social(request).alerts.account_settings, account_id))
+
+
+@router.put("/api/account/alerts", openapi_extra={"requestBody": {
+    "required": True, "description": "where the account's turn alerts go (null: nowhere)",
+    "content": {"application/json": {"schema": _ALERTS_SCHEMA}}}})
+async def save_account_alerts(request: Request) -> Response:
+    """Set the signed-in account's turn alerts (with the session's X-CSRF-Token)."""
+    account_id = _account_id(request)
+    body = await _json(request)
+    if body is None:
+        raise ApiError(422, "body: must be a JSON object")
+    return _answer(await _run(_social(request).alerts.save_account, account_id, body))
