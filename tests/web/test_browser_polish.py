@@ -325,3 +325,22 @@ def test_chat_shows_on_the_other_seats_escaped(pages: Pages, server_url: str,
     bob.locator("#alert-settings").scroll_into_view_if_needed()
     shot(bob, "chat-laptop", tmp_path)
     assert ann_errors.seen == [] and bob_errors.seen == [] and watcher_errors.seen == []
+
+
+def test_an_accounts_turn_alerts_are_set_in_my_games(pages: Pages, server_url: str) -> None:
+    # Issue 22 item 3: one webhook for all the account's seats, kept by the server.
+    page, errors = pages.new()
+    _sign_up(page, server_url, "Zed")
+    page.goto(server_url + "/my-games")
+    expect(page.locator("#alert-settings")).to_be_visible()
+    expect(page.locator("#alert-email")).to_be_disabled()  # this server has no SMTP server
+    page.fill("#alert-webhook", "https://hooks.slack.com/services/T0/B0/x")
+    page.fill("#alert-quiet", "30")
+    page.click("#alert-form button[type=submit]")
+    expect(page.locator("#alert-status")).to_have_text("Saved: alerts on.")
+    page.reload()
+    expect(page.locator("#alert-webhook")).to_have_value("https://hooks.slack.com/services/T0/B0/x")
+    expect(page.locator("#alert-quiet")).to_have_value("30")
+    page.click("#sign-out")
+    expect(page.locator("#alert-settings")).to_be_hidden()
+    assert errors.seen == []

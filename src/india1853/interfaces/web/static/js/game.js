@@ -50,7 +50,8 @@ const chat = new Chat({
 });
 const alertSettings = new AlertSettings({
   card: $("alert-settings"), form: $("alert-form"), webhook: $("alert-webhook"), email: $("alert-email"),
-  quiet: $("alert-quiet"), status: $("alert-status"), gameId, token,
+  quiet: $("alert-quiet"), status: $("alert-status"),
+  load: () => api.alerts(gameId, token), save: (body) => api.saveAlerts(gameId, token, body),
 });
 
 function showError(message) {

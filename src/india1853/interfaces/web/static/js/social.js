@@ -50,10 +50,12 @@ export class Chat {
   }
 }
 
-/** A seat's own alert settings (only with the seat's own link, not a shared screen's). */
+/** Alert settings: a seat's own (the game page, only with the seat's own link, not a shared
+ * screen's) or an account's for all its seats ("My games"); `load()` and `save(body)` ask the
+ * server. */
 export class AlertSettings {
-  constructor({ card, form, webhook, email, quiet, status, gameId, token }) {
-    Object.assign(this, { card, form, webhook, email, quiet, status, gameId, token });
+  constructor({ card, form, webhook, email, quiet, status, load, save }) {
+    Object.assign(this, { card, form, webhook, email, quiet, status, load, saveTo: save });
     this.loadedFor = null;
     form.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -66,7 +68,7 @@ export class AlertSettings {
     this.card.hidden = !(seat && own);
     if (this.card.hidden || this.loadedFor === seat) return;
     this.loadedFor = seat;
-    api.alerts(this.gameId, this.token).then((s) => this.show(s))
+    this.load().then((s) => this.show(s))
       .catch((err) => { this.status.textContent = err.message; });
   }
 
@@ -91,7 +93,7 @@ export class AlertSettings {
       return;
     }
     try {
-      this.show(await api.saveAlerts(this.gameId, this.token, body));
+      this.show(await this.saveTo(body));
       this.status.textContent = body.webhook || body.email ? "Saved: alerts on." : "Saved: no alerts.";
     } catch (err) {
       this.status.textContent = err.message;
