@@ -26,7 +26,7 @@ class Server:
     """One ``india1853 serve --port 0`` process on ``db_url`` (and Redis if given)."""
 
     def __init__(self, log_dir: Path, db_url: str, redis_url: str | None = None,
-                 bot_delay: float = 0.0) -> None:
+                 bot_delay: float = 0.0, options: tuple[str, ...] = ()) -> None:
         log_dir.mkdir(parents=True, exist_ok=True)
         self.log_dir = log_dir
         self._stderr = open(log_dir / "server.err", "ab")  # noqa: SIM115 (closed in _close)
@@ -36,6 +36,7 @@ class Server:
                "--rate-limit", "0"]
         if redis_url:
             cmd += ["--redis", redis_url]
+        cmd += options  # more ``serve`` options (the last one given wins)
         # Forked by the tests' fork server (tests/web/forkserver.py: the imports done once),
         # without DATABASE_URL and REDIS_URL.
         self.stdout, write_end = os.pipe()

@@ -33,7 +33,8 @@ START_TIMEOUT = 60.0
 class ServerProcess:
     """One ``india1853 serve --port 0`` process; ``url`` once it listens."""
 
-    def __init__(self, data_dir: Path, *options: str) -> None:
+    def __init__(self, data_dir: Path, *options: str,
+                 env: dict[str, str] | None = None) -> None:
         self.data_dir = data_dir
         data_dir.mkdir(parents=True, exist_ok=True)
         self._stderr = open(data_dir / "server.err", "ab")  # noqa: SIM115 (closed in stop)
@@ -45,7 +46,7 @@ class ServerProcess:
                  "--bot-delay", "0",
                  # pages here flood one token on purpose (tests/web/test_security.py: the limit)
                  "--rate-limit", "0", *options],
-                stdin=null.fileno(), stdout=write_end, stderr=self._stderr.fileno())
+                stdin=null.fileno(), stdout=write_end, stderr=self._stderr.fileno(), env=env)
         os.close(write_end)
         self.url = self._read_address()
 

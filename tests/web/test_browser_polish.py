@@ -280,3 +280,67 @@ def test_three_browsers_two_accounts_and_a_guest_join_open_seats(
         else:
             expect(mine).to_contain_text(f"Waiting for {next(iter(deciding))}")
     assert uma_errors.seen == vic_errors.seen == wes_errors.seen == []
+
+
+def test_chat_shows_on_the_other_seats_escaped(pages: Pages, server_url: str,
+                                               tmp_path: Path) -> None:
+    # Issue 22 item 4: a seat writes, another seat and a spectator read it live, as text.
+    created = httpx.post(f"{server_url}/api/games", json={
+        "edition": "second", "players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}],
+        "hotseat": False}, timeout=60)
+    assert created.status_code == 201, created.text
+    made = created.json()
+    ann, ann_errors = pages.new()
+    bob, bob_errors = pages.new()
+    watcher, watcher_errors = pages.new()
+    open_game(ann, server_url, made["links"]["Ann"])
+    open_game(bob, server_url, made["links"]["Bob"])
+    open_game(watcher, server_url, made["spectator"])
+    expect(watcher.locator("#chat-form")).to_be_hidden()  # a spectator reads only
+    expect(watcher.locator("#alert-settings")).to_be_hidden()
+    expect(ann.locator("#alert-settings")).to_be_visible()  # a seat's own alerts
+    hostile = '<img src=x onerror="window.__pwned=1"> <b>bold?</b>'
+    ann.fill("#chat-text", hostile)
+    ann.press("#chat-text", "Enter")
+    bob.locator("#chat-text").fill("Good luck, all")
+    for page in (bob, watcher):
+        expect(page.locator("#chat-log li").first).to_have_text(f"Ann: {hostile}")
+    bob.click("#chat-form button[type=submit]")
+    for page in (ann, bob, watcher):
+        expect(page.locator("#chat-log li")).to_have_count(2)
+        expect(page.locator("#chat-log li").nth(1)).to_have_text("Bob: Good luck, all")
+        assert page.locator("#chat-log img, #chat-log b").count() == 0
+        assert page.evaluate("window.__pwned") is None
+    expect(ann.locator("#chat-text")).to_have_value("")
+    # The seat's alert settings are saved on the server (a bad address is refused, named).
+    ann.fill("#alert-webhook", "ftp://example.org/hook")
+    ann.click("#alert-form button[type=submit]")
+    expect(ann.locator("#alert-status")).to_contain_text("webhook:")
+    ann.fill("#alert-webhook", "https://discord.com/api/webhooks/1/abc")
+    ann.click("#alert-form button[type=submit]")
+    expect(ann.locator("#alert-status")).to_have_text("Saved: alerts on.")
+    r = httpx.get(f"{server_url}/api/games/{made['id']}/alerts",
+                  headers={"Authorization": f"Bearer {made['tokens']['Ann']}"}, timeout=60)
+    assert r.json()["webhook"] == "https://discord.com/api/webhooks/1/abc"
+    bob.locator("#alert-settings").scroll_into_view_if_needed()
+    shot(bob, "chat-laptop", tmp_path)
+    assert ann_errors.seen == [] and bob_errors.seen == [] and watcher_errors.seen == []
+
+
+def test_an_accounts_turn_alerts_are_set_in_my_games(pages: Pages, server_url: str) -> None:
+    # Issue 22 item 3: one webhook for all the account's seats, kept by the server.
+    page, errors = pages.new()
+    _sign_up(page, server_url, "Zed")
+    page.goto(server_url + "/my-games")
+    expect(page.locator("#alert-settings")).to_be_visible()
+    expect(page.locator("#alert-email")).to_be_disabled()  # this server has no SMTP server
+    page.fill("#alert-webhook", "https://hooks.slack.com/services/T0/B0/x")
+    page.fill("#alert-quiet", "30")
+    page.click("#alert-form button[type=submit]")
+    expect(page.locator("#alert-status")).to_have_text("Saved: alerts on.")
+    page.reload()
+    expect(page.locator("#alert-webhook")).to_have_value("https://hooks.slack.com/services/T0/B0/x")
+    expect(page.locator("#alert-quiet")).to_have_value("30")
+    page.click("#sign-out")
+    expect(page.locator("#alert-settings")).to_be_hidden()
+    assert errors.seen == []

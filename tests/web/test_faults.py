@@ -88,6 +88,11 @@ def test_backup_restore_keeps_every_game_and_token(
     server = start_server(source)
     game, hot = played_game(server)
     before = view(client(server.url), game, hot)
+    said = client(server.url).post(f"/api/games/{game}/chat", json={"text": "kept <too>"},
+                                   headers={"Authorization": f"Bearer {hot}"}, params={
+                                       "seat": "Bob"})
+    assert said.status_code == 201, said.text
+    chat = client(server.url).get(f"/api/games/{game}/chat").json()
     backup = tmp_path / "games.json"
     done = admin("backup", str(backup), "--data-dir", str(source))  # while the server runs
     assert done.returncode == 0, done.stderr
@@ -99,6 +104,7 @@ def test_backup_restore_keeps_every_game_and_token(
     assert admin("check", "--data-dir", str(target)).returncode == 0
     again = start_server(target)
     assert view(client(again.url), game, hot, seat=before["seat"]) == before
+    assert client(again.url).get(f"/api/games/{game}/chat").json() == chat  # the chat too
     # A second restore into the same database refuses, and changes nothing.
     twice = admin("restore", str(backup), "--data-dir", str(target))
     assert twice.returncode == 2

@@ -3,9 +3,9 @@ games that differ ONLY in one seat's secret choice, played on with the same publ
 Every response that another seat's token, the spectator (no token) or a junk token receives
 must be the same bytes in both games - over every endpoint: the listing, the game view, the
 log, the event stream's snapshot, "My games", the history ``at/N`` for every N since the
-secret, the board (now and ``?at=N``), the charts, a preview, the seat's hint and the errors
-of refused actions - until the rules reveal the secret.  After the end every secret is
-public: the two games' responses differ.
+secret, the board (now and ``?at=N``), the charts, a preview, the seat's hint, the chat, the
+seat's alert settings and the errors of refused actions - until the rules reveal the secret.
+After the end every secret is public: the two games' responses differ.
 
 The games come from finished logs of tests/games (both checked by the engine to the end with
 the one change), so that each scenario also ends.  The actions before the secret are imported
@@ -193,6 +193,8 @@ class Table:
                 get(f"{g}/stats.svg", "stats.svg")
             get(g, "view")
             get(f"{g}/hint", "hint")
+            get(f"{g}/chat", "chat")  # issue 22: the chat, and the seat's alert settings
+            get(f"{g}/alerts", "alerts")
             # "My games" (issue 22): the game as the seat's own list tells it.
             post("/api/my-games", "my games",
                  {"seats": [{"game": self.id, "token": token}] if token else []})

@@ -9,6 +9,9 @@
                     [--header-timeout SECONDS] [--body-timeout SECONDS]
                     [--stream-ticket-seconds SECONDS]
                     [--secure-cookies auto|always|never]
+                    [--smtp-host HOST --smtp-from ADDRESS [--smtp-port N] [--smtp-user NAME]
+                     [--no-smtp-starttls]] [--alert-quiet-seconds S] [--alert-sweep-seconds S]
+                    [--alert-webhook-private] [--public-url URL]
 
 The database is ``--db``, else ``DATABASE_URL``, else an SQLite file in the data directory
 (``--data-dir``, default ``$INDIA1853_DATA`` or ``~/.local/share/india1853``).  The schema is
@@ -17,7 +20,8 @@ on one database carry live updates between them through Redis (``--redis``, else
 ``REDIS_URL``; docs/deployment.md).  The games kept in memory are bounded by count
 (``--cache-games``) and by an estimate of their bytes (``--cache-mb``, else
 ``INDIA1853_CACHE_MB``; history responses included).  The limits a server keeps (rate limits,
-slow clients, stream tickets) are described in docs/deployment.md, "Limits".
+slow clients, stream tickets) are described in docs/deployment.md, "Limits"; the turn alerts'
+options (SMTP, quiet time) in serve_alerts.py and docs/deployment.md, "Turn alerts".
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from india1853.errors import InputError
+from india1853.interfaces.commands import serve_alerts
 from india1853.interfaces.web.deadlines import BODY_SECONDS, HEADER_SECONDS
 from india1853.interfaces.web.security import Budgets, RateLimit
 from india1853.interfaces.web.tickets import TICKET_SECONDS
@@ -119,6 +124,7 @@ def register(sub: Any) -> None:
                         "over TLS, as seen here or as the trusted proxy reports it "
                         "(X-Forwarded-Proto: https, with --trusted-proxy-header); always: "
                         "behind a TLS proxy that says nothing")
+    serve_alerts.register(parser)  # --smtp-*, --alert-*, --public-url
     parser.set_defaults(func=run)
 
 
@@ -152,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
     if args.cache_games < 1:
         raise InputError(f"--cache-games: must be at least 1, got {args.cache_games}")
     cache_mb = _cache_mb(args.cache_mb)
+    alerts = serve_alerts.config(args)
     url = command_database_url(args.db, args.data_dir)
     _check_database(url)
     redis_url = args.redis or os.environ.get("REDIS_URL") or None
@@ -172,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
                      rate_limited=bool(args.rate_limit), cache_size=args.cache_games,
                      cache_bytes=cache_mb << 20, trusted_proxy_header=header,
                      ticket_seconds=args.stream_ticket_seconds,
-                     bot_cpu_seconds=args.bot_cpu_seconds)
+                     bot_cpu_seconds=args.bot_cpu_seconds, alerts=alerts)
     # proxy_headers off: a client's address is read from a header only when configured
     # (--trusted-proxy-header), never from uvicorn's default trust of 127.0.0.1.
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",

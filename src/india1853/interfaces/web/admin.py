@@ -3,7 +3,8 @@
 A backup is one JSON file, independent of the database engine (so it also moves games from
 SQLite to PostgreSQL): ``{"format": "india1853-backup", "version": 1, "games": [...]}``, each
 game's row (``actions`` its count of actions), ``seats`` (token digests only: the players'
-links keep working after a restore) and ``rows``, its actions with their integrity digests.
+links keep working after a restore), ``rows``, its actions with their integrity digests, and
+``chat``, its chat messages (seat, text, time; none in a backup from before the chat).
 It is read in one transaction (a consistent snapshot while the server runs) and written to a
 temporary file renamed at the end.  A restore checks every game's rows (integrity.py) before
 it writes anything, refuses a game id the database already holds, and writes all games in one
@@ -27,7 +28,7 @@ from typing import Any
 from sqlalchemy import Connection, func, insert, select, update
 
 from india1853.errors import InputError
-from india1853.interfaces.web.db import Database, actions, games, seats
+from india1853.interfaces.web.db import Database, actions, chat_messages, games, seats
 from india1853.interfaces.web.integrity import (
     CorruptLog,
     check_rows,
@@ -46,6 +47,8 @@ OPTIONAL_GAME_FIELDS = ("seed_chosen_by",)
 SEED_CHOOSERS = (None, "server", "creator")
 SEAT_FIELDS = ("position", "name", "bot", "token_hash")
 ACTION_FIELDS = ("idx", "data", "seat", "created_at", "digest")
+# A game's chat (migration 0007), the oldest first; a backup without it: no chat.
+CHAT_FIELDS = ("seat", "text", "created_at")
 
 
 @contextmanager
@@ -66,9 +69,13 @@ def backup(db: Database, path: Path) -> int:
                                      .order_by(seats.c.position)).mappings().all()
             action_rows = conn.execute(select(actions).where(actions.c.game_id == g["id"])
                                        .order_by(actions.c.idx)).mappings().all()
+            chat_rows = conn.execute(select(chat_messages)
+                                     .where(chat_messages.c.game_id == g["id"])
+                                     .order_by(chat_messages.c.id)).mappings().all()
             out.append({**{k: g[k] for k in (*GAME_FIELDS, *OPTIONAL_GAME_FIELDS)},
                         "seats": [{k: s[k] for k in SEAT_FIELDS} for s in seat_rows],
-                        "rows": [{k: a[k] for k in ACTION_FIELDS} for a in action_rows]})
+                        "rows": [{k: a[k] for k in ACTION_FIELDS} for a in action_rows],
+                        "chat": [{k: m[k] for k in CHAT_FIELDS} for m in chat_rows]})
     tmp = path.with_name(path.name + ".tmp")
     try:
         with open(tmp, "w", encoding="utf-8") as f:
@@ -122,6 +129,12 @@ def _checked(i: int, game: dict[str, Any], accept_undigested: bool) -> dict[str,
         missing = [k for k in ACTION_FIELDS if k not in row]
         if missing:
             raise InputError(f"{where}.rows[{position - 1}]: missing {', '.join(missing)}")
+    chat = game.get("chat", [])
+    if not isinstance(chat, list) or not all(
+            isinstance(m, dict) and isinstance(m.get("seat"), str)
+            and isinstance(m.get("text"), str)
+            and isinstance(m.get("created_at"), int | float) for m in chat):
+        raise InputError(f"{where}.chat: must be a list of {{seat, text, created_at}}")
     try:
         checked = check_rows(game["id"], ((r["idx"], json.dumps(r["data"]), r["seat"],
                                            r["digest"]) for r in game["rows"]),
@@ -161,6 +174,9 @@ def restore(db: Database, path: Path, *, accept_undigested: bool = False) -> int
                 conn.execute(insert(actions), [{"game_id": g["id"], **{k: r[k] for k in
                                                                        ACTION_FIELDS}}
                                                for r in g["rows"]])
+            if g.get("chat"):
+                conn.execute(insert(chat_messages), [{"game_id": g["id"], **{
+                    k: m[k] for k in CHAT_FIELDS}} for m in g["chat"]])
     return len(found)
 
 

@@ -30,16 +30,19 @@ from starlette.middleware.gzip import GZipMiddleware
 from india1853.data.loader import load_edition
 from india1853.errors import InputError
 from india1853.interfaces.render import render_tile_svg
+from india1853.interfaces.web import social
 from india1853.interfaces.web.access import HashedToken, token_hash
-from india1853.interfaces.web.accounts import AccountSettings, signed_in_seat
+from india1853.interfaces.web.accounts import AccountSettings
 from india1853.interfaces.web.accounts_routes import install as install_accounts
+from india1853.interfaces.web.alerts import AlertConfig
 from india1853.interfaces.web.bots import BotRunner
 from india1853.interfaces.web.db import Database
 from india1853.interfaces.web.docs import install as install_docs
 from india1853.interfaces.web.entry import ApiError, encode
 from india1853.interfaces.web.events import Notifier
-from india1853.interfaces.web.inputs import parse
 from india1853.interfaces.web.pubsub import broadcast
+from india1853.interfaces.web.request_input import bearer as _bearer
+from india1853.interfaces.web.request_input import read_body as _body
 from india1853.interfaces.web.schema import install as install_schema
 from india1853.interfaces.web.security import Budgets, Guard, RateLimit
 from india1853.interfaces.web.store import CACHE_BYTES, GameStore, NewGame, NewSeat
@@ -92,32 +95,6 @@ def _one_line(exc: ValidationError | RequestValidationError) -> str:
     return f"{loc}: {err.get('msg', 'invalid')}"
 
 
-async def _body(request: Request, cap: int) -> Any:
-    """The request's JSON body, at most ``cap`` bytes (413 beyond)."""
-    length = request.headers.get("content-length")
-    if length is not None and length.isdigit() and int(length) > cap:
-        raise ApiError(413, f"body: larger than {cap} bytes")
-    data = bytearray()
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > cap:
-            raise ApiError(413, f"body: larger than {cap} bytes")
-    try:
-        return parse(bytes(data))
-    except ValueError as exc:  # inputs.py: one line naming what is wrong
-        raise ApiError(422, f"body: {exc}") from None
-
-
-def _bearer(request: Request) -> str | None:
-    header = request.headers.get("authorization")
-    if header is None:
-        return signed_in_seat(request)  # accounts.py: the signed-in account's seat, if any
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError(401, "Authorization: must be 'Bearer TOKEN'")
-    return token.strip()
-
-
 _json = encode
 
 
@@ -143,6 +120,7 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
                trusted_proxy_header: str | None = None,
                ticket_seconds: float = TICKET_SECONDS,
                bot_cpu_seconds: float | None = None,
+               alerts: AlertConfig | None = None,
                accounts: AccountSettings | None = None) -> FastAPI:
     """The application on the database at ``url`` (migrated to the newest schema at start);
     bots wait ``bot_delay`` seconds before each move; live updates go through Redis pub/sub
@@ -152,8 +130,9 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
     ``rate_limited``; the client's address is read from ``trusted_proxy_header`` when given
     (security.py); a stream ticket is good for ``ticket_seconds`` (tickets.py); the strong
     bot's decisions and the hints take at most about ``bot_cpu_seconds`` CPU seconds each
-    (None: the bot's default, 0.5).  ``accounts``: sessions, cookies and login limits
-    (accounts.py)."""
+    (None: the bot's default, 0.5); ``alerts``: the turn alerts' SMTP server, quiet time
+    and sweep (alerts.py; None: webhooks only, the defaults).  ``accounts``: sessions,
+    cookies and login limits (accounts.py)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -167,6 +146,7 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
         await bus.start()
         store = GameStore(db, cache_size=cache_size, cache_bytes=cache_bytes,
                           on_change=bus.changed, bot_cpu_seconds=bot_cpu_seconds)
+        talk = await social.start(app, store, bus, alerts)  # chat and turn alerts
         runner = BotRunner(store, bot_delay)
         app.state.store, app.state.notifier, app.state.bots = store, notifier, runner
         app.state.tickets = StreamTickets(db, ticket_seconds)
@@ -179,6 +159,7 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
             yield
         finally:
             notifier.close()
+            await talk.stop()
             await sweep.stop()
             await runner.stop()
             await bus.stop()
@@ -385,6 +366,7 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
         await _run(store().last_action_id, game_id)  # 404 for an unknown game
         return _page("game.html")
 
+    app.include_router(social.router)  # social.py: the chat and the turn alerts
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     install_docs(app, STATIC)  # docs.py: /docs from packaged assets, under the CSP
 
@@ -422,9 +404,12 @@ async def _stream(app: FastAPI, game_id: str, token: str | None, seat: str | Non
                   resume: int | None) -> AsyncIterator[str]:
     store: GameStore = app.state.store
     notifier: Notifier = app.state.notifier
+    chat = app.state.social.chat
     yield "retry: 1000\n\n"
     seen: int | None = None
     at: int | None = None  # the last action id the page has
+    sent: bytes | None = None  # the last view sent (a wake by a chat message changes none)
+    chat_at: int | None = None  # the last chat message sent (None: none yet, chat.py)
     first = True
     while not notifier.closing.is_set():
         event = notifier.event(game_id)
@@ -436,9 +421,13 @@ async def _stream(app: FastAPI, game_id: str, token: str | None, seat: str | Non
             except ApiError as exc:
                 yield f"event: error\ndata: {json.dumps({'detail': exc.detail})}\n\n"
                 return
-            if not (first and resume is not None and resume == action_id):
+            if not (first and resume is not None and resume == action_id) and data != sent:
                 yield f"id: {action_id}\ndata: {data.decode('utf-8')}\n\n"
-            at, first = action_id, False
+            if action_id == at or chat_at is None:  # no action: maybe a chat message
+                chat_at, text = await _run(chat.event, game_id, chat_at)
+                if text:
+                    yield text
+            at, sent, first = action_id, data, False
             continue
         try:
             await asyncio.wait_for(event.wait(), POLL_SECONDS)
@@ -447,5 +436,8 @@ async def _stream(app: FastAPI, game_id: str, token: str | None, seat: str | Non
             try:
                 if await _run(store.database_count, game_id) != at:
                     seen = None  # written by another process: send the view again
+                chat_at, text = await _run(chat.event, game_id, chat_at)
+                if text:
+                    yield text
             except ApiError:
                 return

@@ -33,6 +33,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    Text,
     UniqueConstraint,
     create_engine,
     event,
@@ -154,6 +155,45 @@ seating_seats = Table(
 )
 
 Index("ix_seating_seats_account_id", seating_seats.c.account_id)
+# alerts.py: where a user's turn alerts go, keyed by owner ("seat:<game>:<name>", later
+# "account:<id>"), and the claims that make one process send each alert (0007)
+alert_settings = Table(
+    "alert_settings",
+    metadata,
+    Column("owner", String(200), primary_key=True),
+    Column("game_id", String(32), nullable=True),
+    Column("seat", String(MAX_NAME_LENGTH), nullable=True),
+    Column("account_id", Integer, nullable=True),
+    Column("webhook", String(2048), nullable=True),
+    Column("email", String(254), nullable=True),
+    Column("quiet_seconds", Integer, nullable=True),
+    Column("updated_at", Float, nullable=False),
+)
+
+Index("ix_alert_settings_game", alert_settings.c.game_id)
+Index("ix_alert_settings_account", alert_settings.c.account_id)
+
+alert_claims = Table(
+    "alert_claims",
+    metadata,
+    Column("owner", String(200), primary_key=True),
+    Column("game_id", String(32), primary_key=True),
+    Column("action_idx", Integer, nullable=False),
+    Column("sent_at", Float, nullable=False),
+)
+
+# chat.py: a game's chat, kept with the game (0007)
+chat_messages = Table(
+    "chat_messages",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("seat", String(MAX_NAME_LENGTH), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+Index("ix_chat_messages_game", chat_messages.c.game_id, chat_messages.c.id)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 BUSY_TIMEOUT_MS = 30_000

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from india1853.errors import InputError, RuleError
 from india1853.interfaces.bots import BOT_NAMES, Bot, Decision, decision_for, make_bot
@@ -63,6 +63,7 @@ from india1853.rules.game.secrecy import Observer
 from india1853.rules.game.settings import Settings
 
 log = logging.getLogger("india1853.web")
+T = TypeVar("T")
 
 WRITE_ATTEMPTS = 3
 # The caches' memory (budget.py): games and history responses together hold at most this many
@@ -281,8 +282,18 @@ class GameStore:
 
     def check_access(self, game_id: str, token: str | None, seat: str | None) -> None:
         """Raise the ApiError a request with this token would get (404, 401, 403)."""
+        self.access(game_id, token, seat)
+
+    def access(self, game_id: str, token: str | None, seat: str | None) -> Access:
+        """What this token may do in the game (404, 401, 403 as a request would get)."""
         with self.lock(game_id):
-            access_of(self._read(game_id), token, seat)
+            return access_of(self._read(game_id), token, seat)
+
+    def inspect(self, game_id: str, read: Callable[[Entry], T]) -> T:
+        """``read`` of the game, current with the database, under its lock (chat.py and
+        alerts.py ask the engine through it); 404 for a game that does not exist."""
+        with self._held(game_id) as entry:
+            return read(entry)
 
     def list_games(self, limit: int = 200) -> list[dict[str, Any]]:
         return self.rows.list_games(limit)

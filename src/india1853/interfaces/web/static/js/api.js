@@ -74,6 +74,14 @@ export const api = {
   log: (id, token, after = 0) =>
     call("GET", `/api/games/${encodeURIComponent(id)}/log${after ? `?after=${after}` : ""}`, { token }),
   at: (id, n) => call("GET", `/api/games/${encodeURIComponent(id)}/at/${n}`),
+  // The chat (social.js): a message written as the seat; a seat's own turn alerts.
+  say: (id, token, text, seat) =>
+    call("POST", `/api/games/${encodeURIComponent(id)}/chat${seat ? `?seat=${encodeURIComponent(seat)}` : ""}`, { token, body: { text } }),
+  alerts: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/alerts`, { token }),
+  saveAlerts: (id, token, body) => call("PUT", `/api/games/${encodeURIComponent(id)}/alerts`, { token, body }),
+  // The signed-in account's alerts: one webhook and e-mail address for all its seats.
+  accountAlerts: () => call("GET", "/api/account/alerts"),
+  saveAccountAlerts: (body) => call("PUT", "/api/account/alerts", { body }),
   // The board picture and its ETag (the live board's; the browser revalidates its copy).
   async boardSvg(id, at) {
     const url = `/api/games/${encodeURIComponent(id)}/board.svg${at === null || at === undefined ? "" : `?at=${at}`}`;

@@ -6,6 +6,7 @@ import { Cover } from "./cover.js";
 import { Decisions } from "./decisions.js";
 import { h, clear } from "./dom.js";
 import { normalizeTurn } from "./model.js";
+import { AlertSettings, Chat } from "./social.js";
 import {
   renderContract, renderKit, renderLog, renderMarket, renderPlayers, renderScores, renderShares, renderStatus,
   renderTrains,
@@ -44,6 +45,14 @@ const decisions = new Decisions({
 });
 
 const cover = new Cover($("cover"), { onConfirm: confirmed });
+const chat = new Chat({
+  list: $("chat-log"), form: $("chat-form"), input: $("chat-text"), status: $("chat-status"), gameId, token,
+});
+const alertSettings = new AlertSettings({
+  card: $("alert-settings"), form: $("alert-form"), webhook: $("alert-webhook"), email: $("alert-email"),
+  quiet: $("alert-quiet"), status: $("alert-status"),
+  load: () => api.alerts(gameId, token), save: (body) => api.saveAlerts(gameId, token, body),
+});
 
 function showError(message) {
   const el = $("error");
@@ -227,6 +236,8 @@ function render(rawTurn, { readOnly }) {
   $("headline").textContent = turn.headline;
   document.body.dataset.viewer = readOnly || !d || !d.seat ? "" : d.seat;
   renderSeat(d, readOnly);
+  chat.setSeat(readOnly || !d ? null : d.seat); // the chat: written by the seat shown
+  alertSettings.setSeat(d && d.seat, Boolean(d && d.seats && d.seats.length === 1));
   decisions.update(turn, { readOnly });
   renderPlayers($("players"), turn);
   renderStatus($("status-strip"), turn);
@@ -457,6 +468,7 @@ function listen() {
         } else refresh();
       }
     });
+    source.addEventListener("chat", (event) => chat.receive(JSON.parse(event.data).messages));
     source.addEventListener("error", () => {
       source.close();
       if (state.events !== source) return;

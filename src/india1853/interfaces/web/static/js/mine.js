@@ -5,6 +5,7 @@ import { accountBox, onAccount } from "./account.js";
 import { api } from "./api.js";
 import { h, clear, money } from "./dom.js";
 import { keptList, keptToken } from "./seats.js";
+import { AlertSettings } from "./social.js";
 
 const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 15000;
@@ -69,6 +70,14 @@ async function load() {
   }
 }
 
+const alertSettings = new AlertSettings({
+  card: $("alert-settings"), form: $("alert-form"), webhook: $("alert-webhook"), email: $("alert-email"),
+  quiet: $("alert-quiet"), status: $("alert-status"),
+  load: () => api.accountAlerts(), save: (body) => api.saveAccountAlerts(body),
+});
+
 onAccount(load);
+// The account's own alerts (social.js): shown while signed in.
+onAccount((signedIn) => alertSettings.setSeat(signedIn ? signedIn.name : null, true));
 accountBox($("account"));
 setInterval(load, REFRESH_MS);
