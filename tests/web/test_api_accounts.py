@@ -301,3 +301,15 @@ def test_my_games_lists_a_finished_game_with_its_scores_last(app: FastAPI) -> No
     assert waiting["token"] not in json.dumps(games)
     r = c.post("/api/my-games", json={"seats": [{"game": "g", "token": "t"}] * 201})
     assert r.status_code == 422 and r.json()["detail"] == "seats: at most 200, got 201"
+
+
+def test_the_secure_cookies_setting_wins_over_what_a_request_says() -> None:
+    from india1853.interfaces.web.accounts import secure
+
+    plain = {"scheme": "http", "headers": [(b"x-forwarded-proto", b"https")]}
+    tls = {"scheme": "https", "headers": []}
+    assert secure(plain, AccountSettings(secure_cookies=True), False) is True
+    assert secure(tls, AccountSettings(secure_cookies=False), True) is False
+    assert secure(tls, AccountSettings(), False) is True
+    assert secure(plain, AccountSettings(), False) is False  # no trusted proxy
+    assert secure(plain, AccountSettings(), True) is True
