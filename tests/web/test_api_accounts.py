@@ -179,6 +179,8 @@ def test_open_seats_joined_by_a_guest_and_an_account_start_the_game(app: FastAPI
     listed = next(g for g in guest.get("/api/open-games").json()["games"] if g["id"] == game)
     assert listed["open"] == 2 and [s["name"] for s in listed["seats"]] == ["Eve", None, None]
     assert guest.get(f"/api/games/{game}").status_code == 404  # not started yet
+    assert eve.get(f"/api/open-games/{game}").json()["yours"] is True
+    assert guest.get(f"/api/open-games/{game}").json()["yours"] is False
     # Bad joins change nothing.
     for body, status, words in [({}, 422, "name: a guest joins"),
                                 ({"name": "eve"}, 409, "name: 'eve' is taken"),
