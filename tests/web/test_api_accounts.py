@@ -27,6 +27,7 @@ PASSWORD = "correct horse"
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FastAPI]:
     db = tmp_path_factory.mktemp("accounts") / "db.sqlite3"
     made = create_app(f"sqlite:///{db}", rate_limited=False,
+                      trusted_proxy_header="X-Forwarded-For",
                       accounts=AccountSettings(per_name=RateLimit(rate=0.001, burst=3.0),
                                                **CHEAP))  # type: ignore[arg-type]
     with TestClient(made):  # the lifespan: the store, the bots
@@ -82,32 +83,26 @@ def test_sign_up_in_and_out_with_the_cookies_attributes(app: FastAPI) -> None:
     r = c.post("/api/account/sign-out", headers=csrf(c))
     assert r.status_code == 200 and c.get("/api/account").json()["account"] is None
     other = browser(app)
-    r = other.post("/api/account/sign-in", json={"name": "ann", "password": PASSWORD},
-                   headers={"X-Forwarded-Proto": "https"})
+    r = other.post("/api/account/sign-in", json={"name": "ann", "password": PASSWORD})
     assert r.status_code == 200 and r.json()["account"] == {"name": "Ann"}
-    # No trusted proxy is configured here: the header alone does not make it TLS.
-    assert "Secure" not in r.headers["set-cookie"]
     assert other.get("/api/account").json()["account"] == {"name": "Ann"}
 
 
-def test_secure_cookies_over_tls_or_by_the_setting(tmp_path: Path) -> None:
-    made = create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}", rate_limited=False,
-                      trusted_proxy_header="X-Forwarded-For",
-                      accounts=AccountSettings(**CHEAP))  # type: ignore[arg-type]
-    with TestClient(made) as c:
-        r = c.post("/api/account/sign-up", json={"name": "Ann", "password": PASSWORD},
-                   headers={"X-Forwarded-Proto": "https"})
-        assert all("; Secure" in x for x in r.headers.get_list("set-cookie"))
-        r = c.post("/api/account/sign-in", json={"name": "Ann", "password": PASSWORD})
-        assert all("; Secure" not in x for x in r.headers.get_list("set-cookie"))
-        # Behind the trusted proxy the page's origin is the host the proxy names.
-        proxied = {"Origin": "https://games.example", "X-Forwarded-Host": "games.example"}
-        r = c.post("/api/account/sign-in", json={"name": "Ann", "password": PASSWORD},
-                   headers=proxied)
-        assert r.status_code == 200, r.text
-        r = c.post("/api/account/sign-in", json={"name": "Ann", "password": PASSWORD},
-                   headers={**proxied, "Origin": "https://evil.example"})
-        assert r.status_code == 403 and r.json()["detail"].startswith("Origin:")
+def test_secure_cookies_over_tls_as_the_trusted_proxy_says(app: FastAPI) -> None:
+    c = browser(app)
+    r = c.post("/api/account/sign-up", json={"name": "Tls", "password": PASSWORD},
+               headers={"X-Forwarded-Proto": "https"})
+    assert all("; Secure" in x for x in r.headers.get_list("set-cookie"))
+    r = c.post("/api/account/sign-in", json={"name": "Tls", "password": PASSWORD})
+    assert all("; Secure" not in x for x in r.headers.get_list("set-cookie"))
+    # Behind the trusted proxy the page's origin is the host the proxy names.
+    proxied = {"Origin": "https://games.example", "X-Forwarded-Host": "games.example"}
+    r = c.post("/api/account/sign-in", json={"name": "Tls", "password": PASSWORD},
+               headers=proxied)
+    assert r.status_code == 200, r.text
+    r = c.post("/api/account/sign-in", json={"name": "Tls", "password": PASSWORD},
+               headers={**proxied, "Origin": "https://evil.example"})
+    assert r.status_code == 403 and r.json()["detail"].startswith("Origin:")
 
 
 def test_bad_sign_ups_name_the_field_and_change_nothing(app: FastAPI) -> None:
@@ -184,6 +179,8 @@ def test_open_seats_joined_by_a_guest_and_an_account_start_the_game(app: FastAPI
     listed = next(g for g in guest.get("/api/open-games").json()["games"] if g["id"] == game)
     assert listed["open"] == 2 and [s["name"] for s in listed["seats"]] == ["Eve", None, None]
     assert guest.get(f"/api/games/{game}").status_code == 404  # not started yet
+    assert eve.get(f"/api/open-games/{game}").json()["yours"] is True
+    assert guest.get(f"/api/open-games/{game}").json()["yours"] is False
     # Bad joins change nothing.
     for body, status, words in [({}, 422, "name: a guest joins"),
                                 ({"name": "eve"}, 409, "name: 'eve' is taken"),
@@ -306,3 +303,15 @@ def test_my_games_lists_a_finished_game_with_its_scores_last(app: FastAPI) -> No
     assert waiting["token"] not in json.dumps(games)
     r = c.post("/api/my-games", json={"seats": [{"game": "g", "token": "t"}] * 201})
     assert r.status_code == 422 and r.json()["detail"] == "seats: at most 200, got 201"
+
+
+def test_the_secure_cookies_setting_wins_over_what_a_request_says() -> None:
+    from india1853.interfaces.web.accounts import secure
+
+    plain = {"scheme": "http", "headers": [(b"x-forwarded-proto", b"https")]}
+    tls = {"scheme": "https", "headers": []}
+    assert secure(plain, AccountSettings(secure_cookies=True), False) is True
+    assert secure(tls, AccountSettings(secure_cookies=False), True) is False
+    assert secure(tls, AccountSettings(), False) is True
+    assert secure(plain, AccountSettings(), False) is False  # no trusted proxy
+    assert secure(plain, AccountSettings(), True) is True

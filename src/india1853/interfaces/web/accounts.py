@@ -328,7 +328,7 @@ class Sessions:
                                      "from this server's own pages")
             return
         account = None
-        if session is not None:
+        if session is not None and path.startswith("/api/"):  # pages and assets need none
             account = await to_thread.run_sync(self.accounts().session, session)
         if account is not None and session is not None:
             state["account"], state["session"] = account, session

@@ -220,9 +220,10 @@ def install(app: FastAPI, static: Path, settings: AccountSettings | None = None,
         return _json({"games": await _run(seating().open_games)})
 
     @router.get("/api/open-games/{game_id}")
-    async def open_game(game_id: str) -> Response:
-        """One game created with open seats (the invite link's page), started or not."""
-        return _json(await _run(seating().one, game_id))
+    async def open_game(game_id: str, request: Request) -> Response:
+        """One game created with open seats (the invite link's page), started or not;
+        ``yours``: the signed-in account holds a seat in it."""
+        return _json(await _run(seating().one, game_id, signed_in(request)))
 
     @router.post("/api/open-games/{game_id}/join",
                  openapi_extra=_body_doc(JoinBody, "your name in the game"))

@@ -268,15 +268,17 @@ class Seating:
             seat_rows = self._seats_of(conn, [r.id for r in rows])
         return [_public(r, seat_rows.get(r.id, [])) for r in rows]
 
-    def one(self, seating_id: str) -> dict[str, Any]:
+    def one(self, seating_id: str, account: Account | None = None) -> dict[str, Any]:
         """One seating as the lobby shows it (started ones too: the page then opens the
-        game); 404 for a game created without open seats."""
+        game), and whether the signed-in ``account`` holds a seat in it (``yours``); 404 for a
+        game created without open seats."""
         with self.db.read() as conn:
             row = conn.execute(select(seatings).where(seatings.c.id == seating_id)).first()
             if row is None:
                 raise ApiError(404, f"game {seating_id!r}: no such game with open seats")
-            seat_rows = self._seats_of(conn, [seating_id])
-        return _public(row, seat_rows.get(seating_id, []))
+            seat_rows = self._seats_of(conn, [seating_id])[seating_id]
+        yours = account is not None and any(s.account_id == account.id for s in seat_rows)
+        return {**_public(row, seat_rows), "yours": yours}
 
     @staticmethod
     def _seats_of(conn: Connection, ids: list[str]) -> dict[str, list[Any]]:

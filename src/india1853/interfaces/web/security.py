@@ -152,7 +152,7 @@ def _budget(scope: Scope) -> tuple[str, str | None] | None:
     method = scope["method"]
     if path == "/api/games/import":
         return ("imports", None) if method == "POST" else None
-    if path == "/api/games":
+    if path in ("/api/games", "/api/open-games"):  # a new game, or one with open seats
         return ("creates", None) if method == "POST" else None
     found = GAME_PATH.fullmatch(path)
     game = found.group(1) if found else None

@@ -49,7 +49,8 @@ export async function createOpen(body) {
   const items = [
     h("li", {}, h("strong", {}, "Invite link"), h("code", { id: "invite-link" }, absolute(result.invite)),
       copyButton(absolute(result.invite), "the invite link")),
-    h("li", {}, h("a", { href: seatLink(result), id: "my-seat-link" },
+    // Not started yet: the game's page does not exist; My games shows it waiting.
+    h("li", {}, h("a", { href: result.started ? seatLink(result) : "/my-games", id: "my-seat-link" },
       result.started ? `Play as ${result.seat}` : `Your seat: ${result.seat}`),
     result.started ? null : h("span", { class: "hint" }, " the game starts when every open seat is taken (or when you start it with bots from My games)")),
   ];
@@ -143,6 +144,12 @@ async function invited() {
       clear($("join-box"), h("h2", {}, `Game ${id}`), h("p", {}, "This game has started. ",
         h("a", { href: token ? `${g.link}#token=${encodeURIComponent(token)}` : g.link },
           token ? "Open your seat" : "Open the game")));
+      $("join-box").hidden = false;
+    } else if (g.yours || keptToken(id)) {
+      // This browser (or account) sits here already: no second seat.
+      clear($("join-box"), h("h2", {}, `Game ${id}`), h("p", { id: "joined" },
+        `You sit in this game; it waits for ${g.open} more player${g.open === 1 ? "" : "s"}. `,
+        h("a", { href: "/my-games" }, "My games"), " lists it."));
       $("join-box").hidden = false;
     } else {
       showJoin(g);
