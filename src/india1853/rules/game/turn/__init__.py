@@ -41,7 +41,8 @@ def turn_model(game: Game, viewer: str | None, *, moderator: bool = False) -> di
     ``moderator``: the tables from the moderator's view (every secret; for the replay of a
     finished game's log), with no decisions."""
     view = game.moderator_view() if moderator else game.view(viewer)  # checks the name
-    active = deciding(game)
+    active, active_cited, headline_cited = game.per_state("turn.active",
+                                                          lambda: _active(game))
     step = steps.current(game.state)
     secret = step is not None and step.secret
     decisions = []
@@ -65,8 +66,8 @@ def turn_model(game: Game, viewer: str | None, *, moderator: bool = False) -> di
         "phase": view["phase"],
         "finished": game.finished,
         "title": title(view),
-        "headline": cite_text(edition, headline(game, active)),
-        "active": [_cited(edition, a) for a in active],
+        "headline": headline_cited,
+        "active": active_cited,
         "decisions": [_cited(edition, d) for d in decisions],
         "tables": tables(game, view, viewer),
         "view": view,
@@ -80,11 +81,16 @@ def turn_model(game: Game, viewer: str | None, *, moderator: bool = False) -> di
             for key in ("status", "warning"):
                 if progress[key] is not None:
                     progress[key] = cite_text(edition, progress[key])
-    for company in model["tables"]["companies"]:
-        company["float"]["text"] = cite_text(edition, company["float"]["text"])
-        company["float"]["rule"] = cite(edition, company["float"]["rule"])
     return model
 
+
+def _active(game: Game) -> tuple[list[Json], list[Json], str]:
+    """Who decides what now, as it is and citing the game's edition, and the headline: the
+    same for every viewer (kept per state, ``Game.per_state``; read, never changed)."""
+    edition = game.rules.ed.name
+    active = deciding(game)
+    return (active, [_cited(edition, a) for a in active],
+            cite_text(edition, headline(game, active)))
 
 
 def preview(game: Game, viewer: str, action: Action) -> Json:
