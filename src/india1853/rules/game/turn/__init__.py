@@ -28,6 +28,7 @@ from india1853.data.citations import cite, cite_text
 from india1853.data.summaries import rule_summary
 from india1853.rules.game import steps
 from india1853.rules.game.game import Game
+from india1853.rules.game.legal import disabled_options
 from india1853.rules.game.turn.decisions import bid_composer, deciding, headline, title
 from india1853.rules.game.turn.options import disabled, options, unavailable
 from india1853.rules.game.turn.tables import tables
@@ -50,10 +51,12 @@ def turn_model(game: Game, viewer: str | None, *, moderator: bool = False) -> di
         if viewer is None or moderator or a["player"] != viewer:
             continue
         legal = game.legal_actions(a["entity"])
+        # The options not possible now are asked of the engine once for both lists.
+        missing = disabled_options(game.rules, game.state, a["entity"])
         decision = {**a, "secret": secret,
                     "options": options(game, a["entity"], legal, view),
-                    "disabled": disabled(game, a["entity"], view),
-                    "unavailable": (unavailable(game, a["entity"])
+                    "disabled": disabled(game, a["entity"], view, missing),
+                    "unavailable": (unavailable(game, a["entity"], missing)
                                     if a["entity_type"] == "player" else [])}
         if a["step"] == "bids":
             decision["composer"] = bid_composer(game, a["entity"])
