@@ -18,7 +18,12 @@ action and page; on the way, ``post`` (the POST's round trip) and ``event`` (fro
 sent to the other pages' event arriving); ``bytes`` = what a page received for one action
 (response bodies as sent, compressed where the server compressed; the event stream's bytes
 included), for tile lays and promotions by another seat, and for every action.  Also: the
-server's CPU seconds.
+server's CPU seconds, and its CPU per action (all threads, nanosecond accounting from
+``/proc/PID/task/*/schedstat``): ``cpu/action`` from the POST sent to every page up to date
+(with the late log downloads), ``post cpu`` to the POST's answer (the action checked, applied,
+written, and the acting seat's view), ``cpu/viewer`` the rest shared by the four pages (each
+page's event view, board and log).  On a loaded machine the wall times wait for a core; the
+CPU is what the server itself spent.
 
 Targets (issue 21 item 9): click to board p95 under 100 ms; under 60 KB per viewer per tile
 lay by another seat.  ``INDIA1853_BENCH_BOARD_ACTIONS`` changes the number of actions.
@@ -68,6 +73,19 @@ class Page:
 
     def headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.token}"}
+
+
+def _cpu_ns(pid: int) -> int:
+    """The CPU nanoseconds a process's threads have run so far (Linux schedstat; threads that
+    ended are not counted, so read it around work whose threads outlive it: the server's
+    worker threads and event loop do)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            total += int((task / "schedstat").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            continue  # the thread ended meanwhile
+    return total
 
 
 async def _get(page: Page, url: str, **kw: Any) -> httpx.Response:
@@ -146,17 +164,21 @@ async def _run(url: str, pid: int) -> list[dict[str, Any]]:
     heard_ms: list[float] = []
     lay_bytes: list[int] = []
     all_bytes: list[int] = []
+    action_cpu: list[float] = []  # ms of server CPU per action (all four pages)
+    post_cpu: list[float] = []  # ms of it up to the POST's answer
     for action in log["actions"][START:START + ACTIONS]:
         decider = engine.decider(str(action["entity"]))
         assert decider is not None
         actor = by_seat[decider]
         before = {p.seat: p.received for p in pages}
+        cpu_sent = _cpu_ns(pid)
         sent = time.perf_counter()
         actor.busy = True  # game.js ``act``: events meanwhile are left to its answer
         r = await actor.client.post(f"/api/games/{game}/actions", json=action,
                                     headers=actor.headers())
         r.raise_for_status()
         post_ms.append((time.perf_counter() - sent) * 1000)
+        post_cpu.append((_cpu_ns(pid) - cpu_sent) / 1e6)
         actor.received += r.num_bytes_downloaded
         await _page_update(actor, game, r.json())
         actor.busy = False
@@ -168,6 +190,7 @@ async def _run(url: str, pid: int) -> list[dict[str, Any]]:
                 raise RuntimeError(f"action {n}: a page never showed it")
             await asyncio.sleep(0.002)
         await asyncio.sleep(0.05)  # late downloads of this action are counted with it
+        action_cpu.append((_cpu_ns(pid) - cpu_sent) / 1e6)
         for p in pages:
             ms = (p.done[n] - sent) * 1000
             latency.append(ms)
@@ -199,6 +222,11 @@ async def _run(url: str, pid: int) -> list[dict[str, Any]]:
         "lay KB max": max(lay_bytes, default=0) / 1000,
         "any KB/viewer": statistics.mean(all_bytes) / 1000,
         "server cpu s": cpu,
+        "cpu/action ms": statistics.mean(action_cpu),
+        "cpu/action p95": _pct(action_cpu, 0.95),
+        "post cpu ms": statistics.mean(post_cpu),
+        "cpu/viewer ms": statistics.mean(a - b for a, b in zip(action_cpu, post_cpu,
+                                                             strict=True)) / len(pages),
         "load": f"{load0:.1f}->{_load():.1f}",
         "p95 ok": _pct(latency, 0.95) < TARGET_P95_MS,
         "KB ok": bool(lay_bytes) and statistics.mean(lay_bytes) / 1000 < TARGET_LAY_KB,

@@ -288,6 +288,27 @@ def test_tables_show_the_market_trains_and_bank() -> None:
             assert game.state.companies[initials].director == p["name"]
 
 
+def test_the_public_tables_are_worked_out_once_per_state_and_alike_for_every_viewer() -> None:
+    """Every viewer of one state shares the public tables (companies, market, trains) and
+    who decides, worked out once (issue 21 item 9: four pages after every action); each
+    viewer's model is what a game that never built another viewer's gives, reading a model
+    changes nothing kept, and the next state gets its own."""
+    game = _at(FULL, 900)
+    viewers = [*game.settings.players, None]
+    models = {v: turn_model(game, v) for v in viewers}
+    ann, bob = models[viewers[0]], models[viewers[1]]
+    for key in ("companies", "market", "trains"):
+        assert ann["tables"][key] is bob["tables"][key]
+    assert ann["active"] is bob["active"]
+    for v in viewers:
+        alone = game.fork()  # the same state, and nothing worked out for it yet
+        assert turn_model(alone, v) == models[v] == turn_model(game, v)
+    game.process(_log(FULL)["actions"][900])
+    after = turn_model(game, None)
+    assert after["tables"]["companies"] is not ann["tables"]["companies"]
+    assert after == turn_model(game.fork(), None)
+
+
 FIRST_FIXTURES = sorted((GAMES / "first").glob("*.json"))
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Literal, get_args
 
@@ -524,10 +525,26 @@ class Edition:
         raise InputError(f"unknown company {key!r}: expected 1-8 or one of {known}")
 
     def city(self, name: str) -> CitySpec:
-        for c in self.cities:
-            if c.name.lower() == name.strip().lower() or c.hex == name.strip().upper():
-                return c
-        raise InputError(f"unknown city {name!r} in the {self.name} edition")
+        """A city by name (case-insensitive) or hex: the first of TABLE 2's order that has
+        either."""
+        key = name.strip()
+        by_name, by_hex = self._city_index
+        found = [f for f in (by_name.get(key.lower()), by_hex.get(key.upper())) if f]
+        if not found:
+            raise InputError(f"unknown city {name!r} in the {self.name} edition")
+        return min(found, key=lambda f: f[0])[1]
+
+    @cached_property
+    def _city_index(self) -> tuple[dict[str, tuple[int, CitySpec]],
+                                   dict[str, tuple[int, CitySpec]]]:
+        """The cities by lower-case name and by hex, each key to its first city (and that
+        city's place in the order): the rules look cities up by name many times a turn."""
+        by_name: dict[str, tuple[int, CitySpec]] = {}
+        by_hex: dict[str, tuple[int, CitySpec]] = {}
+        for i, c in enumerate(self.cities):
+            by_name.setdefault(c.name.lower(), (i, c))
+            by_hex.setdefault(c.hex, (i, c))
+        return by_name, by_hex
 
     def tile(self, tile_id: str) -> TileSpec:
         if tile_id not in self.tiles:

@@ -8,6 +8,7 @@ loop.  The API is described in docs/web-api.md and served as OpenAPI at ``/opena
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import re
@@ -63,6 +64,14 @@ POLL_SECONDS = 5.0
 # Smaller answers go as they are: gzip saves nothing worth its time on them.
 GZIP_MIN_BYTES = 1000
 EVENT_ID = re.compile(r"[0-9]{1,18}")  # Last-Event-ID: an action id this server sent
+# The cyclic garbage collector's thresholds while the server runs.  With Python's defaults
+# (700, 10, 10) a server holding a game of some 800 actions ran a full collection every few
+# seconds, 0.1-0.2 s of CPU each with every request waiting (bench/web_board.py): one click in
+# twenty waited for one.  Almost everything the server makes is freed by reference counting
+# (answers, states); collecting young objects every 20,000 allocations and the old ones after
+# 20 x 20 young collections keeps the little cyclic garbage small and makes the full pass a
+# matter of minutes, not seconds.  docs/performance.md, "Board delivery".
+GC_THRESHOLDS = (20_000, 20, 20)
 
 T = TypeVar("T")
 # A tile's picture depends only on the edition, the tile and its rotation: the browser keeps it
@@ -136,6 +145,8 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        thresholds = gc.get_threshold()
+        gc.set_threshold(*GC_THRESHOLDS)
         db = Database(url)
         await _run(db.migrate)
         # The router's compiled kernel loads from numba's cache in 0.3-0.7 s: load it beside the
@@ -164,6 +175,7 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
             await runner.stop()
             await bus.stop()
             db.dispose()
+            gc.set_threshold(*thresholds)
 
     # docs.py serves /docs from packaged assets (FastAPI's own pages load them from a CDN,
     # which the Content Security Policy forbids); there is no /redoc.

@@ -154,6 +154,9 @@ class GameStore:
     def _read(self, game_id: str) -> Entry:
         """The game, current with the database (call with the game's lock held): the cached
         game if it holds the database's count of actions, else rebuilt from the rows."""
+        entry = self._cache.get(game_id)
+        if entry is not None and self.rows.current_count(game_id) == len(entry.game.log):
+            return entry  # the common case, checked by one statement
         with self.db.read() as conn:
             count = self.rows.count(conn, game_id)
             entry = self._cache.get(game_id)

@@ -111,8 +111,9 @@ def completable(rules: GameRules, st: GameState, cities: list[str], left: int) -
 
 
 def _filler(rules: GameRules, taken: list[str]) -> str:
+    cheapest = cheapest_city(rules)
     for c in rules.cities:
-        if c.bond_value == cheapest_city(rules) and not c.ganges_valley and c.name not in taken:
+        if c.bond_value == cheapest and not c.ganges_valley and c.name not in taken:
             return c.name
     raise RuleError("2.5.8", "no city left to complete a bid")
 

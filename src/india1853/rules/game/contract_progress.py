@@ -40,17 +40,50 @@ def tiles_needed(board: BoardState, groups: list[list[str]]) -> int:
     change on a way from one of its cities to a city of another group (0 for one group)."""
     if len(groups) < 2:
         return 0
+    # Kept with the (immutable) board: every view of it after an action that left the board
+    # as it was (most actions) asks again.
+    kept = board._derived.setdefault("contract_needed", {})
+    assert isinstance(kept, dict)
+    key = tuple(tuple(g) for g in groups)
+    found = kept.get(key)
+    if isinstance(found, int):
+        return found
     city_hex = {name: board.edition.city(name).hex for g in groups for name in g}
     best = 0
     for i, group in enumerate(groups):
         others = {city_hex[c] for j, g in enumerate(groups) if j != i for c in g}
         best = max(best, _fewest_changes(board, [city_hex[c] for c in group], others))
+    kept[key] = best
     return best
 
 
-def _has_exit(board: BoardState, hex_: str, side: int) -> bool:
-    found = board.tile_at(hex_)
-    return found is not None and side in tile_geometry.exits(found[0], found[1])
+# A hex's ways out for the search: (neighbour, changes to enter it) per side, by hex.
+_Steps = dict[str, tuple[tuple[str, int], ...]]
+
+
+def _steps(board: BoardState) -> _Steps:
+    """Every playable hex's neighbours with the cost of entering each (0 where the entered
+    hex's tile already has track at the side crossed, else 1), found once per board state and
+    kept with it (``BoardState._derived``): every viewer's progress searches the same board."""
+    found = board._derived.get("contract_steps")
+    if isinstance(found, dict):
+        return found
+    spec = board.edition.board.hexes
+    exits: dict[str, frozenset[int]] = {}
+    for coord, tile, rotation in board.tiles_on_board():
+        exits[coord] = tile_geometry.exits(tile, rotation)
+    none: frozenset[int] = frozenset()
+    steps: _Steps = {}
+    for coord in spec:
+        out = []
+        for side, nxt in hexes.neighbours(coord).items():
+            target = spec.get(nxt)
+            if target is None or not target.playable:
+                continue
+            out.append((nxt, 0 if hexes.opposite(side) in exits.get(nxt, none) else 1))
+        steps[coord] = tuple(out)
+    board._derived["contract_steps"] = steps
+    return steps
 
 
 def _fewest_changes(board: BoardState, starts: Iterable[str], targets: set[str]) -> int:
@@ -58,7 +91,7 @@ def _fewest_changes(board: BoardState, starts: Iterable[str], targets: set[str])
     where the tiles on both hexes already have track at it, else one change (a tile laid or
     promoted) for each hex that lacks it - counted once per hex, so never more than the
     changes a real connection needs."""
-    spec = board.edition.board.hexes
+    steps = _steps(board)
     cost: dict[str, int] = {}
     todo: deque[tuple[int, str]] = deque()
     for start in starts:
@@ -70,14 +103,10 @@ def _fewest_changes(board: BoardState, starts: Iterable[str], targets: set[str])
             continue
         if hex_ in targets:
             return spent
-        for side, nxt in hexes.neighbours(hex_).items():
-            found = spec.get(nxt)
-            if found is None or not found.playable:
-                continue
-            # A hex is changed at most once on the way (its one tile laid or promoted), so
-            # only the hex entered is charged: the one left was charged when entered, or is
-            # a start, whose own change is not counted (the bound stays a bound).
-            step = 0 if _has_exit(board, nxt, hexes.opposite(side)) else 1
+        # A hex is changed at most once on the way (its one tile laid or promoted), so only
+        # the hex entered is charged: the one left was charged when entered, or is a start,
+        # whose own change is not counted (the bound stays a bound).
+        for nxt, step in steps.get(hex_, ()):
             if spent + step < cost.get(nxt, _UNREACHED):
                 cost[nxt] = spent + step
                 if step:

@@ -96,8 +96,10 @@ def _free_claims(rules: GameRules, st: GameState, player: PlayerState) -> int:
     return max(0, min(places, left // cheapest))
 
 
-def reach(rules: GameRules, st: GameState, player: PlayerState, co: CompanyState) -> Reach:
-    """What ``player`` must still get to direct ``co`` on his own (module docstring)."""
+def reach(rules: GameRules, st: GameState, player: PlayerState, co: CompanyState,
+          free_claims: int | None = None) -> Reach:
+    """What ``player`` must still get to direct ``co`` on his own (module docstring);
+    ``free_claims``: his bid's claims still open (:func:`_free_claims`) when already known."""
     initials = co.initials
     held = player.shares.get(initials, 0)
     if co.director == player.name:
@@ -114,7 +116,9 @@ def reach(rules: GameRules, st: GameState, player: PlayerState, co: CompanyState
     if need > new + pool:
         return Reach(initials, need, 0, 0, f"only {new + pool} {initials} shares are left "
                      "to get")
-    free = min(need, new, _free_claims(rules, st, player))
+    if free_claims is None:
+        free_claims = _free_claims(rules, st, player)
+    free = min(need, new, free_claims)
     bought_new = min(need - free, new - free)
     bought_pool = need - free - bought_new
     cost = bought_new * par(rules, co) + bought_pool * price(rules, co)
@@ -125,9 +129,19 @@ def ways_to_direct(rules: GameRules, st: GameState, name: str) -> list[Reach]:
     """The companies ``name`` could still direct on his own money, nearest first."""
     player = st.player(name)
     money = spendable(rules, st, player)
-    ways = [r for r in (reach(rules, st, player, co) for co in st.companies.values())
+    free = _free_claims(rules, st, player)
+    ways = [r for r in (reach(rules, st, player, co, free) for co in st.companies.values())
             if r.blocked is None and r.cost <= money]
     return sorted(ways, key=lambda r: (r.cost, r.shares))
+
+
+def can_direct(rules: GameRules, st: GameState, name: str) -> bool:
+    """Whether ``ways_to_direct`` finds any company (it stops at the first)."""
+    player = st.player(name)
+    money = spendable(rules, st, player)
+    free = _free_claims(rules, st, player)
+    return any(r.blocked is None and r.cost <= money
+               for r in (reach(rules, st, player, co, free) for co in st.companies.values()))
 
 
 def _nearest(rules: GameRules, st: GameState, name: str) -> str:
@@ -152,7 +166,7 @@ def shut_out_warnings(rules: GameRules, st: GameState, name: str,
     """For each of player ``name``'s ``actions``: the warning it carries when it would leave
     him no company he could still direct with his cash, having had one before (module
     docstring); else None."""
-    if not any(a.get("type") in WARNED for a in actions) or not ways_to_direct(rules, st, name):
+    if not any(a.get("type") in WARNED for a in actions) or not can_direct(rules, st, name):
         return [None] * len(actions)
     return [_after(rules, st, name, a) if a.get("type") in WARNED else None for a in actions]
 
@@ -166,11 +180,11 @@ def _after(rules: GameRules, st: GameState, name: str, action: dict[str, Any]) -
         step.apply(rules, trial, dict(action), True)
     except India1853Error:
         return None  # not possible: the option is not offered
-    if ways_to_direct(rules, trial, name):
+    if can_direct(rules, trial, name):
         return None
     return (f"after this you could not become the director of any company with your cash "
             f"alone ({DIRECTING_RULES}): {_nearest(rules, trial, name)}")
 
 
-__all__ = ["DIRECTING_RULES", "WARNED", "Reach", "float_need", "reach", "shut_out_warnings",
-           "spendable", "ways_to_direct"]
+__all__ = ["DIRECTING_RULES", "WARNED", "Reach", "can_direct", "float_need", "reach",
+           "shut_out_warnings", "spendable", "ways_to_direct"]

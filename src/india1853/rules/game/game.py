@@ -45,8 +45,8 @@ illegal action in such a log is NOT detected and gives an undefined state.  Undo
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Collection, Iterable, Iterator
-from typing import Any
+from collections.abc import Callable, Collection, Iterable, Iterator
+from typing import Any, TypeVar
 
 from india1853.board.state import BoardState
 from india1853.data.citations import citation_map, cite, cite_text
@@ -74,10 +74,13 @@ ENGINE_VERSION = "1"
 # undo.  Replaying an action unchecked costs about 0.1 ms and a snapshot (GameState.clone) a
 # quarter of that, so an undo replays at most a few milliseconds of actions (docs/performance.md).
 SNAPSHOT_EVERY = 32
+
 # Engine tuning too: the events of how many of the last actions processed (or moved by undo and
 # redo) are kept, for an undo or redo of them to report without applying them again.  Not every
 # action's: the events of a long game would outweigh its state.
 EVENTS_KEPT = 64
+
+T = TypeVar("T")
 
 
 def initial_state(rules: GameRules, settings: Settings) -> GameState:
@@ -185,6 +188,10 @@ class Game:
         self._snapshots: dict[int, GameState] = {0: start.clone()}
         self._state = start
         self._state_len = 0  # the number of actions in force self._state is after
+        # What ``per_state`` worked out for one state (the engine never changes a state it
+        # has handed out, so the state itself is the key).
+        self._kept_for: GameState | None = None
+        self._kept: dict[str, Any] = {}
         for action in actions:
             self.process(action)
 
@@ -343,6 +350,18 @@ class Game:
             if st.seq % SNAPSHOT_EVERY == 0 and st.seq not in self._snapshots:
                 self._snapshots[st.seq] = st.clone()
         return st
+
+    def per_state(self, key: str, build: Callable[[], T]) -> T:
+        """``build()`` for the current state, kept until the state changes: what every viewer
+        of one state is shown alike (the turn model's public tables) is worked out once for
+        all of them.  Only for values that hold no secret and that no reader changes."""
+        st = self.state
+        if self._kept_for is not st:
+            self._kept_for, self._kept = st, {}
+        if key not in self._kept:
+            self._kept[key] = build()
+        value: T = self._kept[key]
+        return value
 
     def fork(self) -> Game:
         """An independent copy of this game, to try actions on without touching this one;

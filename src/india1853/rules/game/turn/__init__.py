@@ -28,6 +28,7 @@ from india1853.data.citations import cite, cite_text
 from india1853.data.summaries import rule_summary
 from india1853.rules.game import steps
 from india1853.rules.game.game import Game
+from india1853.rules.game.legal import disabled_options
 from india1853.rules.game.turn.decisions import bid_composer, deciding, headline, title
 from india1853.rules.game.turn.options import disabled, options, unavailable
 from india1853.rules.game.turn.tables import tables
@@ -41,7 +42,8 @@ def turn_model(game: Game, viewer: str | None, *, moderator: bool = False) -> di
     ``moderator``: the tables from the moderator's view (every secret; for the replay of a
     finished game's log), with no decisions."""
     view = game.moderator_view() if moderator else game.view(viewer)  # checks the name
-    active = deciding(game)
+    active, active_cited, headline_cited = game.per_state("turn.active",
+                                                          lambda: _active(game))
     step = steps.current(game.state)
     secret = step is not None and step.secret
     decisions = []
@@ -49,10 +51,12 @@ def turn_model(game: Game, viewer: str | None, *, moderator: bool = False) -> di
         if viewer is None or moderator or a["player"] != viewer:
             continue
         legal = game.legal_actions(a["entity"])
+        # The options not possible now are asked of the engine once for both lists.
+        missing = disabled_options(game.rules, game.state, a["entity"])
         decision = {**a, "secret": secret,
                     "options": options(game, a["entity"], legal, view),
-                    "disabled": disabled(game, a["entity"], view),
-                    "unavailable": (unavailable(game, a["entity"])
+                    "disabled": disabled(game, a["entity"], view, missing),
+                    "unavailable": (unavailable(game, a["entity"], missing)
                                     if a["entity_type"] == "player" else [])}
         if a["step"] == "bids":
             decision["composer"] = bid_composer(game, a["entity"])
@@ -65,8 +69,8 @@ def turn_model(game: Game, viewer: str | None, *, moderator: bool = False) -> di
         "phase": view["phase"],
         "finished": game.finished,
         "title": title(view),
-        "headline": cite_text(edition, headline(game, active)),
-        "active": [_cited(edition, a) for a in active],
+        "headline": headline_cited,
+        "active": active_cited,
         "decisions": [_cited(edition, d) for d in decisions],
         "tables": tables(game, view, viewer),
         "view": view,
@@ -80,11 +84,16 @@ def turn_model(game: Game, viewer: str | None, *, moderator: bool = False) -> di
             for key in ("status", "warning"):
                 if progress[key] is not None:
                     progress[key] = cite_text(edition, progress[key])
-    for company in model["tables"]["companies"]:
-        company["float"]["text"] = cite_text(edition, company["float"]["text"])
-        company["float"]["rule"] = cite(edition, company["float"]["rule"])
     return model
 
+
+def _active(game: Game) -> tuple[list[Json], list[Json], str]:
+    """Who decides what now, as it is and citing the game's edition, and the headline: the
+    same for every viewer (kept per state, ``Game.per_state``; read, never changed)."""
+    edition = game.rules.ed.name
+    active = deciding(game)
+    return (active, [_cited(edition, a) for a in active],
+            cite_text(edition, headline(game, active)))
 
 
 def preview(game: Game, viewer: str, action: Action) -> Json:

@@ -20,6 +20,7 @@ from india1853.rules.game.legal import disabled_options
 from india1853.rules.game.operating_round import price_after_dividend
 from india1853.rules.game.rules_data import GameRules
 from india1853.rules.game.state import GameState
+from india1853.rules.game.steps import Disabled
 from india1853.rules.routes import parse_route_file, route_value
 
 Action = dict[str, Any]
@@ -453,7 +454,8 @@ def _disabled_words(ctx: _Context, a: Action) -> tuple[str, Json]:
     return kind, {}
 
 
-def disabled(game: Game, entity: str, view: Mapping[str, Any]) -> list[Json]:
+def disabled(game: Game, entity: str, view: Mapping[str, Any],
+             found: list[Disabled] | None = None) -> list[Json]:
     """The options of ``entity`` that exist but are not possible now, each with the engine's
     reason (its step's ``disabled``): ``action``, ``type``, ``label``, ``reason`` (the
     sentence, "rule 3.1.2: at most 6 shares (60%) of one company; Ann holds 6 of EIR"),
@@ -462,7 +464,9 @@ def disabled(game: Game, entity: str, view: Mapping[str, Any]) -> list[Json]:
     next_id = game.next_id()
     out = []
     # Second-edition numbers here: ``_cited`` translates the decision for its edition.
-    for item in disabled_options(game.rules, game.state, entity):
+    if found is None:
+        found = disabled_options(game.rules, game.state, entity)
+    for item in found:
         action = {**item.action, "id": next_id, "created_at": 0}
         label, ui = _disabled_words(ctx, action)
         out.append({"action": action, "type": action["type"], "label": label,
@@ -472,7 +476,8 @@ def disabled(game: Game, entity: str, view: Mapping[str, Any]) -> list[Json]:
     return out
 
 
-def unavailable(game: Game, entity: str) -> list[Json]:
+def unavailable(game: Game, entity: str,
+                found: list[Disabled] | None = None) -> list[Json]:
     """Why options the player might look for are missing, one line per rule: the disabled
     options his step names as missing (``Step.missing_item``: the claims the bid may not make
     now and a pass it may not make yet, 2.5.4-2.5.10; the new shares he may not buy, 2.7.4,
@@ -482,14 +487,16 @@ def unavailable(game: Game, entity: str) -> list[Json]:
     step = steps.current(st)
     if step is None:
         return []
-    found: dict[str, tuple[str, list[str]]] = {}
-    for option in disabled_options(rules, st, entity):
+    by_rule: dict[str, tuple[str, list[str]]] = {}
+    if found is None:
+        found = disabled_options(rules, st, entity)
+    for option in found:
         item = step.missing_item(option)
         if item is not None:
-            found.setdefault(option.reason.rule, (str(option.reason), []))[1].append(item)
+            by_rule.setdefault(option.reason.rule, (str(option.reason), []))[1].append(item)
     return [{"rule": rule, "reason": reason, "items": items,
              "rule_summary": rule_summary(rules.ed.name, rule)}
-            for rule, (reason, items) in found.items()]
+            for rule, (reason, items) in by_rule.items()]
 
 
 __all__ = ["disabled", "options", "unavailable"]

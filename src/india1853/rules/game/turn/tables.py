@@ -7,7 +7,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from india1853.data.citations import cite
+from india1853.data.citations import cite, cite_text
 from india1853.data.model import PhaseSpec
 from india1853.rules import construction as con
 from india1853.rules.game import contract_progress, directing
@@ -211,12 +211,32 @@ def _contract(game: Game, viewer: str | None) -> Json | None:
             "complete": p.bid_complete, "progress": progress}
 
 
+def public_tables(game: Game) -> Json:
+    """The tables every viewer sees alike - companies, market, trains: built from the public
+    view (no seat's secret: views.py hides none of their parts from anyone), citing the
+    game's own edition, once per state for all viewers (``Game.per_state``).  Shared by
+    every viewer's model: read them, never change them."""
+    return game.per_state("turn.public_tables", lambda: _public_tables(game))
+
+
+def _public_tables(game: Game) -> Json:
+    view = game.view(None)
+    edition = game.rules.ed.name
+    companies = _companies_table(game, view)
+    for company in companies:
+        company["float"]["text"] = cite_text(edition, company["float"]["text"])
+        company["float"]["rule"] = cite(edition, company["float"]["rule"])
+    return {"companies": companies, "market": _market_table(game),
+            "trains": _trains_table(game, view)}
+
+
 def tables(game: Game, view: Mapping[str, Any], viewer: str | None) -> Json:
+    public = public_tables(game)
     return {
         "players": _players_table(game, view, viewer),
-        "companies": _companies_table(game, view),
-        "market": _market_table(game),
-        "trains": _trains_table(game, view),
+        "companies": public["companies"],
+        "market": public["market"],
+        "trains": public["trains"],
         "bank": view["bank"],
         "bonds_held": view["bonds_held"],
         "elephant": view["elephant"],
