@@ -187,6 +187,7 @@ class Table:
                 out.append((f"{who}: listing", json.dumps(mine, sort_keys=True).encode()))
                 get(f"{g}/log", "log")
                 get(f"{g}/log", "log after 2", after=2)
+                get(f"{g}/seats", "seats")  # clock, stand-ins, requests (token-free)
             if full:
                 get(f"{g}/board.svg", "board")
             if full and token is None:
@@ -206,6 +207,11 @@ class Table:
                     "turn", {}).get("decisions")
                 if not deciding:  # refused: not his to decide
                     post(f"{g}/actions", "another's action", upcoming)
+            # A takeback asked (the engine's refusal at the undo barrier, or a request
+            # opened: the same in both games, and every later answer shows it).
+            post(f"{g}/requests", "a takeback to the start", {"kind": "takeback", "to": 0})
+            post(f"{g}/requests", "a takeback past the log",
+                 {"kind": "takeback", "to": 10 ** 6})
             post(f"{g}/actions", "an undo", {"type": "undo", "entity": "Nobody",
                                              "entity_type": "player", "created_at": 0,
                                              "id": upcoming["id"] if upcoming else 1})

@@ -14,7 +14,7 @@ import json
 from collections.abc import Collection
 from typing import Any
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, func, insert, select, update
 
 from india1853.interfaces.web.entry import ApiError
 from india1853.interfaces.web.seat_tables import consents
@@ -31,20 +31,24 @@ def open_of(conn: Connection, game_id: str, kind: str) -> Any:
 
 def ask(conn: Connection, game_id: str, kind: str, asker: str, subject: dict[str, Any],
         voters: Collection[str], at_actions: int, now: float) -> int:
-    """A new open request (409 while one of its kind is open); its id."""
+    """A new open request (409 while one of its kind is open); its number in the game (the
+    write transaction holds the database's write lock on SQLite; on PostgreSQL two requests
+    asked at the same moment in two processes take the same number, and the unique
+    constraint refuses the second: seats_api.py answers it 409, ask again)."""
     if open_of(conn, game_id, kind) is not None:
         raise ApiError(409, f"kind: a {kind} request is open in this game already; answer "
                             "it first")
-    result = conn.execute(insert(consents).values(
-        game_id=game_id, kind=kind, asker=asker, subject=subject, voters=sorted(voters),
-        votes={}, status="open", at_actions=at_actions, created_at=now))
-    key = result.inserted_primary_key
-    assert key is not None
-    return int(key[0])
+    number = 1 + int(conn.execute(select(func.count()).select_from(consents)
+                                  .where(consents.c.game_id == game_id)).scalar_one())
+    conn.execute(insert(consents).values(
+        game_id=game_id, number=number, kind=kind, asker=asker, subject=subject,
+        voters=sorted(voters), votes={}, status="open", at_actions=at_actions,
+        created_at=now))
+    return number
 
 
 def get(conn: Connection, game_id: str, request_id: int, *, for_update: bool = False) -> Any:
-    query = select(consents).where(consents.c.id == request_id) \
+    query = select(consents).where(consents.c.number == request_id) \
         .where(consents.c.game_id == game_id)
     if for_update:
         query = query.with_for_update()
@@ -58,10 +62,10 @@ def vote(conn: Connection, row: Any, seats: Collection[str], accept: bool) -> st
     """Record the answer of ``seats`` (the token's voters among them); the request's status
     after it: "refused" on a refusal, "accepted" once every voter accepted, else "open"."""
     if row.status != "open":
-        raise ApiError(409, f"request: request {row.id} is {row.status} already")
+        raise ApiError(409, f"request: request {row.number} is {row.status} already")
     mine = [s for s in seats if s in row.voters]
     if not mine:
-        raise ApiError(403, f"request: request {row.id} does not ask this token's seat "
+        raise ApiError(403, f"request: request {row.number} does not ask this token's seat "
                             f"(it asks {', '.join(row.voters) or 'nobody'})")
     votes = {**row.votes, **{s: accept for s in mine}}
     status = "refused" if not accept else (
@@ -70,14 +74,15 @@ def vote(conn: Connection, row: Any, seats: Collection[str], accept: bool) -> st
     return status
 
 
-def resolve(conn: Connection, request_id: int, status: str, now: float,
+def resolve(conn: Connection, game_id: str, number: int, status: str, now: float,
             outcome: dict[str, Any] | None = None) -> None:
-    conn.execute(update(consents).where(consents.c.id == request_id).values(
+    conn.execute(update(consents).where(consents.c.game_id == game_id)
+                 .where(consents.c.number == number).values(
         status=status, resolved_at=now, outcome=outcome))
 
 
 def _public(row: Any) -> dict[str, Any]:
-    return {"id": row.id, "kind": row.kind, "asker": row.asker,
+    return {"id": row.number, "kind": row.kind, "asker": row.asker,
             "subject": _plain(row.subject), "voters": list(row.voters),
             "votes": dict(row.votes), "status": row.status, "at_actions": row.at_actions,
             "created_at": row.created_at, "resolved_at": row.resolved_at,
@@ -92,7 +97,7 @@ def describe(conn: Connection, game_id: str) -> dict[str, Any]:
     """The open requests, the latest resolved ones, and every takeback accepted (the undone
     branches).  Only what the table saw: who asked what, who answered how."""
     rows = conn.execute(select(consents).where(consents.c.game_id == game_id)
-                        .order_by(consents.c.id.desc())).all()
+                        .order_by(consents.c.number.desc())).all()
     opened = [_public(r) for r in rows if r.status == "open"]
     resolved = [_public(r) for r in rows if r.status != "open"][:SHOWN]
     branches = [_public(r) for r in reversed(rows)

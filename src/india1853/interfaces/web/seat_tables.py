@@ -10,7 +10,17 @@ started running, and the action at zero is claimed once by a conditional update
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, Column, Float, ForeignKey, Index, Integer, String, Table
+from sqlalchemy import (
+    JSON,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Table,
+    UniqueConstraint,
+)
 
 from india1853.interfaces.web.db import metadata
 from india1853.rules.game.settings import MAX_NAME_LENGTH
@@ -59,6 +69,7 @@ consents = Table(
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("number", Integer, nullable=False),  # 1, 2, ... within the game: its API id
     Column("kind", String(16), nullable=False),
     Column("asker", String(MAX_NAME_LENGTH), nullable=False),
     Column("subject", JSON, nullable=False),  # takeback: {"to": N}; absent: {"seat", "bot"}
@@ -69,6 +80,7 @@ consents = Table(
     Column("created_at", Float, nullable=False),
     Column("resolved_at", Float, nullable=True),
     Column("outcome", JSON, nullable=True),  # takeback: the actions taken back (the branch)
+    UniqueConstraint("game_id", "number", name="uq_consents_game_number"),
 )
 
 Index("ix_consents_game_id", consents.c.game_id)

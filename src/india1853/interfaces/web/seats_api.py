@@ -19,6 +19,7 @@ from typing import Any, Literal, TypeVar
 from anyio import to_thread
 from fastapi import APIRouter, FastAPI, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from sqlalchemy.exc import IntegrityError
 
 from india1853.interfaces.web import absence, clock, consent
 from india1853.interfaces.web.access import Access, access_of
@@ -195,9 +196,13 @@ def ask(store: GameStore, game_id: str, token: str | None, seat: str | None,
         subject = _subject(store, game_id, entry, access, body, now)
         if body.kind == "absent":
             voters = [v for v in voters if v != body.seat]
-        with store.db.write() as conn:
-            request_id = consent.ask(conn, game_id, body.kind, access.seat or "",
-                                     subject, voters, len(game.log), now)
+        try:
+            with store.db.write() as conn:
+                request_id = consent.ask(conn, game_id, body.kind, access.seat or "",
+                                         subject, voters, len(game.log), now)
+        except IntegrityError:
+            raise ApiError(409, "request: another request was asked at the same moment; "
+                                "ask again") from None
     if voters:
         _changed(store, game_id)
         return False
@@ -257,7 +262,7 @@ def answer(store: GameStore, game_id: str, request_id: int, token: str | None,
             row = consent.get(conn, game_id, request_id, for_update=True)
             status = consent.vote(conn, row, access.seats, accept)
             if status == "refused":
-                consent.resolve(conn, request_id, "refused", now)
+                consent.resolve(conn, game_id, request_id, "refused", now)
     if status != "accepted":
         _changed(store, game_id)
         return False
@@ -281,7 +286,7 @@ def _carry_out(store: GameStore, game_id: str, request_id: int) -> bool:
                 clock.resume(conn, game_id, entry.game, now)
             else:
                 absence.hand_over(conn, game_id, subject["seat"], subject["bot"], "vote", now)
-            consent.resolve(conn, request_id, "accepted", now)
+            consent.resolve(conn, game_id, request_id, "accepted", now)
         if row.kind == "absent":
             with store.held(game_id) as entry:
                 clock.restart(store.db, game_id, entry.game, now)
@@ -308,10 +313,10 @@ def _take_back_game(store: GameStore, game_id: str, row: Any, to: int, now: floa
         store.apply_built(game_id, build)
     except ApiError as exc:
         with store.db.write() as conn:
-            consent.resolve(conn, row.id, "void", now, {"reason": exc.detail})
+            consent.resolve(conn, game_id, row.number, "void", now, {"reason": exc.detail})
         raise
     with store.db.write() as conn:
-        consent.resolve(conn, row.id, "accepted", now, {"to": to, **outcome})
+        consent.resolve(conn, game_id, row.number, "accepted", now, {"to": to, **outcome})
     return True
 
 

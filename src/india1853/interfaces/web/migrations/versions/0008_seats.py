@@ -51,6 +51,7 @@ def upgrade() -> None:
         "consents",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
         sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), nullable=False),
+        sa.Column("number", sa.Integer, nullable=False),
         sa.Column("kind", sa.String(16), nullable=False),
         sa.Column("asker", sa.String(NAME), nullable=False),
         sa.Column("subject", sa.JSON, nullable=False),
@@ -61,6 +62,7 @@ def upgrade() -> None:
         sa.Column("created_at", sa.Float, nullable=False),
         sa.Column("resolved_at", sa.Float, nullable=True),
         sa.Column("outcome", sa.JSON, nullable=True),
+        sa.UniqueConstraint("game_id", "number", name="uq_consents_game_number"),
     )
     op.create_index("ix_consents_game_id", "consents", ["game_id"])
 
