@@ -6,6 +6,7 @@ import { Cover } from "./cover.js";
 import { Decisions } from "./decisions.js";
 import { h, clear } from "./dom.js";
 import { normalizeTurn } from "./model.js";
+import { Seats } from "./seats.js";
 import {
   renderContract, renderKit, renderLog, renderMarket, renderPlayers, renderScores, renderShares, renderStatus,
   renderTrains,
@@ -40,6 +41,11 @@ const decisions = new Decisions({
 });
 
 const cover = new Cover($("cover"), { onConfirm: confirmed });
+// The clock, the seats bots play, the requests to answer (seats.js).
+const seats = new Seats({
+  card: $("seats-card"), body: $("seats-body"), gameId, token, showError, log: $("log"),
+  seat: () => (token && state.data && state.data.seat && !state.data.covered ? state.data.seat : null),
+});
 
 function showError(message) {
   const el = $("error");
@@ -157,6 +163,7 @@ async function apply(data, { force }) {
   render(data.turn, { readOnly: false });
   keepFocus(focused);
   loadLog();
+  seats.refresh();
 }
 
 /** The control that had the keyboard focus was drawn anew (the action it took, a bot's
@@ -201,6 +208,7 @@ async function loadLog() {
     const held = state.log.length ? state.log[state.log.length - 1].id : 0;
     state.log = state.log.concat((data.actions || []).filter((e) => e.id > held));
     renderLog($("log"), state.log);
+    seats.markLog();
   } catch (err) {
     renderLog($("log"), [`(the log could not be loaded: ${err.message})`]);
   }
@@ -438,6 +446,7 @@ function listen() {
         id = data.last_action_id ?? id;
       } catch { /* the id alone will do */ }
       if (Number.isInteger(id)) lastId = id;
+      seats.refresh(); // a request, a vote or a seat handed over changes no action id
       if (state.busy) state.behind = Math.max(state.behind ?? 0, id);
       else if (state.data && id !== state.data.last_action_id) {
         // A seat's own stream (or a spectator's) carries the answer GET would give: shown as
