@@ -118,3 +118,30 @@ def test_a_clock_running_out_hands_the_seat_to_a_bot_and_the_player_takes_it_bac
     seats = httpx.get(f"{server_url}/api/games/{game}/seats", timeout=60).json()
     assert "Bob" not in seats["stand_ins"]
     assert errors.seen == []
+
+
+def test_the_lobby_creates_a_game_with_a_clock_and_an_absence_time(
+        pages: Pages, server_url: str, tmp_path: Path) -> None:
+    page, errors = pages.new()
+    page.goto(server_url + "/")
+    page.fill("#seed", "11")
+    page.fill("#clock-minutes", "-5")
+    page.click("#new-game button[type=submit]")
+    expect(page.locator("#form-error")).to_have_text(
+        "clock minutes: a number of 0 or more, or empty")
+    page.fill("#clock-minutes", "90")
+    page.fill("#clock-increment", "20")
+    page.select_option("#clock-at-zero", "bot")
+    page.select_option("#clock-bot", "strong")
+    page.fill("#absent-hours", "24")
+    page.locator("#seat-rules").scroll_into_view_if_needed()
+    shot(page, "lobby-clock-laptop", tmp_path)
+    page.click("#new-game button[type=submit]")
+    play = page.get_by_role("link", name="Play here (hotseat, every human seat)")
+    expect(play).to_be_visible()
+    game = (play.get_attribute("href") or "").split("/games/")[1].split("#")[0]
+    seats = httpx.get(f"{server_url}/api/games/{game}/seats", timeout=60).json()
+    assert seats["clock"]["bank"] == 5400 and seats["clock"]["increment"] == 20
+    assert (seats["clock"]["at_zero"], seats["clock"]["bot"]) == ("bot", "strong")
+    assert seats["absent_after"] == 24 * 3600
+    assert errors.seen == []

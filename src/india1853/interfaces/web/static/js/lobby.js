@@ -1,4 +1,5 @@
 // The lobby: create a game (edition, variants, seats human or bot, seed), list games, copy links.
+import { seatRules } from "./seatrules.js";
 import { api } from "./api.js";
 import { h, clear } from "./dom.js";
 
@@ -195,6 +196,12 @@ document.getElementById("new-game").addEventListener("submit", async (event) => 
     hotseat,
     hints: document.getElementById("hints").checked,
   };
+  try {
+    Object.assign(body, seatRules(document)); // the clock and the absence time (seatrules.js)
+  } catch (err) {
+    formError.textContent = err.message;
+    return;
+  }
   const submit = event.submitter || document.querySelector("#new-game button[type=submit]");
   submit.disabled = true;
   try {
