@@ -247,3 +247,25 @@ def test_the_action_at_zero_is_claimed_once_with_an_injected_time(tmp_path: Path
     assert all(e.game_id == other and e.at_zero == "bot" for e in claimed)
     assert clock.expire(db, t0 + 200) == []  # taken once
     db.dispose()
+
+
+def test_a_takeback_asked_before_the_game_moved_on_is_void_and_replaced(
+        c: httpx.Client) -> None:
+    made = create(c, players=[{"name": "Ann"}, {"name": "Bob"}, {"name": "Dan"},
+                              {"name": "Cat", "bot": "random"}])
+    game, tokens = made["id"], made["tokens"]
+    settled(c, game, 1)
+    bond(c, game, tokens["Ann"])
+    first = ask(c, game, tokens["Ann"], kind="takeback", to=1).json()["requests"]["open"][0]
+    bond(c, game, tokens["Bob"])  # the game moves on (Dan's bond still secret to come)
+    r = ask(c, game, tokens["Ann"], kind="takeback", to=1)
+    assert r.status_code == 200, r.text
+    requests = r.json()["requests"]
+    assert [(x["id"], x["subject"]) for x in requests["open"]] == [
+        (first["id"] + 1, {"to": 1, "actions": 2})]
+    assert requests["resolved"][0]["status"] == "void"
+    assert answer(c, game, first["id"], tokens["Bob"], True).status_code == 409
+    for name in ("Bob", "Dan"):
+        r = answer(c, game, first["id"] + 1, tokens[name], True)
+        assert r.status_code == 200, r.text
+    assert r.json()["requests"]["branches"][0]["outcome"]["taken_back"] == [2, 3]

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select
 
-from india1853.interfaces.web.db import Database
+from india1853.interfaces.web.db import Database, games
 from india1853.interfaces.web.seat_tables import stand_ins
 
 REASONS = {"own": "handed over by its player", "clock": "its clock ran out",
@@ -26,6 +26,15 @@ def bots_of(db: Database, game_id: str) -> dict[str, str]:
     with db.read() as conn:
         return {r.seat: r.bot for r in conn.execute(
             select(stand_ins).where(stand_ins.c.game_id == game_id)).all()}
+
+
+def unfinished_games(db: Database) -> list[str]:
+    """The unfinished games with a seat a bot plays for the time being (woken at start)."""
+    with db.read() as conn:
+        return list(conn.execute(
+            select(stand_ins.c.game_id).distinct()
+            .where(stand_ins.c.game_id.in_(select(games.c.id)
+                                           .where(games.c.finished.is_(False))))).scalars())
 
 
 def hand_over(conn: Connection, game_id: str, seat: str, bot: str, reason: str,
@@ -51,4 +60,4 @@ def describe(conn: Connection, game_id: str) -> dict[str, Any]:
                                   .order_by(stand_ins.c.seat)).all()}
 
 
-__all__ = ["REASONS", "bots_of", "describe", "hand_over", "take_back"]
+__all__ = ["REASONS", "bots_of", "describe", "hand_over", "take_back", "unfinished_games"]

@@ -174,7 +174,7 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
         for game_id in await _run(store.games_waiting_for_bots):
             runner.kick(game_id)
         # sweep.py: several processes, one may die; and the clocks run out (seats_api.py)
-        sweep = BotSweep(store, runner, stalled=bool(redis_url), looks=[attach(store)])
+        sweep = BotSweep(store, runner, stalled=bool(redis_url), looks=attach(store))
         sweep.start()
         try:
             yield

@@ -124,7 +124,12 @@ def _run(conn: Connection, game_id: str, increment: float, running: set[str],
 def settle(db: Database, game_id: str, game: Game) -> bool:
     """The clocks brought up to the game's last action (the store's write hook; also called
     by a reader that finds them behind).  Charged up to the time of that action's row; done
-    once per count of actions, whichever process comes first.  True if settled now."""
+    once per count of actions, whichever process comes first.  True if settled now.  Looked
+    at in a read first: a reader finding the clocks settled takes no write lock."""
+    with db.read() as conn:
+        rules = rules_of(conn, game_id)
+        if rules is None or rules.clock_bank is None or rules.settled_at == len(game.log):
+            return False
     with db.write() as conn:
         rules = rules_of(conn, game_id, for_update=True)
         if rules is None or rules.clock_bank is None or rules.settled_at == len(game.log):

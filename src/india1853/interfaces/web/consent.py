@@ -31,11 +31,17 @@ def open_of(conn: Connection, game_id: str, kind: str) -> Any:
 
 def ask(conn: Connection, game_id: str, kind: str, asker: str, subject: dict[str, Any],
         voters: Collection[str], at_actions: int, now: float) -> int:
-    """A new open request (409 while one of its kind is open); its number in the game (the
+    """A new open request (409 while one of its kind is open; an open takeback asked before
+    the game moved on is void, and replaced); its number in the game (the
     write transaction holds the database's write lock on SQLite; on PostgreSQL two requests
     asked at the same moment in two processes take the same number, and the unique
     constraint refuses the second: seats_api.py answers it 409, ask again)."""
-    if open_of(conn, game_id, kind) is not None:
+    found = open_of(conn, game_id, kind)
+    if found is not None and kind == "takeback" and found.at_actions != at_actions:
+        # Asked before the game moved on: it could only be void now; the new one replaces it.
+        resolve(conn, game_id, found.number, "void", now,
+                {"reason": "the game moved on before every seat had answered"})
+    elif found is not None:
         raise ApiError(409, f"kind: a {kind} request is open in this game already; answer "
                             "it first")
     number = 1 + int(conn.execute(select(func.count()).select_from(consents)

@@ -80,13 +80,22 @@ def install(store: GameStore, game_id: str, rules: clock.SeatRules) -> None:
         clock.install(store.db, game_id, rules, entry.humans(), entry.game, time.time())
 
 
-def attach(store: GameStore) -> Callable[[float], list[str]]:
+def attach(store: GameStore) -> list[Callable[[float], list[str]]]:
     """The store's hooks (the clocks settled after each write; the seats bots play asked
-    before each bot move), and the bot sweep's look at the clocks (sweep.py): the games
-    whose clock ran out, each claimed by this process, to move their bots."""
+    before each bot move), and the bot sweep's looks (sweep.py): the games whose clock ran
+    out, each claimed by this process, and once, at the first look after the start, every
+    unfinished game with a seat a bot plays for the time being - their bots are woken."""
     store.after_write.append(partial(_settle, store))
     store.stand_ins = partial(absence.bots_of, store.db)
-    return partial(expire_all, store)
+    woken: list[bool] = []
+
+    def stood_in(_now: float) -> list[str]:
+        if woken:
+            return []
+        woken.append(True)
+        return absence.unfinished_games(store.db)
+
+    return [partial(expire_all, store), stood_in]
 
 
 def _settle(store: GameStore, game_id: str, game: Any) -> None:
