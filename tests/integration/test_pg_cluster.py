@@ -440,3 +440,76 @@ def test_accounts_and_joining_across_two_processes(
     players = [p["name"] for p in bob.get(f"/api/games/{game}").json()["game"]["players"]]
     assert players[:2] == ["Ann", "Bob"] and sorted(players[2:]) == sorted(
         s["seat"] for s in seated)
+
+
+def test_a_clock_runs_out_once_across_processes_and_a_takeback_crosses_them(
+        pg_url: str, redis_url: str, start_server: Callable[..., Server]) -> None:
+    """Issue 22 items 5-6 on two processes: the action at zero claimed once (both processes
+    asked at once, both sweeps running), and a takeback asked on one process and accepted on
+    the other."""
+    a = start_server(pg_url, redis_url)
+    b = start_server(pg_url, redis_url)
+    players = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat", "bot": "greedy"}]
+    made = client(a.url).post("/api/games", json={
+        "players": players, "seed": 4,
+        "clock": {"bank": 2.0, "increment": 300, "at_zero": "bot", "bot": "greedy"}}).json()
+    game, ann, bob = made["id"], made["tokens"]["Ann"], made["tokens"]["Bob"]
+    started = time.monotonic()
+    for _ in range(3):  # Cat's bot may write its bond meanwhile (409: look again)
+        state = client(b.url).get(f"/api/games/{game}", headers=auth(ann)).json()
+        bond = next(o for o in options(state) if o["type"] == "place_bond")
+        r = client(b.url).post(f"/api/games/{game}/actions", json=bond, headers=auth(ann))
+        if r.status_code != 409:
+            break
+    assert r.status_code == 200, r.text  # Ann's turn ended with 300 s more: only Bob runs out
+    time.sleep(max(0.0, 2.1 - (time.monotonic() - started)))
+    answers: list[dict[str, Any]] = []
+
+    def ask(url: str) -> None:
+        answers.append(client(url).get(f"/api/games/{game}/seats").json())
+
+    threads = [threading.Thread(target=ask, args=(s.url,)) for s in (a, b, a, b)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(x["stand_ins"].get("Bob", {}).get("reason") == "clock" for x in answers[-1:])
+    deadline = time.monotonic() + 60
+    while "Bob" not in {line["action"]["entity"] for line in
+                        client(a.url).get(f"/api/games/{game}/log").json()["actions"]
+                        if line["action"]["type"] == "place_bond"}:
+        assert time.monotonic() < deadline, "Bob's bot never wrote his bond"
+        time.sleep(0.05)
+    engine = create_engine(pg_url)
+    with engine.connect() as conn:
+        flags = conn.execute(text("SELECT seat, flagged_at FROM seat_clocks WHERE game_id = :g "
+                                  "AND flagged_at IS NOT NULL"), {"g": game}).all()
+        bonds = conn.execute(text("SELECT count(*) FROM actions WHERE game_id = :g AND "
+                                  "seat = 'Bob'"), {"g": game}).scalar_one()
+    engine.dispose()
+    assert [f.seat for f in flags] == ["Bob"]
+    assert bonds >= 1
+    count = client(a.url).get(f"/api/games/{game}").json()["last_action_id"]
+    assert db_ids(pg_url, game) == [(i, i) for i in range(1, count + 1)]
+    # Bob takes his seat back on A; Ann asks a takeback on A, Bob accepts it on B.
+    r = client(a.url).post(f"/api/games/{game}/seats/return", headers=auth(bob))
+    assert r.status_code == 200 and "Bob" not in r.json()["stand_ins"], r.text
+    last = client(a.url).get(f"/api/games/{game}").json()["last_action_id"]
+    for token in (ann, bob):  # whoever decides now (the bonds are in) acts
+        state = client(a.url).get(f"/api/games/{game}", headers=auth(token)).json()
+        mine = [o for o in options(state) if o["type"] not in ("undo", "redo")]
+        if mine:
+            r = client(a.url).post(f"/api/games/{game}/actions", json=mine[0],
+                                   headers=auth(token))
+            assert r.status_code == 200, r.text
+            break
+    r = client(a.url).post(f"/api/games/{game}/requests", json={"kind": "takeback",
+                                                                 "to": last},
+                           headers=auth(ann))
+    assert r.status_code == 200, r.text
+    number = r.json()["requests"]["open"][0]["id"]
+    r = client(b.url).post(f"/api/games/{game}/requests/{number}", json={"accept": True},
+                           headers=auth(bob))
+    assert r.status_code == 200, r.text
+    assert r.json()["requests"]["branches"][0]["outcome"]["taken_back"] == [last + 1]
+    assert client(a.url).get(f"/api/games/{game}").json()["last_action_id"] == last + 2

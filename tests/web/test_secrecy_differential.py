@@ -11,7 +11,8 @@ The games come from finished logs of tests/games (both checked by the engine to 
 the one change), so that each scenario also ends.  The actions before the secret are imported
 (the two games are then equal by construction, so ``at/N`` is compared from there on); the
 secret action and those after it are posted one by one, the same to both games.  Only what is
-not a secret is normalised away: the game's id and the time stamps (``created_at``).
+not a secret is normalised away: the game's id and the time stamps (``created_at``, and the
+seats' ``resolved_at`` and ``since``).
 
 Which viewer asks what, and when (every request costs the server; issue 20 item 6).  The
 listing, the log, the board, the charts and the history (``at/N``, ``board.svg?at=N``) are
@@ -123,7 +124,8 @@ def _import(c: httpx.Client, data: Json, actions: list[Json]) -> Json:
 def _normal(raw: bytes, game_id: str) -> bytes:
     """The bytes less what differs between any two games: the id and the time stamps."""
     raw = raw.replace(game_id.encode(), b"GAME")
-    return re.sub(rb'"created_at": ?[0-9.e+]+', b'"created_at":0', raw)
+    # created_at: the actions', the requests'; resolved_at, since: the seats' (/seats)
+    return re.sub(rb'"(created_at|resolved_at|since)": ?[0-9.e+]+', rb'"\1":0', raw)
 
 
 def _snapshot_event(url: str, path: str, params: dict[str, str]) -> bytes:
@@ -187,6 +189,7 @@ class Table:
                 out.append((f"{who}: listing", json.dumps(mine, sort_keys=True).encode()))
                 get(f"{g}/log", "log")
                 get(f"{g}/log", "log after 2", after=2)
+                get(f"{g}/seats", "seats")  # clock, stand-ins, requests (token-free)
             if full:
                 get(f"{g}/board.svg", "board")
             if full and token is None:
@@ -211,6 +214,13 @@ class Table:
                     "turn", {}).get("decisions")
                 if not deciding:  # refused: not his to decide
                     post(f"{g}/actions", "another's action", upcoming)
+            if full:
+                # A takeback asked (the engine's refusal at the undo barrier, or a request
+                # opened: the same in both games, and every later answer shows it).
+                post(f"{g}/requests", "a takeback to the start",
+                     {"kind": "takeback", "to": 0})
+                post(f"{g}/requests", "a takeback past the log",
+                     {"kind": "takeback", "to": 10 ** 6})
             post(f"{g}/actions", "an undo", {"type": "undo", "entity": "Nobody",
                                              "entity_type": "player", "created_at": 0,
                                              "id": upcoming["id"] if upcoming else 1})

@@ -177,3 +177,37 @@ def test_no_endpoint_shows_a_secret_to_another_token(web: TestClient) -> None:
             after[who].pop("/api/games/{game_id}", None)
             after[who].pop("/api/games/{game_id}/events", None)
     assert leaks(before, after, city) == []
+
+
+def test_a_takeback_never_shows_the_undone_secret(web: TestClient) -> None:
+    """Issue 22 item 6: Ann's bond taken back by consent stays hers alone - in the log's
+    undone branch, the seats' answers and every other GET route (the walk covers
+    ``/seats``)."""
+    made = new_game(web)
+    game, tokens = made["id"], made["tokens"]
+    auth = {name: {"Authorization": f"Bearer {t}"} for name, t in tokens.items()}
+    others = ("Bob", "Cat", None)
+    state = web.get(f"/api/games/{game}", headers=auth["Ann"]).json()
+    before = {t: walk(web, game, tokens.get(t)) for t in others}
+    r = web.post(f"/api/games/{game}/actions",
+                 json={**options(state, "place_bond")[0], "amount": ANN_BOND},
+                 headers=auth["Ann"])
+    assert r.status_code == 200, r.text
+    r = web.post(f"/api/games/{game}/requests", json={"kind": "takeback", "to": 0},
+                 headers=auth["Ann"])
+    assert r.status_code == 200, r.text
+    request = r.json()["requests"]["open"][0]["id"]
+    answers = [web.post(f"/api/games/{game}/requests/{request}", json={"accept": True},
+                        headers=auth[name]) for name in ("Bob", "Cat")]
+    assert [a.status_code for a in answers] == [200, 200]
+    assert answers[1].json()["requests"]["branches"][0]["outcome"]["taken_back"] == [1]
+    after = {t: walk(web, game, tokens.get(t)) for t in others}
+    assert "/api/games/{game_id}/seats" in after[None]
+    assert leaks(before, after, number(ANN_BOND)) == []
+    assert leaks(before, after, number(730 - ANN_BOND)) == []
+    assert not any(number(ANN_BOND).search(a.content) for a in answers)
+    # Ann sees her own undone bond in her own view of the log no more than the table does:
+    # the public log's line of it withholds the amount.
+    log = web.get(f"/api/games/{game}/log").json()["actions"]
+    assert [line["action"]["type"] for line in log] == ["place_bond", "undo"]
+    assert not number(ANN_BOND).search(web.get(f"/api/games/{game}/log").content)

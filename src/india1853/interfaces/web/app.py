@@ -25,7 +25,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.middleware.gzip import GZipMiddleware
 
 from india1853.data.loader import load_edition
@@ -45,6 +45,7 @@ from india1853.interfaces.web.pubsub import broadcast
 from india1853.interfaces.web.request_input import bearer as _bearer
 from india1853.interfaces.web.request_input import read_body as _body
 from india1853.interfaces.web.schema import install as install_schema
+from india1853.interfaces.web.seats_api import ClockBody, attach, install, router, seat_rules
 from india1853.interfaces.web.security import Budgets, Guard, RateLimit
 from india1853.interfaces.web.store import CACHE_BYTES, GameStore, NewGame, NewSeat
 from india1853.interfaces.web.sweep import BotSweep
@@ -95,6 +96,10 @@ class NewGameBody(BaseModel):
     players: list[PlayerBody]
     hotseat: bool = False
     hints: bool = False
+    # The seats' rules (seats_api.py): a chess clock, and the seconds without an action
+    # after which the others may vote an absent seat over to a bot.
+    clock: ClockBody | None = None
+    absent_after: float | None = Field(default=None, gt=0, le=60.0 * 60 * 24 * 60)
 
 
 def _one_line(exc: ValidationError | RequestValidationError) -> str:
@@ -163,9 +168,9 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
         app.state.tickets = StreamTickets(db, ticket_seconds)
         for game_id in await _run(store.games_waiting_for_bots):
             runner.kick(game_id)
-        sweep = BotSweep(store, runner)  # sweep.py: several processes, one may die
-        if redis_url:
-            sweep.start()
+        # sweep.py: several processes, one may die; and the clocks run out (seats_api.py)
+        sweep = BotSweep(store, runner, stalled=bool(redis_url), looks=attach(store))
+        sweep.start()
         try:
             yield
         finally:
@@ -207,6 +212,7 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
                        edition=body.edition, variants=tuple(body.variants), seed=body.seed,
                        hotseat=body.hotseat, hints=body.hints)
         out = await _run(store().create, spec)
+        await _run(install, store(), out["id"], seat_rules(body.clock, body.absent_after))
         app.state.bots.kick(out["id"])
         return _json_response(_json(out), 201)
 
@@ -379,6 +385,7 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
         return _page("game.html")
 
     app.include_router(social.router)  # social.py: the chat and the turn alerts
+    app.include_router(router)  # seats_api.py: clock, takebacks, absent players
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     install_docs(app, STATIC)  # docs.py: /docs from packaged assets, under the CSP
 

@@ -59,6 +59,8 @@ class Entry:
     history: Game | None = None
     lines: list[dict[str, Any]] = field(default_factory=list)
     bot_error: str | None = None
+    # The seats a bot plays for the time being (absence.py), each with its bot's name.
+    stand_ins: dict[str, str] = field(default_factory=dict)
     board: BoardPicture | None = None  # the live board's picture (boards.py)
     board_etag: tuple[BoardState, str] | None = None  # the live board's ETag, for its state
     # The log's answers by ``after``, encoded once per change: every page asks for the same
@@ -74,10 +76,14 @@ class Entry:
         return tuple(s.name for s in self.seats if s.bot is None)
 
     def bot_seats(self) -> tuple[str, ...]:
-        """The seats a bot plays (an undo takes their replies back with one's own move)."""
-        return tuple(s.name for s in self.seats if s.bot is not None)
+        """The seats a bot plays (an undo takes their replies back with one's own move), for
+        good or for the time being (absence.py)."""
+        return tuple(s.name for s in self.seats
+                     if s.bot is not None or s.name in self.stand_ins)
 
     def bot_of(self, player: str | None) -> str | None:
+        if player is not None and player in self.stand_ins:
+            return self.stand_ins[player]
         return next((s.bot for s in self.seats if s.name == player), None)
 
     def token_hashes(self) -> list[str | None]:

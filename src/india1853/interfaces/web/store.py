@@ -115,6 +115,11 @@ class GameStore:
         self._history = History(past)
         self._charts_guard = threading.Lock()  # matplotlib's pyplot is not thread-safe
         self._boards = Boards()
+        # The rooms beside the store (clock.py): called after each change is written, with
+        # the game's lock held; ``stand_ins`` gives the seats bots play for the time being
+        # (absence.py), asked before each bot move.
+        self.after_write: list[Callable[[str, Game], None]] = []
+        self.stand_ins: Callable[[str], dict[str, str]] | None = None
 
     # --- cache and locks ------------------------------------------------------------------
 
@@ -132,6 +137,13 @@ class GameStore:
                 yield
             finally:
                 self._cache.reweigh(game_id)
+
+    @contextmanager
+    def held(self, game_id: str) -> Iterator[Entry]:
+        """The game, current with the database, under its lock (for the rooms beside the
+        store: the seats' rules, seats_api.py)."""
+        with self._held(game_id) as entry:
+            yield entry
 
     @contextmanager
     def _held(self, game_id: str) -> Iterator[Entry]:
@@ -587,9 +599,41 @@ class GameStore:
             self._cache.pop(game_id)
             return False
         entry.changed()
+        for hook in self.after_write:
+            hook(game_id, trial)
         if self.on_change is not None:
             self.on_change(game_id)
         return True
+
+    def apply_built(self, game_id: str,
+                    build: Callable[[Entry], list[tuple[dict[str, Any], str | None]]]) -> int:
+        """Apply the actions ``build`` makes of the game now (each with its deciding seat;
+        it may refuse with an ApiError), all or none, as one write; the new count of actions.
+        A takeback by consent is one (takebacks.py)."""
+        for _attempt in range(WRITE_ATTEMPTS):
+            with self.lock(game_id):
+                entry = self._read(game_id)
+                if self._apply_all(game_id, entry, build(entry)):
+                    return len(entry.game.log)
+        raise ApiError(409, "the game changed while the actions were written; reload it")
+
+    def seats_changed(self, game_id: str, bots: dict[str, str]) -> None:
+        """The seats bots play for the time being changed (absence.py): the cached game's
+        answers are built again, and the pages told."""
+        with self.lock(game_id):
+            entry = self._read(game_id)
+            self._stand_ins(entry, bots)
+        if self.on_change is not None:
+            self.on_change(game_id)
+
+    def _stand_ins(self, entry: Entry, bots: dict[str, str]) -> None:
+        if entry.stand_ins == bots:
+            return
+        for seat in set(entry.stand_ins) | set(bots):
+            if entry.stand_ins.get(seat) != bots.get(seat):
+                entry.bots.pop(seat, None)  # a bot of another kind, or the player himself
+        entry.stand_ins = dict(bots)
+        entry.changed()
 
     # --- bots -------------------------------------------------------------------------------
 
@@ -600,6 +644,8 @@ class GameStore:
         meanwhile); its choice is applied only if the game has not moved on since."""
         with self.lock(game_id):
             entry = self._read(game_id)
+            if self.stand_ins is not None:
+                self._stand_ins(entry, self.stand_ins(game_id))
             task = self._bot_task(game_id, entry)
         if task is None:
             return False

@@ -7,6 +7,10 @@ processes (``REDIS_URL`` set) each one looks every ``SWEEP_SECONDS`` at the unfi
 with bot seats that changed lately but not in the last moments, and wakes their bots: a bot
 that must act is then moved by whichever process gets there first (the database accepts one
 move per turn; bots.py and store.py), and a game whose bots have nothing to do costs one read.
+
+The same look, in every process, also asks its ``looks`` (the chess clocks run out,
+seats_api.py), each of which claims what it acts on in the database, so that the action at
+zero is taken once across processes; their games' bots are woken.
 """
 
 from __future__ import annotations
@@ -15,12 +19,14 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable, Sequence
 
 from anyio import to_thread
 from sqlalchemy import select
 
 from india1853.interfaces.web.bots import BotRunner
 from india1853.interfaces.web.db import games, seats
+from india1853.interfaces.web.seat_tables import stand_ins
 from india1853.interfaces.web.store import GameStore
 
 log = logging.getLogger("india1853.web")
@@ -31,13 +37,15 @@ WINDOW_SECONDS = 3600.0  # games older than this are woken at the next start, no
 
 
 def stalled_games(store: GameStore, now: float) -> list[str]:
-    """Unfinished games with a bot seat that changed in the window, not just now."""
+    """Unfinished games with a bot seat (or a seat a bot plays for the time being,
+    absence.py) that changed in the window, not just now."""
     with store.db.read() as conn:
         rows = conn.execute(
             select(games.c.id).where(games.c.finished.is_(False))
             .where(games.c.updated_at > now - WINDOW_SECONDS)
             .where(games.c.updated_at < now - QUIET_SECONDS)
-            .where(games.c.id.in_(select(seats.c.game_id).where(seats.c.bot.is_not(None))))
+            .where(games.c.id.in_(select(seats.c.game_id).where(seats.c.bot.is_not(None)))
+                   | games.c.id.in_(select(stand_ins.c.game_id)))
         ).all()
     return [r.id for r in rows]
 
@@ -46,10 +54,13 @@ class BotSweep:
     """The periodic look (a task on the event loop; the query runs in a worker thread)."""
 
     def __init__(self, store: GameStore, runner: BotRunner,
-                 interval: float = SWEEP_SECONDS) -> None:
+                 interval: float = SWEEP_SECONDS, *, stalled: bool = True,
+                 looks: Sequence[Callable[[float], list[str]]] = ()) -> None:
         self.store = store
         self.runner = runner
         self.interval = interval
+        self.stalled = stalled  # several processes: look for stalled games too
+        self.looks = tuple(looks)
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -59,7 +70,12 @@ class BotSweep:
         while True:
             await asyncio.sleep(self.interval)
             try:
-                for game_id in await to_thread.run_sync(stalled_games, self.store, time.time()):
+                found: list[str] = []
+                if self.stalled:
+                    found += await to_thread.run_sync(stalled_games, self.store, time.time())
+                for look in self.looks:
+                    found += await to_thread.run_sync(look, time.time())
+                for game_id in dict.fromkeys(found):
                     self.runner.kick(game_id)
             except Exception as exc:  # the database away for a moment: look again later
                 log.warning("bot sweep: %s", exc)

@@ -7,6 +7,7 @@ import { Decisions } from "./decisions.js";
 import { h, clear } from "./dom.js";
 import { normalizeTurn } from "./model.js";
 import { AlertSettings, Chat } from "./social.js";
+import { Seats } from "./seatclock.js";
 import {
   renderContract, renderKit, renderLog, renderMarket, renderPlayers, renderScores, renderShares, renderStatus,
   renderTrains,
@@ -52,6 +53,12 @@ const alertSettings = new AlertSettings({
   card: $("alert-settings"), form: $("alert-form"), webhook: $("alert-webhook"), email: $("alert-email"),
   quiet: $("alert-quiet"), status: $("alert-status"),
   load: () => api.alerts(gameId, token), save: (body) => api.saveAlerts(gameId, token, body),
+});
+
+// The clock, the seats bots play, the requests to answer (seatclock.js).
+const seats = new Seats({
+  card: $("seats-card"), body: $("seats-body"), gameId, token, showError, log: $("log"),
+  seat: () => (token && state.data && state.data.seat && !state.data.covered ? state.data.seat : null),
 });
 
 function showError(message) {
@@ -170,6 +177,7 @@ async function apply(data, { force }) {
   render(data.turn, { readOnly: false });
   keepFocus(focused);
   loadLog();
+  seats.refresh();
 }
 
 /** The control that had the keyboard focus was drawn anew (the action it took, a bot's
@@ -220,6 +228,7 @@ async function loadLog() {
     const held = state.log.length ? state.log[state.log.length - 1].id : 0;
     state.log = state.log.concat((data.actions || []).filter((e) => e.id > held));
     renderLog($("log"), state.log);
+    seats.markLog();
   } catch (err) {
     renderLog($("log"), [`(the log could not be loaded: ${err.message})`]);
   }
@@ -459,6 +468,7 @@ function listen() {
         id = data.last_action_id ?? id;
       } catch { /* the id alone will do */ }
       if (Number.isInteger(id)) lastId = id;
+      seats.refresh(); // a request, a vote or a seat handed over changes no action id
       if (state.busy) state.behind = Math.max(state.behind ?? 0, id);
       else if (state.data && id !== state.data.last_action_id) {
         // A seat's own stream (or a spectator's) carries the answer GET would give: shown as

@@ -1,5 +1,6 @@
 // The lobby: create a game (edition, variants, seats human or bot, seed), list games, copy links.
 import { accountBox } from "./account.js";
+import { seatRules } from "./seatrules.js";
 import { api } from "./api.js";
 import { h, clear } from "./dom.js";
 import { createOpen } from "./open.js";
@@ -202,6 +203,12 @@ document.getElementById("new-game").addEventListener("submit", async (event) => 
   const open = players.findIndex((p) => p.bot === "open");
   if (hotseat && open >= 0) {
     formError.textContent = `seat ${open + 1}: an open seat is for a player who joins: uncheck Hotseat`;
+    return;
+  }
+  try {
+    Object.assign(body, seatRules(document)); // the clock and the absence time (seatrules.js)
+  } catch (err) {
+    formError.textContent = err.message;
     return;
   }
   const submit = event.submitter || document.querySelector("#new-game button[type=submit]");
