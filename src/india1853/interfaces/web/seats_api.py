@@ -2,11 +2,11 @@
 players' seats handed to bots.  An ``APIRouter`` the app includes; the rules live in
 ``clock.py``, ``takebacks.py``, ``absence.py`` and ``consent.py``, their rows in
 ``seat_tables.py``.  Seat authority is as for actions: a seat's token (``Authorization:
-Bearer``) or the signed-in account's seat (request_input.py), the hotseat token for its seats.  Bad input is refused with one line naming the
-field, and nothing changes.  Everything here is public to the table (who plays a seat, the
-clocks, who asked what and who answered how); no secret of the game is read or written here
-except through the engine's own undo (a takeback), whose log shows an undone secret as the
-secrecy declaration says.
+Bearer``) or the signed-in account's seat (request_input.py), the hotseat token for its
+seats.  Bad input is refused with one line naming the field, and nothing changes.
+Everything here is public to the table (who plays a seat, the clocks, who asked what and who
+answered how); no secret of the game is read or written here except through the engine's
+own undo (a takeback), whose log shows an undone secret as the secrecy declaration says.
 """
 
 from __future__ import annotations
