@@ -24,8 +24,11 @@ COSTLIEST_FIRST = (
     "integration/test_pg_cluster.py",
     "interfaces/test_play.py",
     "game/test_turn.py",
+    "rules/test_router_oracle.py",
     "game/test_fixtures.py",
     "interfaces/test_strong_bot.py",
+    "interfaces/test_log.py",
+    "interfaces/test_mik2_bots.py",
     "web/test_browser_mik2.py",
     "web/test_browser_hotseat.py",
     "web/test_browser_reasons.py",
@@ -35,6 +38,7 @@ COSTLIEST_FIRST = (
     "rules/test_router_stress.py",
     "interfaces/test_simulate.py",
     "game/test_first_edition.py",
+    "interfaces/test_newcomer.py",
     "interfaces/test_hostile_files.py",
     "web/test_concurrency.py",
     "web/test_faults.py",
@@ -42,6 +46,7 @@ COSTLIEST_FIRST = (
     "web/test_fuzz_api.py",
     "web/test_fuzz_inputs.py",
     "game/test_scenario.py",
+    "rules/test_router_kernel.py",
     "game/test_undo_snapshots.py",
 )
 TESTS = Path(__file__).resolve().parent
