@@ -101,7 +101,7 @@ def test_an_option_is_accepted_by_process_as_it_stands() -> None:
     for game, action in _sampled("random-3p-seed3.json", every=211, first=1):
         model = turn_model(game, _decider(turn_model(game, None), action["entity"]))
         option = model["decisions"][0]["options"][0]
-        trial = Game.replay(game.settings, game.log, check=False)
+        trial = game.fork()
         trial.process(option["action"])
         assert len(trial.log) == len(game.log) + 1
 
@@ -139,7 +139,7 @@ def test_costs_and_effects_are_the_engines() -> None:
                 continue
             if kind == "buy_train" and "contribution" in option["action"]:
                 continue
-            trial = Game.replay(game.settings, game.log, check=False)
+            trial = game.fork()
             before, posts = _cash(trial, entity), len(trial.state.frontier_paid)
             trial.process(option["action"])
             if len(trial.state.frontier_paid) != posts:
@@ -165,10 +165,10 @@ def test_dividend_options_tell_the_share_price_move() -> None:
     assert payout["ui"]["revenue"] == revenue
     assert payout["ui"]["per_share"] == revenue // 10
     assert withhold["cost"] == -revenue
-    trial = Game.replay(game.settings, game.log, check=False)
+    trial = game.fork()
     trial.process(payout["action"])
     assert trial.state.companies[entity].price_index == payout["ui"]["market_index_after"]
-    trial = Game.replay(game.settings, game.log, check=False)
+    trial = game.fork()
     trial.process(withhold["action"])
     assert trial.state.companies[entity].price_index == withhold["ui"]["market_index_after"]
 
@@ -187,7 +187,7 @@ def test_tile_and_run_options_carry_board_data() -> None:
     routes = run["ui"]["routes"]
     assert routes and all(r["hexes"] and r["train"] for r in routes)
     assert run["ui"]["revenue"] == sum(r["revenue"] for r in routes)
-    trial = Game.replay(game.settings, game.log, check=False)
+    trial = game.fork()
     trial.process(run["action"])
     assert trial.state.turn.revenue == run["ui"]["revenue"]
 

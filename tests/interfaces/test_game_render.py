@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from finished_games import greedy_game_file
+from finished_games import stored_game_file
 
 from india1853.interfaces.cli import main
 from india1853.interfaces.game_render import optimal_run
@@ -14,13 +14,13 @@ from india1853.interfaces.logfile import load_game
 from india1853.interfaces.render.svg import ROUTE_COLOURS
 from india1853.rules.game.game import Game
 
-PLAYERS = ("Ann", "Bob", "Cat")
 SVG = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Game]:
-    return greedy_game_file(tmp_path_factory.mktemp("render"), PLAYERS, 3)
+    # The greedy bots' game of Ann, Bob and Cat, seed 3 (tests/games/greedy-3p-seed3.json).
+    return stored_game_file(tmp_path_factory.mktemp("render"), "greedy-3p-seed3")
 
 
 def _svg(path: Path) -> ET.Element:

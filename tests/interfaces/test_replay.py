@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from finished_games import greedy_game_file
+from finished_games import stored_game_file
 
 from india1853.interfaces.cli import main
 from india1853.interfaces.commands.replay import JSON_KEYS
@@ -18,7 +18,8 @@ PLAYERS = ("Ann", "Bob", "Cat")
 
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Game]:
-    return greedy_game_file(tmp_path_factory.mktemp("replay"), PLAYERS, 21)
+    # The greedy bots' game of Ann, Bob and Cat, seed 3 (tests/games/greedy-3p-seed3.json).
+    return stored_game_file(tmp_path_factory.mktemp("replay"), "greedy-3p-seed3")
 
 
 def _json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:

@@ -1,0 +1,65 @@
+"""The order the test files run in: the costliest first.
+
+`make test` runs the files on two pytest-xdist workers (``--dist loadfile``: a file's tests stay
+on one worker, with its module fixtures) and hands each worker the next file in collection order
+when it is nearly done (``--no-loadscope-reorder``; xdist's own order, by the number of tests in
+a file, put long files of few tests last). A long file started last leaves the other worker idle
+until it ends; started first, the short files fill the gaps around it (longest first, issue 20:
+`make test` under 6 minutes). Only the order changes, never what runs; a file not listed keeps
+its place after the listed ones.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+# The most CPU (or wall) per file first, as measured one file at a time (docs/performance.md).
+COSTLIEST_FIRST = (
+    "web/test_secrecy_differential.py",
+    "interfaces/test_bots.py",
+    "game/test_random_games.py",
+    "web/test_browser.py",
+    "integration/test_pg_cluster.py",
+    "interfaces/test_play.py",
+    "game/test_turn.py",
+    "rules/test_router_oracle.py",
+    "game/test_fixtures.py",
+    "interfaces/test_strong_bot.py",
+    "interfaces/test_log.py",
+    "interfaces/test_mik2_bots.py",
+    "web/test_browser_mik2.py",
+    "web/test_browser_hotseat.py",
+    "web/test_browser_reasons.py",
+    "web/test_browser_polish.py",
+    "interfaces/test_play_pty.py",
+    "interfaces/test_hotseat.py",
+    "rules/test_router_stress.py",
+    "interfaces/test_simulate.py",
+    "game/test_first_edition.py",
+    "interfaces/test_newcomer.py",
+    "interfaces/test_hostile_files.py",
+    "web/test_concurrency.py",
+    "web/test_faults.py",
+    "interfaces/test_game_render.py",
+    "web/test_fuzz_api.py",
+    "web/test_fuzz_inputs.py",
+    "game/test_scenario.py",
+    "rules/test_router_kernel.py",
+    "game/test_undo_snapshots.py",
+)
+TESTS = Path(__file__).resolve().parent
+
+
+def _rank(item: pytest.Item) -> int:
+    try:
+        name = item.path.resolve().relative_to(TESTS).as_posix()
+    except ValueError:
+        return len(COSTLIEST_FIRST)
+    return COSTLIEST_FIRST.index(name) if name in COSTLIEST_FIRST else len(COSTLIEST_FIRST)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # A stable sort: each file's tests keep their order, unlisted files their relative order.
+    items.sort(key=_rank)
