@@ -12,13 +12,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 GAMES = Path(__file__).parent.parent / "games"
 SCREENSHOTS = Path(__file__).parent.parent.parent / "docs" / "screenshots"
@@ -41,18 +42,6 @@ RECORD_EVENTS = """
 """
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    chromium = shutil.which("chromium")
-    assert chromium, "Debian's chromium is missing: `make chromium` installs it"
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
 class Errors:
     """Uncaught errors of the page's scripts: every test ends with none."""
 
@@ -72,7 +61,8 @@ class Pages:
     def new(self, viewport: dict[str, int] = LAPTOP,
             permissions: tuple[str, ...] = ()) -> tuple[Page, Errors]:
         # Playwright evaluates wait_for_function's string predicates with eval, which the
-        # server's CSP forbids; the UI itself runs under the real CSP in test_browser_csp.py.
+        # server's CSP forbids; the UI itself runs under the real CSP in
+        # test_the_ui_runs_under_the_real_csp.
         context = self.browser.new_context(
             viewport=viewport, permissions=list(permissions),  # type: ignore[arg-type]
             bypass_csp=True)
@@ -886,3 +876,42 @@ def test_compose_a_first_edition_secret_bid(pages: Pages, server_url: str,
     assert mine["cities"] == ["Delhi", "Cawnpore", "Lucknow"]
     assert mine["claims"] == ["EIR", "EIR", "EIR"]
     assert errors.seen == []
+
+
+# --- the real Content Security Policy (was test_browser_csp.py) ---------------------------------
+
+# Every CSP violation the page reports, recorded before any of its own scripts run.
+RECORD_VIOLATIONS = """
+window.__csp = [];
+document.addEventListener("securitypolicyviolation",
+  (e) => window.__csp.push(e.violatedDirective + " " + e.blockedURI));
+"""
+
+
+def test_the_ui_runs_under_the_real_csp(browser: Browser, server_url: str) -> None:
+    """The browser UI under the server's real Content Security Policy (security.py): the lobby
+    and a game page load, draw the board and follow the game's events with no CSP violation
+    and no script error (the other tests' contexts bypass the CSP for wait_for_function)."""
+    with httpx.Client(base_url=server_url, timeout=60) as c:
+        made = c.post("/api/games", json={"players": [{"name": "Ann"}, {"name": "Bob"},
+                                                      {"name": "Cat"}], "seed": 3}).json()
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.add_init_script(RECORD_VIOLATIONS)
+        for link in ("/", made["links"]["Ann"]):
+            response = page.goto(server_url + link)
+            assert response is not None
+            assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
+            page.wait_for_load_state("networkidle")
+            deadline = time.monotonic() + 30
+            # The game page has drawn the board (an SVG) from the API.
+            while link != "/" and page.locator("svg").count() == 0:
+                assert time.monotonic() < deadline, "the board was never drawn"
+                time.sleep(0.2)
+            assert page.evaluate("window.__csp") == [], link
+        assert errors == []
+    finally:
+        context.close()

@@ -20,8 +20,8 @@ from test_browser import GAMES, LAPTOP, PHONE, Pages, import_game, open_game, sh
 from india1853.rules.game.game import Game
 from india1853.rules.game.settings import Settings
 
-# test_browser.py's fixtures: one chromium for this module, pages closed after each test.
-browser = test_browser.browser
+# test_browser.py's fixture: pages closed after each test (in the worker's one chromium,
+# conftest.py).
 pages = test_browser.pages
 
 
