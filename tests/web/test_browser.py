@@ -330,6 +330,7 @@ def test_sell_shares_from_the_share_table(pages: Pages, server_url: str) -> None
     game = import_game(server_url, "random-3p-seed3.json", 25)  # Cat sells next (action 26)
     page, errors = pages.new()
     open_game(page, server_url, game["hotseat_link"])
+    expect(page.locator("#hint")).to_be_hidden()  # between humans, off unless enabled
     sell = page.locator("button[data-kind=sell]:enabled")
     expect(sell.first).to_be_visible()
     # Only the shares the seat holds may be sold: every enabled Sell is one of its companies.
@@ -344,12 +345,10 @@ def test_sell_shares_from_the_share_table(pages: Pages, server_url: str) -> None
 
 def test_hint_shows_the_strong_bots_choice_in_one_line(pages: Pages, server_url: str,
                                                         tmp_path: Path) -> None:
-    plain = import_game(server_url, "random-3p-seed3.json", 25)
-    page, errors = pages.new()
-    open_game(page, server_url, plain["hotseat_link"])
-    expect(page.locator("#hint")).to_be_hidden()  # between humans, off unless enabled
+    # (Without hints the button is hidden: test_sell_shares_from_the_share_table.)
     # Cat buys shares next: the line names the choice and the options weighed, with values.
     game = import_game(server_url, "random-3p-seed3.json", 87, hints=True)
+    page, errors = pages.new()
     open_game(page, server_url, game["hotseat_link"])
     page.click("#hint")
     line = page.locator("#hint-line")
@@ -412,7 +411,7 @@ def test_tile_choices_are_the_renderers_pictures_with_cost_and_revenue(
         pages: Pages, server_url: str, tmp_path: Path) -> None:
     """Issue 21 item 3: each tile choice is the board renderer's picture of the tile as it
     would lie, with the turn model's cost and revenue; the chosen rotation turns the picture;
-    the pictures are cached by the browser (immutable)."""
+    the pictures are cached by the browser (immutable). Cancel leaves the game unchanged."""
     game = import_game(server_url, "greedy-3p-seed3.json", 28)  # GIP lays track
     token = game["hotseat_link"].split("#token=")[1]
     turn = httpx.get(f"{server_url}/api/games/{game['id']}", params={"seat": "Ann"},
@@ -458,8 +457,19 @@ def test_tile_choices_are_the_renderers_pictures_with_cost_and_revenue(
     assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
     assert "immutable" in r.headers["cache-control"]
     assert httpx.get(f"{server_url}/api/tiles/second/nonesuch.svg", timeout=60).status_code == 404
+    # Cancel leaves the game unchanged: no preview, no hex selected, no action sent.
+    expect(page.locator(".preview-tile")).to_be_attached()
+    page.click("#cancel")
+    expect(page.locator(".preview-tile")).to_have_count(0)
+    expect(page.locator(".hex-target.selected")).to_have_count(0)
+    assert last_action(server_url, game["id"])["id"] == 28
+    # Chosen again, from the list of hexes this time, and confirmed.
+    page.locator("#decision-body .options.hexes button", has_text="H20").click()
+    choices.first.click()
+    expect(page.locator(".preview-tile")).to_be_attached()
     page.click("#confirm")
     wait_for_action(page, 29)
+    assert last_action(server_url, game["id"])["action"]["hex"] == "H20"
     assert errors.seen == []
 
 
@@ -495,20 +505,6 @@ def test_a_tile_laid_by_keyboard_alone(pages: Pages, server_url: str) -> None:
     assert errors.seen == []
 
 
-def test_cancel_leaves_the_game_unchanged(pages: Pages, server_url: str) -> None:
-    game = import_game(server_url, "greedy-3p-seed3.json", 28)  # GIP lays track
-    page, errors = pages.new()
-    open_game(page, server_url, game["hotseat_link"])
-    page.locator("#decision-body .options.hexes button").first.click()
-    page.locator("#decision-body .options.tiles button").first.click()
-    expect(page.locator(".preview-tile")).to_be_attached()
-    page.click("#cancel")
-    expect(page.locator(".preview-tile")).to_have_count(0)
-    expect(page.locator(".hex-target.selected")).to_have_count(0)
-    assert last_action(server_url, game["id"])["id"] == 28
-    assert errors.seen == []
-
-
 def test_place_a_base(pages: Pages, server_url: str) -> None:
     game = import_game(server_url, "random-3p-seed3.json", 210)  # GIP places a base next
     page, errors = pages.new()
@@ -538,26 +534,22 @@ def test_runs_are_drawn_one_style_per_train(pages: Pages, server_url: str,
         .map(p => p.getAttribute('stroke') + ' ' + p.getAttribute('stroke-dasharray'))""")
     assert len(set(styles)) == 2  # colour and dash differ
     shot(page, "run-laptop", tmp_path)
-    # Change it: leave the second train out; the engine checks the changed run.
+    # A changed run the engine refuses shows why, and nothing is sent.
     page.click("#change-run summary")
-    page.uncheck("#run-train-1")
-    page.click("#run-changed")
-    wait_for_action(page, 52)
-    done = last_action(server_url, game["id"])["action"]
-    assert done["type"] == "run_routes" and len(done["routes"]) == 1
-    assert errors.seen == []
-
-
-def test_a_changed_run_the_engine_refuses_shows_why(pages: Pages, server_url: str) -> None:
-    game = import_game(server_url, "greedy-3p-seed3.json", 51)
-    page, errors = pages.new()
-    open_game(page, server_url, game["hotseat_link"])
-    page.click("#change-run summary")
+    optimal = page.input_value("#run-hexes-0")
     page.fill("#run-hexes-0", "M9:st2 Q17")
     page.click("#run-changed")
     expect(page.locator("#error")).to_contain_text("routes[0].hexes[1]: Q17 is not next to M9")
     assert last_action(server_url, game["id"])["id"] == 51
     expect(page.locator("#accept-run")).to_be_visible()
+    # Change it: the first train's run as offered, the second train left out; the engine
+    # checks the changed run.
+    page.fill("#run-hexes-0", optimal)
+    page.uncheck("#run-train-1")
+    page.click("#run-changed")
+    wait_for_action(page, 52)
+    done = last_action(server_url, game["id"])["action"]
+    assert done["type"] == "run_routes" and len(done["routes"]) == 1
     assert errors.seen == []
 
 
