@@ -5,12 +5,16 @@ schema per test, and a factory of server processes that stops every server it st
 One game, pages on both processes, concurrent actions sent to either: the log has no gap and
 no duplicate, every page (on either process) converges to the same state, bots move exactly
 once per turn though both processes run a bot runner, and a ``kill -9`` of one process loses
-no acknowledged action.  Accounts and open seats across the two processes (a session, joins
-racing for the last seats).
+no acknowledged action.  Accounts and open seats across the two processes (a session,
+joins racing for the last seats).  And a 128-bit seed on PostgreSQL (issue 19, item 6): the
+seed lives in the ``games.settings`` JSON column, which keeps any integer exactly; a server
+restarted on the database (no cache) publishes the same commitment and deals the same hand
+(here, on the module's PostgreSQL: a cluster of its own cost a second ``initdb``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
 import threading
 import time
@@ -513,3 +517,27 @@ def test_a_clock_runs_out_once_across_processes_and_a_takeback_crosses_them(
     assert r.status_code == 200, r.text
     assert r.json()["requests"]["branches"][0]["outcome"]["taken_back"] == [last + 1]
     assert client(a.url).get(f"/api/games/{game}").json()["last_action_id"] == last + 2
+
+
+def test_a_128_bit_seed_survives_postgresql(pg_url: str, tmp_path: Path) -> None:
+    seed = 2**128 - 3
+    server = Server(tmp_path / "one", pg_url)
+    try:
+        with client(server.url) as c:
+            r = c.post("/api/games", json={"players": PLAYERS, "seed": seed,
+                                           "edition": "first", "variants": ["mik2"]})
+            assert r.status_code == 201, r.text
+            made = r.json()
+            ann = c.get(f"/api/games/{made['id']}", headers=auth(made["tokens"]["Ann"])).content
+    finally:
+        server.stop()
+    again = Server(tmp_path / "two", pg_url)
+    try:
+        with client(again.url) as c:
+            view = c.get(f"/api/games/{made['id']}", headers=auth(made["tokens"]["Ann"]))
+            assert view.content == ann
+            assert view.json()["game"]["seed"]["sha256"] == hashlib.sha256(
+                str(seed).encode()).hexdigest()
+            assert view.json()["game"]["seed"]["chosen_by"] == "creator"
+    finally:
+        again.stop()

@@ -3,6 +3,10 @@ forkserver.py) on 127.0.0.1, a free port, a temporary SQLite database.
 
 Fixtures:
 - ``server_url``: one server for the test module; yields its base URL (``http://127.0.0.1:PORT``).
+- ``browser``: Debian's chromium driven by Playwright for Python, launched once per test
+  process (each pytest-xdist worker) and shared by every browser test file: a launch costs
+  chromium and Playwright's driver a second or two of CPU (issue 20 item 6). Every test opens
+  its own contexts and closes them.
 - ``start_server``: a factory ``start_server(data_dir, *options) -> ServerProcess`` for tests
   that stop, kill (``kill -9``) or restart servers, or need more ``serve`` options (the last
   one given wins: ``"--bot-delay", "30"``); every server it started is stopped after the test.
@@ -12,15 +16,20 @@ from __future__ import annotations
 
 import os
 import selectors
+import shutil
 import signal
 import subprocess
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import forkserver
 import numpy  # noqa: F401  (whole before any thread: NUMPY_FIRST)
 import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 # NUMPY_FIRST: numpy is imported above, once, before any test starts a thread. An in-process
 # server imports the router's kernel (numba, numpy) lazily in a worker thread, while Hypothesis
@@ -114,3 +123,17 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield server.url
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    from playwright.sync_api import sync_playwright
+
+    chromium = shutil.which("chromium")
+    assert chromium, "Debian's chromium is missing: `make chromium` installs it"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium)
+        try:
+            yield b
+        finally:
+            b.close()

@@ -68,7 +68,7 @@ def test_a_creator_seed_is_marked_in_every_view_and_listing(server_url: str) -> 
 def test_a_128_bit_seed_survives_the_database(
         start_server: Callable[..., ServerProcess], tmp_path: Path) -> None:
     """The seed is stored in the settings' JSON: a restarted server (no cache) reads it
-    back exactly (SQLite here; PostgreSQL: tests/integration/test_pg_seed.py)."""
+    back exactly (SQLite here; PostgreSQL: tests/integration/test_pg_cluster.py)."""
     server = start_server(tmp_path / "db")
     seed = 2**128 - 1
     with client(server.url) as c:

@@ -27,8 +27,8 @@ from test_browser import (
     wait_for_action,
 )
 
-# test_browser.py's fixtures: one chromium for this module, pages closed after each test.
-browser = test_browser.browser
+# test_browser.py's fixture: pages closed after each test (in the worker's one chromium,
+# conftest.py).
 pages = test_browser.pages
 
 # Everything the page shows or holds: its text, the values of its form fields, its markup.

@@ -14,8 +14,8 @@ import test_browser
 from playwright.sync_api import expect
 from test_browser import Pages, import_game, last_action, open_game, shot, wait_for_action
 
-# test_browser.py's fixtures: one chromium for this module, pages closed after each test.
-browser = test_browser.browser
+# test_browser.py's fixture: pages closed after each test (in the worker's one chromium,
+# conftest.py).
 pages = test_browser.pages
 
 FIXTURE = "first/random-4p-seed2-mik2.json"

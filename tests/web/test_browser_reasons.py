@@ -20,8 +20,8 @@ from test_browser import GAMES, LAPTOP, PHONE, Pages, import_game, open_game, sh
 from india1853.rules.game.game import Game
 from india1853.rules.game.settings import Settings
 
-# test_browser.py's fixtures: one chromium for this module, pages closed after each test.
-browser = test_browser.browser
+# test_browser.py's fixture: pages closed after each test (in the worker's one chromium,
+# conftest.py).
 pages = test_browser.pages
 
 
@@ -171,34 +171,6 @@ def test_a_share_the_player_cannot_pay_to_redeem_has_a_disabled_redeem_button_wi
 # --- issue 21 items 1, 5, 6, 7: what a newcomer is told, and the layout --------------------------
 
 
-def test_the_share_table_says_what_floats_and_warns_before_a_purchase_leaves_nothing_to_direct(
-        pages: Pages, server_url: str, tmp_path: Path) -> None:
-    # Ann (£166) holds 4 GIP under Bob's 5 and 1 MSM under Cat's 6 (greedy-3p-seed3, action 41).
-    game = import_game(server_url, "greedy-3p-seed3.json", 41, hotseat=False)
-    page, errors = pages.new()
-    open_game(page, server_url, game["links"]["Ann"])
-    float_rule = page.locator("#float-rule")
-    expect(float_rule).to_be_visible()
-    expect(float_rule).to_contain_text("floats when 6 of its shares are issued, TABLE 3's "
-                                       "qualifying number (2.7.5)")
-    expect(page.locator("#shares [data-float=ECR]")).to_contain_text("0/6 issued")
-    buy = page.locator("button[data-kind=buy-ipo][data-company=GIP]")
-    expect(buy).to_be_enabled()
-    expect(buy).to_have_class("warned")
-    expect(buy).to_contain_text("⚠")
-    warning = page.locator(f"#{buy.get_attribute('aria-describedby')}")
-    expect(warning).to_be_visible()
-    expect(warning).to_contain_text("could not become the director of any company with your "
-                                    "cash alone (2.9.2, 3.2.1): the nearest, ECR, needs 2 more "
-                                    "shares (£140) and you would have £70")
-    # Selling warns of nothing.
-    assert "warned" not in (page.locator("button[data-kind=sell][data-company=GIP]")
-                            .get_attribute("class") or "")
-    page.locator("#shares").scroll_into_view_if_needed()
-    shot(page, "float-and-warning-laptop", tmp_path)
-    assert errors.seen == []
-
-
 def test_a_claim_that_leaves_nothing_to_direct_is_warned_in_the_claim_list(
         pages: Pages, server_url: str, tmp_path: Path) -> None:
     # Ann's bid has one city left and one share each of five companies (random-3p-seed3, 18).
@@ -258,12 +230,34 @@ RECORD_NOTIFICATIONS = """
 """
 
 
-def test_the_tab_title_sound_and_notification_tell_a_seat_it_is_its_turn(
-        pages: Pages, server_url: str) -> None:
+def test_the_share_table_warns_and_the_tab_title_sound_and_notification_tell_a_seat_its_turn(
+        pages: Pages, server_url: str, tmp_path: Path) -> None:
+    # Ann (£166) holds 4 GIP under Bob's 5 and 1 MSM under Cat's 6 (greedy-3p-seed3, action 41).
     game = import_game(server_url, "greedy-3p-seed3.json", 41, hotseat=False)
     ann, ann_errors = pages.new()
     open_game(ann, server_url, game["links"]["Ann"])
     expect(ann).to_have_title("(Your turn) 1853 — Stock Round 2")
+    # The share table says what floats, and warns before a purchase leaves nothing to direct.
+    float_rule = ann.locator("#float-rule")
+    expect(float_rule).to_be_visible()
+    expect(float_rule).to_contain_text("floats when 6 of its shares are issued, TABLE 3's "
+                                       "qualifying number (2.7.5)")
+    expect(ann.locator("#shares [data-float=ECR]")).to_contain_text("0/6 issued")
+    buy = ann.locator("button[data-kind=buy-ipo][data-company=GIP]")
+    expect(buy).to_be_enabled()
+    expect(buy).to_have_class("warned")
+    expect(buy).to_contain_text("⚠")
+    warning = ann.locator(f"#{buy.get_attribute('aria-describedby')}")
+    expect(warning).to_be_visible()
+    expect(warning).to_contain_text("could not become the director of any company with your "
+                                    "cash alone (2.9.2, 3.2.1): the nearest, ECR, needs 2 more "
+                                    "shares (£140) and you would have £70")
+    # Selling warns of nothing.
+    assert "warned" not in (ann.locator("button[data-kind=sell][data-company=GIP]")
+                            .get_attribute("class") or "")
+    ann.locator("#shares").scroll_into_view_if_needed()
+    shot(ann, "float-and-warning-laptop", tmp_path)
+    # The tab title, a sound and a notification tell a seat it is its turn.
     cat, errors = pages.new()
     cat.add_init_script(RECORD_NOTIFICATIONS)
     open_game(cat, server_url, game["links"]["Cat"])

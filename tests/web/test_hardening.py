@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import json
 import secrets
-import shutil
 import socket
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -19,7 +18,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 from conftest import ServerProcess
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser
 from webclient import EventStream, act, auth, client, create, option, view, wait_for
 
 Start = Callable[..., ServerProcess]
@@ -332,18 +331,6 @@ RECORD_STREAMS = """
   };
 })();
 """
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    chromium = shutil.which("chromium")
-    assert chromium, "Debian's chromium is missing: `make chromium` installs it"
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def test_the_game_page_follows_its_stream_with_tickets(
