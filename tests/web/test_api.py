@@ -476,8 +476,11 @@ def test_hint_for_the_seat_that_decides_only_when_hints_are_on(c: httpx.Client) 
     assert r.status_code == 200, r.text
     got = r.json()
     assert got["seat"] == "Ann" and got["at"] == state["last_action_id"]
-    assert got["hint"]["line"].startswith("Hint for Ann: place a bond of")
+    assert got["hint"]["line"].startswith("Hint for Ann: Bond £")
     choice = option(state, "place_bond", amount=got["hint"]["choice"]["amount"])
+    # The hint names the option by the label the seat's turn shows for it.
+    assert got["hint"]["label"] in {o["label"] for d in state["turn"]["decisions"]
+                                    for o in d["options"] if o["action"] == choice}
     # Asking changes nothing and writes nothing: the same view, the same log.
     assert view(c, game, ann) == state
     assert "Hint" not in c.get(f"/api/games/{game}/log").text
