@@ -80,9 +80,9 @@ def test_a_first_edition_game_with_mik2_and_strong_bots_ends() -> None:
     kinds = {a["type"] for a in game.log}
     assert "draw_card" in kinds
     strong_players = {"P1", "P3"}
-    card_moves = [a for a in game.log if a["type"] in ("draw_card", "play_card")
-                  and a["entity"] in strong_players]
-    assert card_moves, "the strong bots took no card decision"
+    # The card decisions are the strong bots' own: they draw cards and action them.
+    card_moves = {a["type"] for a in game.log if a["entity"] in strong_players}
+    assert {"draw_card", "play_card"} <= card_moves, card_moves
 
 
 def test_simulate_offers_the_strong_bot(capsys: pytest.CaptureFixture[str]) -> None:

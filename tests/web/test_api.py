@@ -220,9 +220,11 @@ def test_undo_never_crosses_a_revealed_secret(c: httpx.Client) -> None:
     assert view(c, game, hot)["last_action_id"] == 3
 
 
-def test_bots_play_as_soon_as_it_is_their_turn(c: httpx.Client) -> None:
-    made = create(c, players=[{"name": "Ann"}, {"name": "Bob", "bot": "greedy"},
-                              {"name": "Cat", "bot": "random"}])
+@pytest.mark.parametrize("bots", [("greedy", "random"), ("strong", "strong")])
+def test_bots_play_as_soon_as_it_is_their_turn(c: httpx.Client, bots: tuple[str, str]) -> None:
+    # The lobby's difficulties: every bot name is a seat the server's sweep plays.
+    made = create(c, players=[{"name": "Ann"}, {"name": "Bob", "bot": bots[0]},
+                              {"name": "Cat", "bot": bots[1]}])
     game, ann = made["id"], made["tokens"]["Ann"]
     # Bonds are written at once: both bots place theirs without waiting for Ann.
     wait_for(lambda: view(c, game, ann)["last_action_id"] == 2)
