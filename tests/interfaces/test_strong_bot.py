@@ -212,3 +212,16 @@ def test_the_terminal_seats_strong_bots(tmp_path: Path) -> None:
     assert {"place_bond", "claim_city", "buy_share"} <= {a["type"] for a in by_bots}
     saved = json.loads((tmp_path / "game.json").read_text(encoding="utf-8"))
     assert saved["table"]["bots"] == {"Bob": "strong", "Cat": "strong"}
+
+
+def test_play_bot_strong_on_the_command_line(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from india1853.interfaces.cli import main
+
+    save = tmp_path / "g.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "--players", "Ann,Bob,Cat", "--bots", "Bob,Cat", "--bot", "strong",
+                 "--seed", "4", "--save", str(save)]) == 0
+    saved = json.loads(save.read_text(encoding="utf-8"))
+    # The seats the strong bot plays (test_the_terminal_seats_strong_bots plays them).
+    assert saved["table"]["bots"] == {"Bob": "strong", "Cat": "strong"}
