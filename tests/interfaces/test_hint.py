@@ -62,6 +62,13 @@ def test_the_hint_is_built_from_the_askers_view_only() -> None:
                 hb = hint("Ann", db, budget=30.0)
                 assert ha == hb, f"the hint at action {n} depends on Bob's city"
                 assert ha.choice in legal and "\n" not in ha.line()
+                # The words are the turn model's labels of the options, as the player sees them.
+                labels = {json.dumps(o["action"], sort_keys=True): o["label"] for o in da.options}
+                assert ha.label == labels[json.dumps(ha.choice, sort_keys=True)]
+                assert ha.line().startswith(f"Hint for {ha.entity}: {ha.label}")
+                for value, action, label in ha.weighed:
+                    assert label == labels[json.dumps(action, sort_keys=True)]
+                    assert f"{label} {value:+.1f}" in ha.line()
                 lines.append(ha.line())
                 kinds.add(ha.choice["type"])
         a.process({**x, "id": a.next_id(), "created_at": 0})
@@ -85,11 +92,11 @@ def test_the_terminal_hint_command(tmp_path: Path) -> None:
     shown, game = _terminal(tmp_path, Table(), "\nhint\nquit\n")
     assert "hint: hints are off in this game (start it with --hints" in shown
     shown, game = _terminal(tmp_path, Table(hints=True), "\nhint\nquit\n")
-    assert "Hint for Ann: place a bond of £" in shown and not game.log
+    assert "Hint for Ann: Bond £" in shown and not game.log
     assert json.loads((tmp_path / "game.json").read_text())["table"]["hints"] is True
     # Always with a bot; the line is about Ann's decision, and asking changes nothing.
     shown, game = _terminal(tmp_path, Table({"Bob": "greedy", "Cat": "greedy"}), "\nhint\nquit\n")
-    assert "Hint for Ann: place a bond of £" in shown
+    assert "Hint for Ann: Bond £" in shown
     assert all(a["entity"] != "Ann" for a in game.log)
 
 

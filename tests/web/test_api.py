@@ -220,9 +220,11 @@ def test_undo_never_crosses_a_revealed_secret(c: httpx.Client) -> None:
     assert view(c, game, hot)["last_action_id"] == 3
 
 
-def test_bots_play_as_soon_as_it_is_their_turn(c: httpx.Client) -> None:
-    made = create(c, players=[{"name": "Ann"}, {"name": "Bob", "bot": "greedy"},
-                              {"name": "Cat", "bot": "random"}])
+@pytest.mark.parametrize("bots", [("greedy", "random"), ("strong", "strong")])
+def test_bots_play_as_soon_as_it_is_their_turn(c: httpx.Client, bots: tuple[str, str]) -> None:
+    # The lobby's difficulties: every bot name is a seat the server's sweep plays.
+    made = create(c, players=[{"name": "Ann"}, {"name": "Bob", "bot": bots[0]},
+                              {"name": "Cat", "bot": bots[1]}])
     game, ann = made["id"], made["tokens"]["Ann"]
     # Bonds are written at once: both bots place theirs without waiting for Ann.
     wait_for(lambda: view(c, game, ann)["last_action_id"] == 2)
@@ -476,8 +478,11 @@ def test_hint_for_the_seat_that_decides_only_when_hints_are_on(c: httpx.Client) 
     assert r.status_code == 200, r.text
     got = r.json()
     assert got["seat"] == "Ann" and got["at"] == state["last_action_id"]
-    assert got["hint"]["line"].startswith("Hint for Ann: place a bond of")
+    assert got["hint"]["line"].startswith("Hint for Ann: Bond £")
     choice = option(state, "place_bond", amount=got["hint"]["choice"]["amount"])
+    # The hint names the option by the label the seat's turn shows for it.
+    assert got["hint"]["label"] in {o["label"] for d in state["turn"]["decisions"]
+                                    for o in d["options"] if o["action"] == choice}
     # Asking changes nothing and writes nothing: the same view, the same log.
     assert view(c, game, ann) == state
     assert "Hint" not in c.get(f"/api/games/{game}/log").text

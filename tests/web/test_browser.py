@@ -333,7 +333,7 @@ def test_hint_shows_the_strong_bots_choice_in_one_line(pages: Pages, server_url:
     open_game(page, server_url, game["hotseat_link"])
     page.click("#hint")
     line = page.locator("#hint-line")
-    expect(line).to_contain_text("Hint for Cat: buy one ")
+    expect(line).to_contain_text("Hint for Cat: Buy ")
     expect(line).to_contain_text("Weighed: ")
     assert "\n" not in line.inner_text()
     shot(page, "hint", tmp_path)

@@ -52,9 +52,19 @@ class Decision:
         negative: it receives); 0 when no money moves."""
         return self._costs.get(_key(action), 0)
 
+    def label(self, action: Mapping[str, Any]) -> str:
+        """The turn model's label of one of ``legal`` (its words for a person, as the terminal
+        and the browser show the option: "Bond £60", "Lay 5 on G7 rot 0"); the action's type
+        for an action the options do not hold."""
+        return self._labels.get(_key(action), str(action.get("type", "?")).replace("_", " "))
+
     @cached_property
     def _costs(self) -> dict[str, int]:
         return {_key(o["action"]): int(o["cost"] or 0) for o in self.options}
+
+    @cached_property
+    def _labels(self) -> dict[str, str]:
+        return {_key(o["action"]): str(o["label"]) for o in self.options}
 
 
 def decision_for(game: Game, player: str, entity: str) -> Decision:
