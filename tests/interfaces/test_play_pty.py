@@ -41,6 +41,10 @@ class Terminal:
         columns, lines = size
         pid, fd = pty.fork()
         if pid == 0:  # the child: becomes the command, the pty its controlling terminal
+            # As a shell starts a command: Ctrl-C's signal neither ignored nor blocked (both
+            # survive exec, and an earlier test in this worker may have left either).
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_SETMASK, set())
             os.chdir(cwd)
             env = {**os.environ, "TERM": "xterm", "COLUMNS": str(columns),
                    "LINES": str(lines)}

@@ -15,8 +15,8 @@ import test_browser
 from playwright.sync_api import Page, expect
 from test_browser import Pages, open_game, shot, wait_for_action
 
-# test_browser.py's fixtures: one chromium for this module, pages closed after each test.
-browser = test_browser.browser
+# test_browser.py's fixture: pages closed after each test (in the worker's one chromium,
+# conftest.py's session fixture).
 pages = test_browser.pages
 
 PLAYERS = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat", "bot": "random"}]

@@ -442,6 +442,10 @@ async def _stream(app: FastAPI, game_id: str, token: str | None, seat: str | Non
                 return
             if not (first and resume is not None and resume == action_id) and data != sent:
                 yield f"id: {action_id}\ndata: {data.decode('utf-8')}\n\n"
+            elif not first:
+                # Woken with the same view: a seat's request, vote or stand-in changed
+                # (seats_api.py), or a chat message; the page asks /seats again.
+                yield "event: seats\ndata: {}\n\n"
             if action_id == at or chat_at is None:  # no action: maybe a chat message
                 chat_at, text = await _run(chat.event, game_id, chat_at)
                 if text:

@@ -479,6 +479,7 @@ function listen() {
       }
     });
     source.addEventListener("chat", (event) => chat.receive(JSON.parse(event.data).messages));
+    source.addEventListener("seats", () => seats.refresh()); // the same view, the seats changed
     source.addEventListener("error", () => {
       source.close();
       if (state.events !== source) return;
