@@ -440,16 +440,17 @@ async def _stream(app: FastAPI, game_id: str, token: str | None, seat: str | Non
             except ApiError as exc:
                 yield f"event: error\ndata: {json.dumps({'detail': exc.detail})}\n\n"
                 return
-            if not (first and resume is not None and resume == action_id) and data != sent:
+            fresh = not (first and resume is not None and resume == action_id) and data != sent
+            if fresh:
                 yield f"id: {action_id}\ndata: {data.decode('utf-8')}\n\n"
-            elif not first:
-                # Woken with the same view: a seat's request, vote or stand-in changed
-                # (seats_api.py), or a chat message; the page asks /seats again.
-                yield "event: seats\ndata: {}\n\n"
             if action_id == at or chat_at is None:  # no action: maybe a chat message
                 chat_at, text = await _run(chat.event, game_id, chat_at)
                 if text:
                     yield text
+                elif not fresh and not first:
+                    # Woken with the same view and no chat: a seat's request, vote or
+                    # stand-in changed (seats_api.py); the page asks /seats again.
+                    yield "event: seats\ndata: {}\n\n"
             at, sent, first = action_id, data, False
             continue
         try:

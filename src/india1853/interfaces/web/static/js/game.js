@@ -478,7 +478,10 @@ function listen() {
         } else refresh();
       }
     });
-    source.addEventListener("chat", (event) => chat.receive(JSON.parse(event.data).messages));
+    source.addEventListener("chat", (event) => {
+      chat.receive(JSON.parse(event.data).messages);
+      seats.refresh(); // a wake by a chat message may carry a seats change too
+    });
     source.addEventListener("seats", () => seats.refresh()); // the same view, the seats changed
     source.addEventListener("error", () => {
       source.close();
