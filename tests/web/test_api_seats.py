@@ -149,6 +149,7 @@ def test_requests_refuse_bad_input_naming_the_field(c: httpx.Client) -> None:
     assert c.post(f"/api/games/{game}/requests", json={"kind": "pause"},
                   headers=auth("junk")).status_code == 401
     assert answer(c, game, 999, ann, True).status_code == 404
+    assert answer(c, game, 2 ** 70, ann, True).status_code == 404  # past the database's integers
     assert c.post(f"/api/games/{game}/seats/hand", json={"bot": "genius"},
                   headers=auth(ann)).json()["detail"].startswith("bot:")
     assert c.post(f"/api/games/{game}/seats/return", headers=auth(ann)).status_code == 409

@@ -420,6 +420,8 @@ async def answer_request(game_id: str, request_id: int, request: Request,
     """Accept or refuse a request that asks the token's seat: one refusal refuses it, the
     last acceptance carries it out."""
     body: AnswerBody = await _model(request, AnswerBody)
+    if not 0 < request_id < 2 ** 63:  # past the database's integers: no such request
+        raise ApiError(404, f"request {request_id}: no such request in this game")
     woke = await _run(answer, request.app.state.store, game_id, request_id,
                       bearer(request), seat, body.accept)
     return await _answer(request, game_id, woke)
