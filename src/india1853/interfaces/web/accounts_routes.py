@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from anyio import to_thread
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, Response
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from india1853.interfaces.web.accounts import (
     Account,
@@ -30,8 +30,8 @@ from india1853.interfaces.web.accounts import (
     session_cookies,
     signed_in,
 )
-from india1853.interfaces.web.entry import ApiError, encode
-from india1853.interfaces.web.inputs import parse
+from india1853.interfaces.web.entry import encode
+from india1853.interfaces.web.request_input import M, read_model
 from india1853.interfaces.web.seating import Seating, SeatingSpec, SeatSpec
 
 T = TypeVar("T")
@@ -85,26 +85,9 @@ class MyGamesBody(BaseModel):
     seats: list[KeptSeat] = []
 
 
-M = TypeVar("M", bound=BaseModel)
-
-
 async def _model(request: Request, model: type[M]) -> M:
-    """The request's JSON body as ``model``; 413 beyond MAX_BODY, 422 naming the field."""
-    data = bytearray()
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > MAX_BODY:
-            raise ApiError(413, f"body: larger than {MAX_BODY} bytes")
-    try:
-        raw = parse(bytes(data)) if data else {}
-    except ValueError as exc:
-        raise ApiError(422, f"body: {exc}") from None
-    try:
-        return model.model_validate(raw)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = ".".join(str(p) for p in err.get("loc", ())) or "body"
-        raise ApiError(422, f"{loc}: {err.get('msg', 'invalid')}") from None
+    """The request's JSON body as ``model`` (an empty body: ``{}``)."""
+    return await read_model(request, model, MAX_BODY, empty={})
 
 
 async def _run(func: Callable[..., T], *args: Any) -> T:

@@ -3,9 +3,10 @@ routers it includes (social.py)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import Request
+from pydantic import BaseModel, ValidationError
 
 from india1853.interfaces.web.accounts import signed_in_seat
 from india1853.interfaces.web.entry import ApiError
@@ -38,3 +39,28 @@ def bearer(request: Request) -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError(401, "Authorization: must be 'Bearer TOKEN'")
     return token.strip()
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+async def read_model(request: Request, model: type[M], cap: int,
+                     empty: Any = None) -> M:
+    """The request's JSON body as ``model``: 413 beyond ``cap`` bytes, 422 naming the field
+    (``empty``: what an empty body stands for; None: an empty body is refused as any bad
+    JSON)."""
+    data = bytearray()
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > cap:
+            raise ApiError(413, f"body: larger than {cap} bytes")
+    try:
+        raw = parse(bytes(data)) if data or empty is None else empty
+    except ValueError as exc:
+        raise ApiError(422, f"body: {exc}") from None
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(p) for p in err.get("loc", ())) or "body"
+        raise ApiError(422, f"{loc}: {err.get('msg', 'invalid')}") from None

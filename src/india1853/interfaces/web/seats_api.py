@@ -18,14 +18,13 @@ from typing import Any, Literal, TypeVar
 
 from anyio import to_thread
 from fastapi import APIRouter, FastAPI, Request, Response
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import IntegrityError
 
 from india1853.interfaces.web import absence, clock, consent
 from india1853.interfaces.web.access import Access, access_of
 from india1853.interfaces.web.entry import ApiError, Entry, encode
-from india1853.interfaces.web.inputs import parse
-from india1853.interfaces.web.request_input import bearer
+from india1853.interfaces.web.request_input import bearer, read_model
 from india1853.interfaces.web.store import GameStore
 from india1853.interfaces.web.takebacks import branch, undos_to
 
@@ -339,21 +338,7 @@ async def _run(func: Callable[..., T], *args: Any) -> T:
 
 
 async def _model(request: Request, model: type[BaseModel]) -> Any:
-    data = bytearray()
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > MAX_BODY:
-            raise ApiError(413, f"body: larger than {MAX_BODY} bytes")
-    try:
-        raw = parse(bytes(data))
-    except ValueError as exc:
-        raise ApiError(422, f"body: {exc}") from None
-    try:
-        return model.model_validate(raw)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = ".".join(str(p) for p in err.get("loc", ())) or "body"
-        raise ApiError(422, f"{loc}: {err.get('msg', 'invalid')}") from None
+    return await read_model(request, model, MAX_BODY)
 
 
 def _json(data: bytes) -> Response:
