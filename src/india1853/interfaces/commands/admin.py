@@ -6,8 +6,9 @@
     india1853 admin check         [--db URL] [--data-dir DIR] [--accept-undigested]
 
 The database is found as ``india1853 serve`` finds it (``--db``, ``DATABASE_URL``, else the
-SQLite file in the data directory).  ``backup`` writes every game to one JSON file (safe while
-the server runs); ``restore`` loads such a file into a database that does not hold those games
+SQLite file in the data directory).  ``backup`` writes every game, account, game waiting
+for players and alert setting to one JSON file (safe while the server runs); ``restore``
+loads such a file into a database that does not hold those games or accounts
 (any engine: SQLite to PostgreSQL works); ``migrate`` brings the schema to the newest version
 (the server also does at start); ``check`` verifies every game's stored log (exit 1 if one is
 damaged).  A stored row without its integrity digest is damage, unless the operator says the
@@ -69,10 +70,10 @@ def run(args: argparse.Namespace) -> int:
 def _task(args: argparse.Namespace, db: Any, admin: Any) -> int:
     if args.task == "backup":
         n = admin.backup(db, args.file)
-        print(f"backup: {n} games written to {args.file}")
+        print(f"backup: {n.games} games written to {args.file} ({n.besides()})")
     elif args.task == "restore":
         n = admin.restore(db, args.file, accept_undigested=args.accept_undigested)
-        print(f"restore: {n} games restored from {args.file}")
+        print(f"restore: {n.games} games restored from {args.file} ({n.besides()})")
     elif args.task == "migrate":
         print(f"migrate: the database is at the newest schema ({admin.count_games(db)} games)")
         if args.accept_undigested:
