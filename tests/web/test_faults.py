@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import forkserver
+import httpx
 import pytest
 from conftest import ServerProcess
-from webclient import act, client, create, view
+from webclient import act, auth, client, create, option, view, wait_for
 
 PLAYERS = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}]
 
@@ -213,3 +214,171 @@ def test_rows_written_before_digests_load_only_on_the_operators_word(
     assert done.returncode == 0, done.stderr
     assert admin("check", "--data-dir", str(target)).returncode == 0
     assert view(client(start_server(target).url), game, hot, seat=before["seat"]) == before
+
+
+def _signed_up(url: str, name: str) -> tuple[httpx.Client, dict[str, str]]:
+    """A browser of its own with a new account: the client (its cookies) and the CSRF
+    header every signed-in write sends."""
+    c = client(url)
+    r = c.post("/api/account/sign-up", json={"name": name, "password": f"{name} secret 1853"})
+    assert r.status_code == 201, r.text
+    return c, {"X-CSRF-Token": r.json()["csrf"]}
+
+
+def _signed_in(url: str, name: str) -> tuple[httpx.Client, dict[str, str]]:
+    c = client(url)
+    r = c.post("/api/account/sign-in", json={"name": name, "password": f"{name} secret 1853"})
+    assert r.status_code == 200, r.text
+    return c, {"X-CSRF-Token": r.json()["csrf"]}
+
+
+def _online_server(url: str) -> dict[str, Any]:
+    """A server with everything of online play: two accounts (Ann's alert settings), a game
+    started from open seats and one waiting for a player, a game with a clock, an absence
+    time, a takeback accepted (its branch) and one refused, a seat a bot plays, a chat and a
+    seat's alert settings.  What the test needs to look at afterwards."""
+    ann, ann_csrf = _signed_up(url, "Ann")
+    bob, bob_csrf = _signed_up(url, "Bob")
+    r = ann.put("/api/account/alerts", headers=ann_csrf,
+                json={"webhook": "http://127.0.0.1:9/ann", "quiet_seconds": 60})
+    assert r.status_code == 200, r.text
+    r = ann.post("/api/open-games", headers=ann_csrf, json={
+        "seed": 3, "players": [{}, {"open": True}, {"name": "Dan", "bot": "greedy"}]})
+    started = r.json()["id"]
+    assert bob.post(f"/api/open-games/{started}/join", headers=bob_csrf, json={}).json()[
+        "started"]
+    r = ann.post("/api/open-games", headers=ann_csrf, json={
+        "players": [{}, {"open": True}, {"open": True}]})
+    waiting = r.json()["id"]
+    assert not bob.post(f"/api/open-games/{waiting}/join", headers=bob_csrf, json={}).json()[
+        "started"]
+    c = client(url)
+    made = create(c, clock={"bank": 3600, "increment": 30}, absent_after=600)
+    game, tokens = made["id"], made["tokens"]
+    ann_t, bob_t, cat_t = tokens["Ann"], tokens["Bob"], tokens["Cat"]
+
+    def takeback(accept: bool) -> dict[str, Any]:
+        """Ann asks to take the game back to the start; Bob answers (and Cat, to accept)."""
+        r = c.post(f"/api/games/{game}/requests", json={"kind": "takeback", "to": 0},
+                   headers=auth(ann_t))
+        assert r.status_code == 200, r.text
+        number = r.json()["requests"]["open"][0]["id"]
+        for voter in (bob_t, cat_t) if accept else (bob_t,):
+            r = c.post(f"/api/games/{game}/requests/{number}", headers=auth(voter),
+                       json={"accept": accept})
+            assert r.status_code == 200, r.text
+        return dict(r.json()["requests"])
+
+    assert act(c, game, ann_t, option(view(c, game, ann_t), "place_bond")).status_code == 200
+    assert takeback(True)["branches"]  # accepted: the bond undone, kept as a branch
+    assert act(c, game, ann_t, option(view(c, game, ann_t), "place_bond")).status_code == 200
+    assert sorted(r["status"] for r in takeback(False)["resolved"]) == ["accepted", "refused"]
+    r = c.post(f"/api/games/{game}/seats/hand", json={"bot": "random"}, headers=auth(cat_t))
+    assert r.status_code == 200, r.text
+    wait_for(lambda: view(c, game)["last_action_id"] == 4)  # Cat's bot bonds
+    assert c.post(f"/api/games/{game}/chat", json={"text": "kept <b>too</b>"},
+                  headers=auth(bob_t)).status_code == 201
+    assert c.put(f"/api/games/{game}/alerts", json={"webhook": "http://127.0.0.1:9/bob"},
+                 headers=auth(bob_t)).status_code == 200
+    seats = c.get(f"/api/games/{game}/seats").json()
+    return {"started": started, "waiting": waiting, "game": game, "tokens": tokens,
+            "view": view(c, game, bob_t), "log": c.get(f"/api/games/{game}/log").json(),
+            "chat": c.get(f"/api/games/{game}/chat").json(), "seats": seats,
+            "alerts": c.get(f"/api/games/{game}/alerts", headers=auth(bob_t)).json()}
+
+
+def _without_time_left(seats: dict[str, Any]) -> dict[str, Any]:
+    clock = {**seats["clock"], "seats": {s: {k: v for k, v in c.items() if k != "left"}
+                                         for s, c in seats["clock"]["seats"].items()}}
+    return {**seats, "clock": clock, "absent": None}
+
+
+def test_backup_restore_keeps_accounts_open_seats_clocks_takebacks_and_alerts(
+        tmp_path: Path, start_server: Callable[[Path], ServerProcess]) -> None:
+    """Issue 22: everything a server holds for online play survives backup and restore into an
+    empty data directory (sessions aside: the players sign in again)."""
+    source = tmp_path / "source"
+    server = start_server(source)
+    before = _online_server(server.url)
+    backup = tmp_path / "games.json"
+    done = admin("backup", str(backup), "--data-dir", str(source))
+    assert done.returncode == 0, done.stderr
+    assert "backup: 2 games written" in done.stdout
+    assert "(2 accounts, 1 games waiting for players)" in done.stdout
+    server.stop()
+    text = backup.read_text()
+    assert "secret 1853" not in text and "$argon2id$" in text  # hashes, never a password
+    target = tmp_path / "target"
+    done = admin("restore", str(backup), "--data-dir", str(target))
+    assert done.returncode == 0, done.stderr
+    assert "restore: 2 games restored" in done.stdout
+    checked = admin("check", "--data-dir", str(target))
+    assert checked.returncode == 0 and "check: 2 games, 0 damaged" in checked.stdout
+    url = start_server(target).url
+    c = client(url)
+    game, tokens = before["game"], before["tokens"]
+    assert view(c, game, tokens["Bob"]) == before["view"]
+    assert c.get(f"/api/games/{game}/log").json() == before["log"]
+    assert c.get(f"/api/games/{game}/chat").json() == before["chat"]
+    assert c.get(f"/api/games/{game}/alerts", headers=auth(tokens["Bob"])).json() == before[
+        "alerts"]
+    seats = c.get(f"/api/games/{game}/seats").json()
+    assert _without_time_left(seats) == _without_time_left(before["seats"])
+    assert seats["stand_ins"]["Cat"]["bot"] == "random"
+    assert [b["outcome"]["taken_back"] for b in seats["requests"]["branches"]] == [[1]]
+    for name, kept in seats["clock"]["seats"].items():  # the banks, less the time since
+        assert 0 <= before["seats"]["clock"]["seats"][name]["left"] - kept["left"] < 120
+    # The accounts sign in again and find their seats, games and alert settings.
+    ann, ann_csrf = _signed_in(url, "Ann")
+    mine = ann.post("/api/my-games", headers=ann_csrf, json={
+        "seats": [{"game": game, "token": tokens["Ann"]}]}).json()["games"]
+    assert {g["id"]: g["status"] for g in mine}.keys() == {before["started"], before["waiting"],
+                                                           game}
+    assert {g["id"]: g["status"] for g in mine}[before["waiting"]] == "waiting for players"
+    assert view(ann, before["started"])["seat"] == "Ann"  # by the session, as before
+    assert ann.get("/api/account/alerts").json()["webhook"] == "http://127.0.0.1:9/ann"
+    r = client(url).post(f"/api/open-games/{before['waiting']}/join", json={"name": "Cat"})
+    assert r.status_code == 200 and r.json()["started"], r.text  # the waiting game fills
+    bob, _ = _signed_in(url, "Bob")
+    assert view(bob, before["waiting"])["seat"] == "Bob"
+
+
+def test_restore_takes_a_backup_from_before_accounts_and_names_a_bad_field(
+        tmp_path: Path, start_server: Callable[[Path], ServerProcess]) -> None:
+    server = start_server(tmp_path / "source")
+    game, hot = played_game(server, 2)
+    ann, _ = _signed_up(server.url, "Ann")
+    server.stop()
+    backup = tmp_path / "games.json"
+    assert admin("backup", str(backup), "--data-dir", str(tmp_path / "source")).returncode == 0
+    original = backup.read_text()
+    data = json.loads(original)
+    old = {"format": data["format"], "version": 1, "games": [
+        {k: v for k, v in g.items() if k not in ("seat_rules", "clocks", "stand_ins",
+                                                  "consents", "chat", "hints")}
+        for g in data["games"]]}
+    cases = [(["accounts", 0, "password_hash"], "hunter2 hunter2",
+              "accounts[0].password_hash: not an argon2 hash"),
+             (["accounts", 0, "created_at"], "yesterday", "accounts[0].created_at: must be a "
+                                                          "number"),
+             (["games", 0, "seats", 0, "position"], None, "games[0].seats[0].position: must "
+                                                          "not be null"),
+             (["alert_claims"], {}, "alert_claims: must be a list")]
+    for path, value, message in cases:
+        bad = json.loads(original)
+        *parents, last = path
+        holder = bad
+        for key in parents:
+            holder = holder[key]
+        holder[last] = value
+        backup.write_text(json.dumps(bad))
+        done = admin("restore", str(backup), "--data-dir", str(tmp_path / "bad"))
+        assert done.returncode == 2, done.stdout
+        assert done.stderr.startswith(f"error: restore: {message}"), done.stderr
+        assert done.stderr.count("\n") == 1, done.stderr  # one line, no traceback
+    backup.write_text(json.dumps(old))
+    done = admin("restore", str(backup), "--data-dir", str(tmp_path / "target"))
+    assert done.returncode == 0, done.stderr
+    assert "(0 accounts, 0 games waiting for players)" in done.stdout
+    assert view(client(start_server(tmp_path / "target").url), game, hot)["last_action_id"] == 2
+    ann.close()

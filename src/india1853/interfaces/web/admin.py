@@ -48,7 +48,15 @@ from india1853.interfaces.web.backup import (
     insert_rows,
     rows_of,
 )
-from india1853.interfaces.web.db import Database, accounts, actions, games, seatings
+from india1853.interfaces.web.db import (
+    Database,
+    accounts,
+    actions,
+    games,
+    seating_seats,
+    seatings,
+    seats,
+)
 from india1853.interfaces.web.integrity import (
     CorruptLog,
     check_rows,
@@ -56,6 +64,7 @@ from india1853.interfaces.web.integrity import (
     row_digest,
     verify_game,
 )
+from india1853.interfaces.web.seat_tables import seat_clocks, stand_ins
 
 FORMAT = "india1853-backup"
 VERSION = 2
@@ -308,13 +317,42 @@ def restore(db: Database, path: Path, *, accept_undigested: bool = False) -> Cou
 
 
 def check(db: Database, *, accept_undigested: bool = False) -> tuple[int, list[str], int]:
-    """Every game's rows checked: the number of games, one line per damaged game, and the
-    number of rows accepted without a digest (``accept_undigested`` only)."""
+    """Every game's rows checked, and the links of online play (``links``): the number of
+    games, one line per damaged game or broken link, and the number of rows accepted without
+    a digest (``accept_undigested`` only)."""
     with _snapshot(db) as conn:
         rows = conn.execute(select(games.c.id, games.c.actions)).all()
         found = [verify_game(conn, r.id, int(r.actions), accept_undigested=accept_undigested)
                  for r in rows]
-    return len(rows), [p for p, _n in found if p], sum(n for _p, n in found)
+        broken = links(conn)
+    return len(rows), [p for p, _n in found if p] + broken, sum(n for _p, n in found)
+
+
+def links(conn: Connection) -> list[str]:
+    """What ties accounts, seats, clocks and stand-ins to the games, checked: a game started
+    from open seats has its game, an account's seat in it has a seat row with a token digest
+    (the account reaches it by that), and every clock and stand-in is a seat of its game."""
+    problems: list[str] = []
+    names = {(r.game_id, r.name): r for r in conn.execute(
+        select(seats.c.game_id, seats.c.position, seats.c.name, seats.c.bot,
+               seats.c.token_hash))}
+    by_position = {(r.game_id, r.position): r for r in names.values()}
+    started = {r.id for r in conn.execute(select(seatings.c.id)
+                                          .where(seatings.c.started_at.is_not(None)))}
+    present = set(conn.execute(select(games.c.id)).scalars())
+    for game_id in sorted(started - present):
+        problems.append(f"game {game_id}: started from open seats, but the game is missing")
+    for s in conn.execute(select(seating_seats).where(seating_seats.c.account_id.is_not(None))
+                          .where(seating_seats.c.seating_id.in_(started))):
+        seat = by_position.get((s.seating_id, s.position))
+        if s.seating_id in present and (seat is None or seat.token_hash is None):
+            problems.append(f"game {s.seating_id}: account {s.account_id}'s seat "
+                            f"{s.position} has no seat row with a token digest")
+    for table, what in ((seat_clocks, "a clock"), (stand_ins, "a stand-in")):
+        for r in conn.execute(select(table.c.game_id, table.c.seat)):
+            if (r.game_id, r.seat) not in names:
+                problems.append(f"game {r.game_id}: {what} of {r.seat!r}, no seat of the game")
+    return problems
 
 
 def seal(db: Database) -> tuple[int, list[str]]:
