@@ -315,3 +315,114 @@ def test_the_secure_cookies_setting_wins_over_what_a_request_says() -> None:
     assert secure(tls, AccountSettings(), False) is True
     assert secure(plain, AccountSettings(), False) is False  # no trusted proxy
     assert secure(plain, AccountSettings(), True) is True
+
+
+@pytest.fixture(scope="module")
+def roomy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FastAPI]:
+    """An app whose sign-in budget per name lets a test sign in, change and delete."""
+    db = tmp_path_factory.mktemp("roomy") / "db.sqlite3"
+    made = create_app(f"sqlite:///{db}", rate_limited=False,
+                      accounts=AccountSettings(per_name=RateLimit(rate=0.001, burst=10.0),
+                                               **CHEAP))  # type: ignore[arg-type]
+    with TestClient(made):
+        yield made
+
+
+def test_a_change_of_password_and_a_deletion_are_rate_limited_as_sign_in(
+        app: FastAPI) -> None:
+    c = browser(app)
+    sign_up(c, "Pat")  # one of the name's 3
+    for path, body in (("/api/account/password", {"password": "wrong password",
+                                                  "new_password": "a new password"}),
+                       ("/api/account/delete", {"password": "wrong password"})):
+        assert c.post(path, json=body, headers=csrf(c)).status_code == 401
+    r = c.post("/api/account/delete", json={"password": PASSWORD}, headers=csrf(c))
+    assert r.status_code == 429 and "for this name" in r.json()["detail"]
+    assert c.get("/api/account").json()["account"] == {"name": "Pat"}
+
+
+def test_a_change_of_password_signs_out_the_accounts_other_browsers(roomy: FastAPI) -> None:
+    app = roomy
+    here, there = browser(app), browser(app)
+    sign_up(here, "Jo")
+    assert there.post("/api/account/sign-in",
+                      json={"name": "Jo", "password": PASSWORD}).status_code == 200
+    new = "battery staple"
+    for body, headers, status, words in [
+            ({"password": "not my password", "new_password": new}, csrf(here), 401,
+             "password: wrong password"),
+            ({"password": PASSWORD, "new_password": "short"}, csrf(here), 422,
+             "new_password: at least 8"),
+            ({"password": PASSWORD}, csrf(here), 422, "new_password: Field required"),
+            ({"password": PASSWORD, "new_password": new}, {}, 403, "X-CSRF-Token"),
+            ({"password": PASSWORD, "new_password": new},
+             {**csrf(here), "Origin": "https://evil.example"}, 403, "Origin:")]:
+        r = here.post("/api/account/password", json=body, headers=headers)
+        assert r.status_code == status and r.json()["detail"].startswith(words), r.text
+    assert browser(app).post("/api/account/password", json={
+        "password": PASSWORD, "new_password": new}).json()["detail"].startswith("session:")
+    assert there.get("/api/account").json()["account"] == {"name": "Jo"}  # nothing changed
+    old_csrf = csrf(here)
+    r = here.post("/api/account/password", json={"password": PASSWORD, "new_password": new},
+                  headers=old_csrf)
+    assert r.status_code == 200, r.text
+    assert r.json()["account"] == {"name": "Jo"} and r.json()["csrf"] != old_csrf[
+        "X-CSRF-Token"]  # a new session here
+    assert new not in r.text and PASSWORD not in r.text and "argon2" not in r.text
+    assert here.get("/api/account").json()["account"] == {"name": "Jo"}
+    assert there.get("/api/account").json()["account"] is None  # signed out there
+    assert browser(app).post("/api/account/sign-in", json={
+        "name": "Jo", "password": PASSWORD}).status_code == 401
+    assert browser(app).post("/api/account/sign-in", json={
+        "name": "Jo", "password": new}).status_code == 200
+
+
+def test_a_deleted_accounts_seats_stay_in_their_games_and_a_bot_plays_them(
+        roomy: FastAPI) -> None:
+    app = roomy
+    kim, lou, guest = browser(app), browser(app), browser(app)
+    sign_up(kim, "Kim")
+    sign_up(lou, "Lou")
+    assert lou.put("/api/account/alerts", json={"webhook": "http://127.0.0.1:9/lou"},
+                   headers=csrf(lou)).status_code == 200
+    started = open_game(kim, [{}, {"open": True}, {"open": True}], csrf(kim))["id"]
+    lou.post(f"/api/open-games/{started}/join", json={}, headers=csrf(lou))
+    token = guest.post(f"/api/open-games/{started}/join", json={"name": "Max"}).json()["token"]
+    waiting = open_game(kim, [{}, {"open": True}, {"open": True}], csrf(kim))["id"]
+    assert not lou.post(f"/api/open-games/{waiting}/join", json={},
+                        headers=csrf(lou)).json()["started"]
+    own = open_game(lou, [{}, {"open": True}, {"name": "Ned", "bot": "greedy"}], csrf(lou))["id"]
+    r = lou.post("/api/account/delete", json={"password": "not my password"},
+                 headers=csrf(lou))
+    assert r.status_code == 401 and r.json()["detail"] == "password: wrong password"
+    assert lou.post("/api/account/delete", json={"password": PASSWORD}).status_code == 403
+    assert lou.get("/api/account").json()["account"] == {"name": "Lou"}  # nothing changed
+    r = lou.post("/api/account/delete", json={"password": PASSWORD}, headers=csrf(lou))
+    assert r.status_code == 200, r.text
+    assert r.json() == {"account": None, "csrf": None, "left": [{"game": started,
+                                                                 "seat": "Lou"}],
+                        "withdrawn": [own]}
+    assert all("Max-Age=0" in v for v in r.headers.get_list("set-cookie"))
+    assert lou.get("/api/account").json()["account"] is None
+    # Its seat plays on under its name, by a bot; the other seats are untouched.
+    seats = guest.get(f"/api/games/{started}/seats").json()
+    assert seats["stand_ins"]["Lou"]["reason"] == "left"
+    assert [p["name"] for p in guest.get(f"/api/games/{started}").json()["game"]["players"]
+            ] == ["Kim", "Lou", "Max"]
+    assert guest.get(f"/api/games/{started}", headers={
+        "Authorization": f"Bearer {token}"}).json()["seat"] == "Max"
+    assert kim.get(f"/api/games/{started}").json()["seat"] == "Kim"
+    # The waiting game has its seat open again; the one it created is withdrawn.
+    listed = {g["id"]: g for g in guest.get("/api/open-games").json()["games"]}
+    assert listed[waiting]["open"] == 2 and own not in listed
+    assert guest.get(f"/api/open-games/{own}").status_code == 404
+    # The name is free; a new account of that name has nothing of the old one.
+    assert browser(app).post("/api/account/sign-in", json={
+        "name": "Lou", "password": PASSWORD}).status_code == 401
+    again = browser(app)
+    sign_up(again, "Lou")
+    assert again.post("/api/my-games", json={}, headers=csrf(again)).json()["games"] == []
+    assert again.get("/api/account/alerts").json()["webhook"] is None
+    assert again.get(f"/api/games/{started}").json()["seat"] is None
+    assert browser(app).post("/api/account/delete", json={
+        "password": PASSWORD}).json()["detail"].startswith("session:")

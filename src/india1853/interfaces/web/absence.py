@@ -18,7 +18,8 @@ from india1853.interfaces.web.db import Database, games
 from india1853.interfaces.web.seat_tables import stand_ins
 
 REASONS = {"own": "handed over by its player", "clock": "its clock ran out",
-           "vote": "voted absent by the other players"}
+           "vote": "voted absent by the other players",
+           "left": "its player deleted his account"}
 
 
 def bots_of(db: Database, game_id: str) -> dict[str, str]:

@@ -15,7 +15,10 @@ write with an ``Origin`` header naming another host than the request's is refuse
 sign-in and sign-up included (login CSRF).  Writes without a session cookie (a guest with a
 seat's token in the ``Authorization`` header) carry no ambient authority and need neither.
 
-Sign-in and sign-up are rate-limited per name and per client address (token buckets in this
+A change of password asks for the old one and ends every session of the account (a new one
+for the browser that changed it); deleting an account asks for the password too
+(seating.py's ``release`` says what becomes of its seats).  Sign-in, sign-up, a change of
+password and a deletion are rate-limited per name and per client address (token buckets in this
 process, as security.py's: several processes each allow the rate).
 
 :class:`Sessions` is the ASGI middleware that reads the cookie once per request, checks CSRF,
@@ -40,7 +43,7 @@ from anyio import to_thread
 from argon2 import PasswordHasher, Type
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from argon2.profiles import RFC_9106_LOW_MEMORY
-from sqlalchemy import delete, insert, select
+from sqlalchemy import Connection, delete, insert, select
 from sqlalchemy.exc import IntegrityError
 from starlette.requests import Request
 
@@ -114,13 +117,13 @@ def check_name(value: object, where: str = "name") -> str:
     return value
 
 
-def check_password(value: object) -> str:
+def check_password(value: object, where: str = "password") -> str:
     if not isinstance(value, str):
-        raise ApiError(422, "password: must be a string")
+        raise ApiError(422, f"{where}: must be a string")
     if len(value) < MIN_PASSWORD:
-        raise ApiError(422, f"password: at least {MIN_PASSWORD} characters")
+        raise ApiError(422, f"{where}: at least {MIN_PASSWORD} characters")
     if len(value) > MAX_PASSWORD:
-        raise ApiError(422, f"password: at most {MAX_PASSWORD} characters")
+        raise ApiError(422, f"{where}: at most {MAX_PASSWORD} characters")
     return value
 
 
@@ -194,14 +197,43 @@ class Accounts:
         return Account(int(row.id), str(row.name)), self._new_session(int(row.id))
 
     def _new_session(self, account_id: int) -> str:
+        with self.db.write() as conn:
+            return self._insert_session(conn, account_id)
+
+    def _insert_session(self, conn: Connection, account_id: int) -> str:
         session = secrets.token_urlsafe(SESSION_BYTES)
         now = self.clock()
-        with self.db.write() as conn:
-            conn.execute(delete(account_sessions).where(account_sessions.c.expires_at < now))
-            conn.execute(insert(account_sessions).values(
-                digest=session_digest(session), account_id=account_id, created_at=now,
-                expires_at=now + self.settings.session_days * 86400))
+        conn.execute(delete(account_sessions).where(account_sessions.c.expires_at < now))
+        conn.execute(insert(account_sessions).values(
+            digest=session_digest(session), account_id=account_id, created_at=now,
+            expires_at=now + self.settings.session_days * 86400))
         return session
+
+    def verify(self, account: Account, password: str) -> None:
+        """401 unless ``password`` is the account's (asked again before a change of password
+        and before the account is deleted: a session alone - a browser left open - is not
+        enough)."""
+        with self.db.read() as conn:
+            stored = conn.execute(select(accounts.c.password_hash)
+                                  .where(accounts.c.id == account.id)).scalar()
+        try:
+            good = stored is not None and self.hasher.verify(str(stored), password)
+        except (VerifyMismatchError, VerificationError, InvalidHashError):
+            good = False
+        if not good:
+            raise ApiError(401, "password: wrong password")
+
+    def change_password(self, account: Account, old: str, new: str) -> str:
+        """The new password's hash stored and every session of the account ended (other
+        browsers are signed out); a new session for this browser."""
+        self.verify(account, old)
+        hashed = self.hasher.hash(new)
+        with self.db.write() as conn:
+            conn.execute(accounts.update().where(accounts.c.id == account.id)
+                         .values(password_hash=hashed))
+            conn.execute(delete(account_sessions)
+                         .where(account_sessions.c.account_id == account.id))
+            return self._insert_session(conn, account.id)
 
     def sign_out(self, session: str) -> None:
         with self.db.write() as conn:

@@ -6,6 +6,7 @@ limits) and seating.py (open seats, joining, starting, "My games").
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -16,6 +17,7 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, ConfigDict
 
+from india1853.interfaces.web import absence, clock
 from india1853.interfaces.web.accounts import (
     Account,
     Accounts,
@@ -30,9 +32,10 @@ from india1853.interfaces.web.accounts import (
     session_cookies,
     signed_in,
 )
-from india1853.interfaces.web.entry import encode
+from india1853.interfaces.web.entry import ApiError, encode
 from india1853.interfaces.web.request_input import M, read_model
 from india1853.interfaces.web.seating import Seating, SeatingSpec, SeatSpec
+from india1853.interfaces.web.store import GameStore
 
 T = TypeVar("T")
 MAX_BODY = 64 << 10  # a name and a password, a new game's seats, a browser's kept seats
@@ -41,6 +44,17 @@ MAX_BODY = 64 << 10  # a name and a password, a new game's seats, a browser's ke
 class Credentials(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     name: str
+    password: str
+
+
+class PasswordChange(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    password: str  # the present one
+    new_password: str
+
+
+class PasswordBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
     password: str
 
 
@@ -179,6 +193,39 @@ def install(app: FastAPI, static: Path, settings: AccountSettings | None = None,
             await _run(accounts().sign_out, session)
         return _json({"account": None, "csrf": None}, 200, cookies(request, None))
 
+    @router.post("/api/account/password",
+                 openapi_extra=_body_doc(PasswordChange, "the password and the new one"))
+    async def change_password(request: Request) -> Response:
+        """A new password (the present one asked again; rate-limited as sign-in): every
+        session of the account ends - other browsers are signed out - and this browser gets
+        a new session (both cookies set again)."""
+        account = _account(request)
+        body = await _model(request, PasswordChange)
+        new = check_password(body.new_password, "new_password")
+        limits.take(account.name, client_of(request, trusted_proxy_header))
+        session = await _run(accounts().change_password, account, body.password, new)
+        return _json(_account_json(account, session), 200, cookies(request, session))
+
+    @router.post("/api/account/delete",
+                 openapi_extra=_body_doc(PasswordBody, "the account's password"))
+    async def delete_account(request: Request) -> Response:
+        """Delete the signed-in account (its password asked again; rate-limited as
+        sign-in): its sessions and alert settings are gone; a game waiting for players
+        opens its seat again (one it created is withdrawn); in a started game its seat
+        stays under its name and a bot plays it on (``left``: those seats; ``withdrawn``:
+        the games withdrawn).  Both cookies are cleared."""
+        account = _account(request)
+        body = await _model(request, PasswordBody)
+        limits.take(account.name, client_of(request, trusted_proxy_header))
+        await _run(accounts().verify, account, body.password)
+        handed, withdrawn = await _run(seating().release, account.id)
+        for game_id in dict.fromkeys(g for g, _seat in handed):
+            await _run(bots_take_over, app.state.store, game_id)
+            app.state.bots.kick(game_id)
+        return _json({"account": None, "csrf": None,
+                      "left": [{"game": g, "seat": s} for g, s in handed],
+                      "withdrawn": withdrawn}, 200, cookies(request, None))
+
     # --- open games -------------------------------------------------------------------------
 
     @router.post("/api/open-games", status_code=201,
@@ -259,6 +306,22 @@ def install(app: FastAPI, static: Path, settings: AccountSettings | None = None,
         return FileResponse(static / "mine.html", headers={"Cache-Control": "no-cache"})
 
     app.include_router(router)
+
+
+def _account(request: Request) -> Account:
+    """The signed-in account, or 401."""
+    account = signed_in(request)
+    if account is None:
+        raise ApiError(401, "session: sign in first (no account is signed in here)")
+    return account
+
+
+def bots_take_over(store: GameStore, game_id: str) -> None:
+    """A bot plays a seat now (absence.py's row is written): the seat's clock stops, the
+    game's answers are built again and its pages told (as when a player hands his seat)."""
+    with store.held(game_id) as entry:
+        clock.restart(store.db, game_id, entry.game, time.time())
+    store.seats_changed(game_id, absence.bots_of(store.db, game_id))
 
 
 def _session(request: Request) -> str | None:

@@ -26,13 +26,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, delete, insert, select, update
 
 from india1853.errors import InputError, RuleError
 from india1853.interfaces.bots import BOT_NAMES
+from india1853.interfaces.web import absence
 from india1853.interfaces.web.access import HashedToken, new_token, token_hash
 from india1853.interfaces.web.accounts import Account
-from india1853.interfaces.web.db import games, seating_seats, seatings, seats
+from india1853.interfaces.web.alerts import account_owner, seat_owner
+from india1853.interfaces.web.db import (
+    account_sessions,
+    accounts,
+    alert_claims,
+    alert_settings,
+    games,
+    seating_seats,
+    seatings,
+    seats,
+)
 from india1853.interfaces.web.entry import ApiError, Seat, server_seed
 from india1853.interfaces.web.rows import GAME_ID_BYTES
 from india1853.interfaces.web.store import GameStore
@@ -41,6 +52,7 @@ from india1853.rules.game.settings import Settings
 
 MAX_OPEN_LISTED = 100
 MAX_KEPT = 200  # seats a browser may ask "My games" about at once
+LEAVER_BOT = "greedy"  # plays on the seats of a deleted account (release)
 
 
 @dataclass(frozen=True)
@@ -256,6 +268,55 @@ class Seating:
         if token is not None:  # a guest's: answered to him once, kept by his browser
             out["token"] = token
         return out
+
+    # --- an account deleted ----------------------------------------------------------------
+
+    def release(self, account_id: int) -> tuple[list[tuple[str, str]], list[str]]:
+        """Delete the account, its sessions and its alert settings, in one transaction, and
+        let go of its seats: in a game waiting for players its seat is open again (a game it
+        created is withdrawn: its seats' players lose nothing but the wait); in a started game
+        the seat stays under its name - nobody receives its token, so nobody could act for
+        it - and a bot (``LEAVER_BOT``) plays it from now on when the game is not over.  The
+        seats a bot now plays ``(game, seat)`` and the games withdrawn."""
+        now = time.time()
+        handed: list[tuple[str, str]] = []
+        withdrawn: list[str] = []
+        with self.db.write() as conn:
+            held = list(conn.execute(
+                select(seating_seats.c.seating_id, seating_seats.c.position,
+                       seating_seats.c.name, seatings.c.started_at, seatings.c.creator)
+                .join(seatings, seatings.c.id == seating_seats.c.seating_id)
+                .where(seating_seats.c.account_id == account_id)))
+            finished = {r.id: bool(r.finished) for r in conn.execute(
+                select(games.c.id, games.c.finished)
+                .where(games.c.id.in_([h.seating_id for h in held])))}
+            for h in held:
+                seat = (seating_seats.c.seating_id == h.seating_id) & (
+                    seating_seats.c.position == h.position)
+                if h.started_at is None and h.position == h.creator:
+                    conn.execute(delete(seating_seats)
+                                 .where(seating_seats.c.seating_id == h.seating_id))
+                    conn.execute(delete(seatings).where(seatings.c.id == h.seating_id))
+                    withdrawn.append(h.seating_id)
+                elif h.started_at is None:
+                    conn.execute(update(seating_seats).where(seat).values(
+                        name=None, account_id=None, token_hash=None, joined_at=None))
+                else:
+                    conn.execute(update(seating_seats).where(seat).values(account_id=None))
+                    conn.execute(delete(alert_settings).where(
+                        alert_settings.c.owner == seat_owner(h.seating_id, h.name)))
+                    if not finished.get(h.seating_id, True):
+                        absence.hand_over(conn, h.seating_id, h.name, LEAVER_BOT, "left", now)
+                        handed.append((h.seating_id, h.name))
+            owner = account_owner(account_id)
+            conn.execute(delete(alert_settings).where((alert_settings.c.owner == owner)
+                                                      | (alert_settings.c.account_id
+                                                         == account_id)))
+            conn.execute(delete(alert_claims).where(alert_claims.c.owner == owner))
+            conn.execute(delete(account_sessions)
+                         .where(account_sessions.c.account_id == account_id))
+            conn.execute(delete(accounts).where(accounts.c.id == account_id))
+        return handed, withdrawn
 
     # --- reading ----------------------------------------------------------------------------
 
