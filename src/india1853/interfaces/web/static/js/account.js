@@ -1,5 +1,5 @@
 // The account box of the lobby and "My games": sign in, sign up (a name and a password) or
-// sign out. Accounts are optional: a guest plays with links as before. The session is an
+// sign out; and on "My games" the account's own card: change the password, delete the account. Accounts are optional: a guest plays with links as before. The session is an
 // HttpOnly cookie the page never sees; its CSRF token goes with every write (api.js).
 import { api } from "./api.js";
 import { h, clear } from "./dom.js";
@@ -70,4 +70,45 @@ export async function accountBox(box) {
   } catch {
     changed(null);
   }
+}
+
+/** The account's card on "My games" (shown while signed in): a new password (the present one
+ * asked again; the other browsers are signed out) and the deletion of the account. */
+export function accountSettings({ card, passwordForm, deleteForm, status }) {
+  const $ = (id) => document.getElementById(id);
+  onAccount((signedIn) => {
+    card.hidden = !signedIn;
+    if (signedIn) {
+      passwordForm.hidden = false;
+      deleteForm.hidden = false;
+      status.textContent = "";
+    }
+  });
+  passwordForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    status.textContent = "";
+    try {
+      await api.changePassword($("password-now").value, $("password-new").value);
+      passwordForm.reset();
+      status.textContent = "Password changed; every other browser of this account is signed out.";
+    } catch (err) {
+      status.textContent = err.message;
+    }
+  });
+  deleteForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    status.textContent = "";
+    try {
+      const done = await api.deleteAccount($("delete-password").value);
+      deleteForm.reset();
+      changed(null);
+      const left = done.left.length ? ` A bot plays your seat on in ${done.left.length} game${done.left.length === 1 ? "" : "s"}.` : "";
+      status.textContent = `Account deleted.${left}`;
+      card.hidden = false; // the words stay until the page is left
+      passwordForm.hidden = true;
+      deleteForm.hidden = true;
+    } catch (err) {
+      status.textContent = err.message;
+    }
+  });
 }

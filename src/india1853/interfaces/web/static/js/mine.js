@@ -1,7 +1,7 @@
 // "My games": every game of the signed-in account and of the seats this browser keeps, with
 // whose turn it is (the server's answer, from the engine), those waiting for me first, the
 // finished ones with their scores. A creator may start a waiting game with bots.
-import { accountBox, onAccount } from "./account.js";
+import { accountBox, accountSettings, onAccount } from "./account.js";
 import { api } from "./api.js";
 import { h, clear, money } from "./dom.js";
 import { keptList, keptToken } from "./seats.js";
@@ -79,5 +79,7 @@ const alertSettings = new AlertSettings({
 onAccount(load);
 // The account's own alerts (social.js): shown while signed in.
 onAccount((signedIn) => alertSettings.setSeat(signedIn ? signedIn.name : null, true));
+accountSettings({ card: $("account-settings"), passwordForm: $("password-form"),
+  deleteForm: $("delete-form"), status: $("account-status") });
 accountBox($("account"));
 setInterval(load, REFRESH_MS);
