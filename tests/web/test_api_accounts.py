@@ -272,6 +272,12 @@ def test_bad_open_games_name_the_field_and_create_nothing(app: FastAPI) -> None:
     r = c.post("/api/open-games", json={"players": [{"name": "A"}, {"open": True},
                                                     {"open": True}], "variants": ["nope"]})
     assert r.status_code == 422
+    mine = [{"name": "A"}, {"open": True}, {"open": True}]
+    for rules, words in (({"clock": {"bank": 0}}, "clock.bank:"),
+                         ({"clock": {"bank": 60, "at_zero": "x"}}, "clock.at_zero:"),
+                         ({"absent_after": -1}, "absent_after:")):
+        r = c.post("/api/open-games", json={"players": mine, **rules})
+        assert r.status_code == 422 and r.json()["detail"].startswith(words), r.text
     assert c.get("/api/open-games").json() == before
     assert c.get("/api/open-games/nope").status_code == 404
     assert c.post("/api/open-games/nope/join", json={"name": "A"}).status_code == 404

@@ -243,12 +243,13 @@ def _online_server(url: str) -> dict[str, Any]:
                 json={"webhook": "http://127.0.0.1:9/ann", "quiet_seconds": 60})
     assert r.status_code == 200, r.text
     r = ann.post("/api/open-games", headers=ann_csrf, json={
-        "seed": 3, "players": [{}, {"open": True}, {"name": "Dan", "bot": "greedy"}]})
+        "seed": 3, "clock": {"bank": 600, "increment": 5},
+        "players": [{}, {"open": True}, {"name": "Dan", "bot": "greedy"}]})
     started = r.json()["id"]
     assert bob.post(f"/api/open-games/{started}/join", headers=bob_csrf, json={}).json()[
         "started"]
     r = ann.post("/api/open-games", headers=ann_csrf, json={
-        "players": [{}, {"open": True}, {"open": True}]})
+        "absent_after": 3600, "players": [{}, {"open": True}, {"open": True}]})
     waiting = r.json()["id"]
     assert not bob.post(f"/api/open-games/{waiting}/join", headers=bob_csrf, json={}).json()[
         "started"]
@@ -341,6 +342,9 @@ def test_backup_restore_keeps_accounts_open_seats_clocks_takebacks_and_alerts(
     assert r.status_code == 200 and r.json()["started"], r.text  # the waiting game fills
     bob, _ = _signed_in(url, "Bob")
     assert view(bob, before["waiting"])["seat"] == "Bob"
+    # The seats' rules chosen with the open seats: the clock, the absence time.
+    assert c.get(f"/api/games/{before['started']}/seats").json()["clock"]["bank"] == 600
+    assert c.get(f"/api/games/{before['waiting']}/seats").json()["absent_after"] == 3600
 
 
 def test_restore_takes_a_backup_from_before_accounts_and_names_a_bad_field(

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from anyio import to_thread
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, Response
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from india1853.interfaces.web import absence, clock
 from india1853.interfaces.web.accounts import (
@@ -35,6 +35,7 @@ from india1853.interfaces.web.accounts import (
 from india1853.interfaces.web.entry import ApiError, encode
 from india1853.interfaces.web.request_input import M, read_model
 from india1853.interfaces.web.seating import Seating, SeatingSpec, SeatSpec
+from india1853.interfaces.web.seats_api import MAX_SECONDS, ClockBody, seat_rules
 from india1853.interfaces.web.store import GameStore
 
 T = TypeVar("T")
@@ -74,6 +75,9 @@ class OpenGameBody(BaseModel):
     seed: int | None = None
     hints: bool = False
     players: list[SeatBody]
+    # The seats' rules, as POST /api/games takes them (seats_api.py): from the start.
+    clock: ClockBody | None = None
+    absent_after: float | None = Field(default=None, gt=0, le=MAX_SECONDS)
 
 
 class JoinBody(BaseModel):
@@ -238,7 +242,8 @@ def install(app: FastAPI, static: Path, settings: AccountSettings | None = None,
         body = await _model(request, OpenGameBody)
         spec = SeatingSpec(seats=tuple(SeatSpec(p.name, p.bot, p.open) for p in body.players),
                            edition=body.edition, variants=tuple(body.variants),
-                           seed=body.seed, hints=body.hints)
+                           seed=body.seed, hints=body.hints,
+                           rules=seat_rules(body.clock, body.absent_after))
         out = await _run(seating().create, spec, signed_in(request))
         if out["started"]:
             app.state.bots.kick(out["id"])

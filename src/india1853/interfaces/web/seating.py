@@ -23,17 +23,18 @@ import json
 import secrets
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select, update
 
 from india1853.errors import InputError, RuleError
 from india1853.interfaces.bots import BOT_NAMES
-from india1853.interfaces.web import absence
+from india1853.interfaces.web import absence, clock
 from india1853.interfaces.web.access import HashedToken, new_token, token_hash
 from india1853.interfaces.web.accounts import Account
 from india1853.interfaces.web.alerts import account_owner, seat_owner
+from india1853.interfaces.web.clock import SeatRules
 from india1853.interfaces.web.db import (
     account_sessions,
     accounts,
@@ -71,6 +72,8 @@ class SeatingSpec:
     variants: tuple[str, ...] = ()
     seed: int | None = None
     hints: bool = False
+    # The seats' rules chosen at creation (clock.py): installed when the game starts.
+    rules: SeatRules = field(default_factory=SeatRules)
 
 
 def _engine(build: Any) -> Any:
@@ -141,7 +144,10 @@ class Seating:
                     raise ApiError(422, f"players[{i}].name: your seat needs a name (or sign "
                                         "in: your account's name is taken)")
                 names.append(name)
-        stored = {"edition": spec.edition, "variants": list(spec.variants), "seed": spec.seed}
+        stored: dict[str, Any] = {"edition": spec.edition, "variants": list(spec.variants),
+                                  "seed": spec.seed}
+        if spec.rules.any():
+            stored["seat_rules"] = asdict(spec.rules)
         settings = _settings(stored, names, spec.seed or 0)
         _engine(lambda: Game(settings))  # the variants and their combinations (the engine's)
         seating_id = secrets.token_urlsafe(GAME_ID_BYTES)
@@ -255,6 +261,10 @@ class Seating:
         self.store.rows.insert_on(conn, seating_id, game, players, [], None,
                                   "creator" if chosen is not None else "server",
                                   bool(row.hints))
+        rules = row.settings.get("seat_rules")
+        if rules:  # the clock starts with the game (the deciding seats' run from now)
+            clock.install_on(conn, seating_id, SeatRules(**rules),
+                             [s.name for s in seat_rows if s.bot is None], game, time.time())
         conn.execute(update(seatings).where(seatings.c.id == seating_id)
                      .values(started_at=time.time()))
         return True
