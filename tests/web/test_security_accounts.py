@@ -46,6 +46,9 @@ class Browser:
     def post(self, url: str, **kw: Any) -> Any:
         return self._keep(self.c.post(url, **self._headers(kw)))
 
+    def put(self, url: str, **kw: Any) -> Any:
+        return self._keep(self.c.put(url, **self._headers(kw)))
+
     def stream(self, method: str, url: str, **kw: Any) -> Any:
         return self.c.stream(method, url, **self._headers(kw))
 
@@ -114,6 +117,36 @@ def test_no_answer_holds_a_session_a_token_a_password_or_anothers_secret(
         secrets = [token.encode(), *(p.encode() for p in PASSWORDS.values()), b"$argon2"]
         for c in clients.values():
             secrets.append(c.cookies["india1853_session"].encode())
+        # The account's writes (every POST of /api/account) answer nothing of the kind either:
+        # a change of password, a deletion (a third account), sign-out.
+        newer = "bob's newer password"
+        secrets.append(newer.encode())
+        written: dict[str, bytes] = {}
+        r = clients["Bob"].post("/api/account/password", headers=csrf["Bob"],
+                                json={"password": PASSWORDS["Bob"], "new_password": newer})
+        assert r.status_code == 200, r.text
+        written["/api/account/password"] = r.content
+        secrets.append(clients["Bob"].cookies["india1853_session"].encode())  # the new one
+        cy = Browser(one)
+        written["/api/account/sign-up"] = cy.post(
+            "/api/account/sign-up", json={"name": "Cy", "password": "cy's long password"}).content
+        secrets.extend([b"cy's long password", cy.cookies["india1853_session"].encode()])
+        cy_csrf = {"X-CSRF-Token": cy.cookies["india1853_csrf"]}
+        written["/api/account/sign-in"] = Browser(one).post("/api/account/sign-in", json={
+            "name": "Cy", "password": "cy's long password"}).content
+        r = cy.post("/api/account/delete", headers=cy_csrf,
+                    json={"password": "cy's long password"})
+        assert r.status_code == 200, r.text
+        written["/api/account/delete"] = r.content
+        written["/api/account/sign-out"] = clients["Ann"].post(
+            "/api/account/sign-out", headers=csrf["Ann"]).content
+        written["/api/account/alerts"] = clients["Bob"].put(
+            "/api/account/alerts", headers={"X-CSRF-Token": clients["Bob"].cookies[
+                "india1853_csrf"]}, json={"webhook": None}).content
+        paths = nobody.get("/openapi.json").json()["paths"]
+        assert {p for p, methods in paths.items() if p.startswith("/api/account")
+                and set(methods) - {"get"}} == set(written), "a new account route: add it"
+        answers.extend(written.values())
         everything = [*answers, *own.values(),
                       *(raw for pages in (*before.values(), *after.values())
                         for raw in pages.values())]

@@ -158,9 +158,8 @@ function showCreated(result, hotseat) {
     items.push(linkItem("Play here (hotseat, every human seat)",
       result.hotseat_link || `/games/${result.id}#token=${result.hotseat_token}`));
   }
-  for (const [name, path] of Object.entries(result.links || {})) {
-    items.push(linkItem(`${name}'s private link`, path));
-  }
+  // The seats' own links stay unshown: every seat plays at this screen. Players at other
+  // screens join a game with open seats, each with his own seat (docs/web-api.md).
   items.push(linkItem("Spectators", result.spectator || `/games/${result.id}`));
   clear(document.getElementById("links"), items);
   const box = document.getElementById("created");
