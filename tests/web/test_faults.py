@@ -345,6 +345,11 @@ def test_backup_restore_keeps_accounts_open_seats_clocks_takebacks_and_alerts(
     # The seats' rules chosen with the open seats: the clock, the absence time.
     assert c.get(f"/api/games/{before['started']}/seats").json()["clock"]["bank"] == 600
     assert c.get(f"/api/games/{before['waiting']}/seats").json()["absent_after"] == 3600
+    # admin check sees a broken link of online play: a stand-in of no seat of its game.
+    damage(target, "UPDATE stand_ins SET seat = 'Zed' WHERE game_id = ?", game)
+    checked = admin("check", "--data-dir", str(target))
+    assert checked.returncode == 1, checked.stdout
+    assert f"damaged: game {game}: a stand-in of 'Zed', no seat of the game" in checked.stdout
 
 
 def test_restore_takes_a_backup_from_before_accounts_and_names_a_bad_field(
