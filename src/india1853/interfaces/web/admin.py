@@ -71,7 +71,7 @@ VERSION = 2
 READABLE = (1, 2)  # version 1: the games alone (before the tables of online play)
 SEED_CHOOSERS = (None, "server", "creator")
 ACTION_FIELDS = ("idx", "data", "seat", "created_at", "digest")
-SEATS, ROWS = GAME_PARTS[0], GAME_PARTS[1]
+SEATS = GAME_PARTS[0]
 
 
 @dataclass(frozen=True)
