@@ -525,8 +525,17 @@ def stand_in_crosses(a: Server, b: Server, game: str, tokens: dict[str, str]) ->
     process's page hears it at once (Redis), not at its next bot move, and its views and
     refusals follow.  A seat that decides nothing now is handed over, so that no bot move
     tells the other process anything."""
-    deciding = client(a.url).get(f"/api/games/{game}/seats").json()["deciding"]
-    away = next(name for name in tokens if name not in deciding)
+    for _ in range(len(tokens)):  # a decision every human seat makes at once: one decides
+        deciding = client(a.url).get(f"/api/games/{game}/seats").json()["deciding"]
+        away = next((name for name in tokens if name not in deciding), None)
+        if away is not None:
+            break
+        state = client(a.url).get(f"/api/games/{game}", headers=auth(tokens[deciding[0]]))
+        move = next(o for o in options(state.json()) if o["type"] not in ("undo", "redo"))
+        r = client(a.url).post(f"/api/games/{game}/actions", json=move,
+                               headers=auth(tokens[deciding[0]]))
+        assert r.status_code == 200, r.text
+    assert away is not None, "every human seat decides now"
     token = tokens[away]
     pages = {s.url: Stream(s.url, game, token) for s in (a, b)}
     for page in pages.values():
