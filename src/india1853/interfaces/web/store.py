@@ -277,7 +277,9 @@ class GameStore:
             "seat": None,
             "seats": list(access.seats),
             "covered": True,
-            "next_seat": deciding_human(entry.game, access.seats),
+            # A seat a bot plays for the time being is not passed the screen.
+            "next_seat": deciding_human(entry.game, [s for s in access.seats
+                                                     if s not in entry.stand_ins]),
             "turn": turn(entry.game, None),
             "last_action_id": len(entry.game.log),
             "can_undo": False,
