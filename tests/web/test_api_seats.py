@@ -348,6 +348,18 @@ def test_no_clock_runs_while_a_takeback_is_decided(c: httpx.Client) -> None:
     assert view(c, game)["last_action_id"] == 2
 
 
+def test_a_takeback_asked_after_a_clock_ran_out_stops_no_flag(c: httpx.Client) -> None:
+    made = create(c, players=TWO_AND_BOT, clock={"bank": 0.3})
+    game, ann = made["id"], made["tokens"]["Ann"]
+    settled(c, game, 1)
+    bond(c, game, ann)
+    time.sleep(0.4)  # Bob's clock runs out; nobody has looked yet
+    r = ask(c, game, ann, kind="takeback", to=0)
+    assert r.status_code == 200, r.text
+    assert r.json()["clock"]["seats"]["Bob"]["flagged"] is True  # acted on before the hold
+    assert r.json()["clock"]["held_by"] is not None
+
+
 def test_an_unanswered_takeback_expires_once_and_the_clocks_run_from_then(
         tmp_path: Path) -> None:
     """With an injected time through the Python API (no ten minutes' wait)."""

@@ -205,8 +205,7 @@ def ask(store: GameStore, game_id: str, token: str | None, seat: str | None,
     True when the bots may have moves to make (a seat handed over, a takeback).  A clock run
     out before is acted on first (asking stops no clock that reached zero)."""
     now = time.time()
-    if expire_all(store, now, game_id):
-        _changed(store, game_id)
+    ran_out = bool(expire_all(store, now, game_id))  # its bots are woken (True)
     with store.held(game_id) as entry:
         access = _access(entry, token, seat, f"asking for a {body.kind}")
         game = entry.game
@@ -226,8 +225,8 @@ def ask(store: GameStore, game_id: str, token: str | None, seat: str | None,
             clock.restart(store.db, game_id, game, now)  # held while the players decide
     if voters:
         _changed(store, game_id)
-        return False
-    return _carry_out(store, game_id, request_id)
+        return ran_out
+    return _carry_out(store, game_id, request_id) or ran_out
 
 
 def _subject(store: GameStore, game_id: str, entry: Entry, access: Access,
