@@ -448,9 +448,9 @@ def test_accounts_and_joining_across_two_processes(
 
 def test_a_clock_runs_out_once_across_processes_and_a_takeback_crosses_them(
         pg_url: str, redis_url: str, start_server: Callable[..., Server]) -> None:
-    """Issue 22 items 5-6 on two processes: the action at zero claimed once (both processes
-    asked at once, both sweeps running), and a takeback asked on one process and accepted on
-    the other."""
+    """Issue 22 items 5-7 on two processes: the action at zero claimed once (both processes
+    asked at once, both sweeps running), a takeback asked on one process and accepted on
+    the other, and a seat handed to a bot and taken back heard at once across them."""
     a = start_server(pg_url, redis_url)
     b = start_server(pg_url, redis_url)
     players = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat", "bot": "greedy"}]
@@ -517,6 +517,58 @@ def test_a_clock_runs_out_once_across_processes_and_a_takeback_crosses_them(
     assert r.status_code == 200, r.text
     assert r.json()["requests"]["branches"][0]["outcome"]["taken_back"] == [last + 1]
     assert client(a.url).get(f"/api/games/{game}").json()["last_action_id"] == last + 2
+    stand_in_crosses(a, b, game, {"Ann": ann, "Bob": bob})
+
+
+def stand_in_crosses(a: Server, b: Server, game: str, tokens: dict[str, str]) -> None:
+    """A seat handed to a bot on one process, and taken back on the other: the other
+    process's page hears it at once (Redis), not at its next bot move, and its views and
+    refusals follow.  A seat that decides nothing now is handed over, so that no bot move
+    tells the other process anything."""
+    for _ in range(len(tokens)):  # a decision every human seat makes at once: one decides
+        deciding = client(a.url).get(f"/api/games/{game}/seats").json()["deciding"]
+        away = next((name for name in tokens if name not in deciding), None)
+        if away is not None:
+            break
+        state = client(a.url).get(f"/api/games/{game}", headers=auth(tokens[deciding[0]]))
+        move = next(o for o in options(state.json()) if o["type"] not in ("undo", "redo"))
+        r = client(a.url).post(f"/api/games/{game}/actions", json=move,
+                               headers=auth(tokens[deciding[0]]))
+        assert r.status_code == 200, r.text
+    assert away is not None, "every human seat decides now"
+    token = tokens[away]
+    pages = {s.url: Stream(s.url, game, token) for s in (a, b)}
+    for page in pages.values():
+        page.wait(0)
+
+    def heard(server: Server, bots: dict[str, str], since: float) -> float:
+        """Seconds until ``server``'s page of the seat shows ``bots`` as its stand-ins."""
+        page = pages[server.url]
+        while not any(state.get("stand_ins") == bots for _id, state in page.events[-3:]):
+            assert page.error is None, page.error
+            assert time.monotonic() - since < 10, f"{server.url} never heard of {bots}"
+            time.sleep(0.02)
+        return time.monotonic() - since
+
+    start = time.monotonic()
+    r = client(a.url).post(f"/api/games/{game}/seats/hand", json={"bot": "random"},
+                           headers=auth(token))
+    assert r.status_code == 200, r.text
+    count = r.json()["last_action_id"]
+    delays = [heard(b, {away: "random"}, start)]
+    state = client(b.url).get(f"/api/games/{game}", headers=auth(token)).json()
+    assert state["stand_ins"] == {away: "random"} and state["can_undo"] is False
+    start = time.monotonic()
+    r = client(b.url).post(f"/api/games/{game}/seats/return", headers=auth(token))
+    assert r.status_code == 200 and r.json()["stand_ins"] == {}, r.text
+    delays.append(heard(a, {}, start))
+    assert client(a.url).get(f"/api/games/{game}", headers=auth(token)).json()[
+        "stand_ins"] == {}
+    # Told through Redis: the bot sweep (5 s) and the streams' own look (5 s) are slower.
+    assert max(delays) < 3.0, delays
+    assert client(a.url).get(f"/api/games/{game}").json()["last_action_id"] == count
+    for page in pages.values():
+        page.close()
 
 
 def test_a_128_bit_seed_survives_postgresql(pg_url: str, tmp_path: Path) -> None:

@@ -1,10 +1,12 @@
 """The seats over HTTP (issue 22 items 5-7): the chess clock (short banks; the claim at zero
 with an injected time through the Python API), takebacks by consent (accepted, refused, the
 engine's undo barrier), absent players' seats handed to bots by their player, by the clock and
-by a vote; bad input refused with the field named and nothing changed."""
+by a vote, a seat a bot plays refused to its human until he takes it back, the clocks held
+while a takeback is decided; bad input refused with the field named and nothing changed."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,15 +14,28 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import select
 from webclient import act, auth, client, create, option, view
 
-from india1853.interfaces.web import clock
+from india1853.interfaces.web import clock, consent
 from india1853.interfaces.web.db import Database
-from india1853.interfaces.web.seats_api import ClockBody, install, seat_rules
+from india1853.interfaces.web.entry import ApiError
+from india1853.interfaces.web.seat_tables import consents
+from india1853.interfaces.web.seats_api import (
+    ClockBody,
+    RequestBody,
+    attach,
+    expire_all,
+    install,
+    seat_rules,
+)
+from india1853.interfaces.web.seats_api import ask as ask_request
 from india1853.interfaces.web.store import GameStore, NewGame, NewSeat
 
 THREE = (NewSeat("Ann"), NewSeat("Bob"), NewSeat("Cat"))
 TWO_AND_BOT = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat", "bot": "random"}]
+THREE_AND_BOT = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Dan"},
+                 {"name": "Cat", "bot": "random"}]
 
 
 @pytest.fixture(scope="module")
@@ -270,3 +285,114 @@ def test_a_takeback_asked_before_the_game_moved_on_is_void_and_replaced(
         r = answer(c, game, first["id"] + 1, tokens[name], True)
         assert r.status_code == 200, r.text
     assert r.json()["requests"]["branches"][0]["outcome"]["taken_back"] == [2, 3]
+
+
+def test_a_seat_a_bot_plays_is_the_bots_until_its_player_takes_it_back(
+        c: httpx.Client) -> None:
+    made = create(c, players=THREE_AND_BOT)
+    game, tokens = made["id"], made["tokens"]
+    bob = tokens["Bob"]
+    settled(c, game, 1)  # Cat's bond
+    bond(c, game, tokens["Ann"])
+    bond(c, game, bob)  # Dan's bond still to come: Bob's may be undone, Bob decides nothing
+    undo = view(c, game, bob)["undo"]
+    assert undo is not None
+    r = c.post(f"/api/games/{game}/seats/hand", json={"bot": "random"}, headers=auth(bob))
+    assert r.status_code == 200, r.text
+    state = view(c, game, bob)
+    assert state["stand_ins"] == {"Bob": "random"}
+    assert (state["can_undo"], state["undo"], state["can_redo"]) == (False, None, False)
+    r = act(c, game, bob, undo)  # the bot's seat now: refused, and how to get it back said
+    assert r.status_code == 409, r.text
+    detail = r.json()["detail"]
+    assert detail.startswith("seat: the random bot plays Bob's seat for now (handed over by "
+                             "its player); take the seat back first"), detail
+    assert f"/api/games/{game}/seats/return" in detail
+    assert view(c, game)["last_action_id"] == 3  # nothing written
+    r = c.post(f"/api/games/{game}/seats/return", headers=auth(bob))
+    assert r.status_code == 200, r.text
+    assert view(c, game, bob)["stand_ins"] == {}
+    r = act(c, game, bob, undo)  # his own seat again: his undo stands
+    assert r.status_code == 200, r.text
+    assert r.json()["last_action_id"] == 4
+
+
+def test_no_clock_runs_while_a_takeback_is_decided(c: httpx.Client) -> None:
+    made = create(c, players=TWO_AND_BOT, clock={"bank": 600})
+    game, ann, bob = made["id"], made["tokens"]["Ann"], made["tokens"]["Bob"]
+    settled(c, game, 1)
+    bond(c, game, ann)  # Bob's bond to come: his clock runs
+    assert seats(c, game)["clock"]["seats"]["Bob"]["running"] is True
+    r = ask(c, game, ann, kind="takeback", to=0)
+    assert r.status_code == 200, r.text
+    number = r.json()["requests"]["open"][0]["id"]
+    held = r.json()["clock"]
+    assert held["held_by"] == number and held["paused"] is False
+    assert not any(x["running"] for x in held["seats"].values())
+    time.sleep(0.05)
+    assert seats(c, game)["clock"]["seats"]["Bob"]["left"] == held["seats"]["Bob"]["left"]
+    r = answer(c, game, number, bob, False)  # refused: Bob's clock runs again
+    assert r.json()["clock"]["held_by"] is None
+    assert r.json()["clock"]["seats"]["Bob"]["running"] is True
+    # Asked again and withdrawn by its asker (not by another seat): the clock runs again.
+    number = ask(c, game, ann, kind="takeback", to=0).json()["requests"]["open"][0]["id"]
+    assert seats(c, game)["clock"]["seats"]["Bob"]["running"] is False
+    withdraw = f"/api/games/{game}/requests/{number}/withdraw"
+    r = c.post(withdraw, headers=auth(bob))
+    assert r.status_code == 403 and r.json()["detail"].startswith("request:"), r.text
+    r = c.post(withdraw, headers=auth(ann))
+    assert r.status_code == 200, r.text
+    assert r.json()["requests"]["resolved"][0]["status"] == "withdrawn"
+    assert r.json()["clock"]["seats"]["Bob"]["running"] is True
+    assert c.post(withdraw, headers=auth(ann)).status_code == 409  # resolved already
+    assert view(c, game)["last_action_id"] == 2
+
+
+def test_a_takeback_asked_after_a_clock_ran_out_stops_no_flag(c: httpx.Client) -> None:
+    made = create(c, players=TWO_AND_BOT, clock={"bank": 0.3})
+    game, ann = made["id"], made["tokens"]["Ann"]
+    settled(c, game, 1)
+    bond(c, game, ann)
+    time.sleep(0.4)  # Bob's clock runs out; nobody has looked yet
+    r = ask(c, game, ann, kind="takeback", to=0)
+    assert r.status_code == 200, r.text
+    assert r.json()["clock"]["seats"]["Bob"]["flagged"] is True  # acted on before the hold
+    assert r.json()["clock"]["held_by"] is not None
+
+
+def test_an_unanswered_takeback_expires_once_and_the_clocks_run_from_then(
+        tmp_path: Path) -> None:
+    """With an injected time through the Python API (no ten minutes' wait)."""
+    db = Database(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    db.migrate()
+    store = GameStore(db)
+    attach(store)
+    made = store.create(NewGame(players=THREE, seed=3))
+    game, ann = made["id"], made["tokens"]["Ann"]
+    install(store, game, seat_rules(ClockBody(bank=1000), None))
+    _count, data = store.view_json(game, ann, None)
+    state = json.loads(data)
+    store.act_json(game, ann, option(state, "place_bond"))
+    ask_request(store, game, ann, None, RequestBody(kind="takeback", to=0))
+    with db.read() as conn:
+        asked = conn.execute(select(consents.c.created_at)).scalar_one()
+        assert clock.holding(conn, game, 1) == 1
+    expiry = asked + consent.TAKEBACK_SECONDS
+    assert expire_all(store, expiry - 1, game) == [] and _open(db) == 1
+    expire_all(store, expiry + 50, game)
+    assert _open(db) == 0
+    with db.read() as conn:
+        held = clock.describe(conn, game, expiry + 60, clock.holding(conn, game, 1))
+    assert held is not None and held["held_by"] is None
+    bob = held["seats"]["Bob"]
+    assert bob["running"] is True and 939 < bob["left"] < 941  # running since the expiry
+    assert held["seats"]["Ann"]["running"] is False
+    expire_all(store, expiry + 100, game)  # claimed once: nothing more
+    with pytest.raises(ApiError, match="expired unanswered"):  # not asked again and again
+        ask_request(store, game, ann, None, RequestBody(kind="takeback", to=0))
+    db.dispose()
+
+
+def _open(db: Database) -> int:
+    with db.read() as conn:
+        return len(conn.execute(select(consents).where(consents.c.status == "open")).all())

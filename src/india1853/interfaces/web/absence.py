@@ -6,6 +6,10 @@ other players may vote a seat over to a bot once it has been absent - deciding n
 action in the game for the time the creator set (consent.py carries the vote).  The row is
 read from the database by the bots' turn (store.py asks ``bots_of`` before each bot move),
 so every server process plays the same seats.
+
+While a bot plays a seat, the seat's human may not act for it (store.py refuses the action,
+409, saying how to take the seat back): the bot may be thinking its move at that moment, and
+the table sees the player come back before his moves, as at a real table.
 """
 
 from __future__ import annotations
@@ -27,6 +31,14 @@ def bots_of(db: Database, game_id: str) -> dict[str, str]:
     with db.read() as conn:
         return {r.seat: r.bot for r in conn.execute(
             select(stand_ins).where(stand_ins.c.game_id == game_id)).all()}
+
+
+def why(db: Database, game_id: str, seat: str) -> str:
+    """Why a bot plays the seat now, in words ("" if none does)."""
+    with db.read() as conn:
+        reason = conn.execute(select(stand_ins.c.reason).where(stand_ins.c.game_id == game_id)
+                              .where(stand_ins.c.seat == seat)).scalar_one_or_none()
+    return "" if reason is None else REASONS.get(reason, reason)
 
 
 def unfinished_games(db: Database) -> list[str]:
@@ -61,4 +73,5 @@ def describe(conn: Connection, game_id: str) -> dict[str, Any]:
                                   .order_by(stand_ins.c.seat)).all()}
 
 
-__all__ = ["REASONS", "bots_of", "describe", "hand_over", "take_back", "unfinished_games"]
+__all__ = ["REASONS", "bots_of", "describe", "hand_over", "take_back", "unfinished_games",
+           "why"]

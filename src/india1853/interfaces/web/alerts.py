@@ -435,8 +435,9 @@ class Alerts:
 
 def _fork(entry: Entry) -> tuple[Game, tuple[str, ...]]:
     """A copy of the game to ask outside its lock (cheap: the states are shared), and its
-    human seats."""
-    return entry.game.fork(), entry.humans()
+    human seats that no bot plays for the time being (a bot's decision is no alert to the
+    player who left it the seat)."""
+    return entry.game.fork(), tuple(h for h in entry.humans() if h not in entry.stand_ins)
 
 
 def _deciding(game: Game, humans: tuple[str, ...]) -> list[str]:

@@ -162,6 +162,7 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
         await bus.start()
         store = GameStore(db, cache_size=cache_size, cache_bytes=cache_bytes,
                           on_change=bus.changed, bot_cpu_seconds=bot_cpu_seconds)
+        bus.heard = store.changed_elsewhere  # a stand-in changed in another process
         talk = await social.start(app, store, bus, alerts)  # chat and turn alerts
         runner = BotRunner(store, bot_delay)
         app.state.store, app.state.notifier, app.state.bots = store, notifier, runner

@@ -83,6 +83,12 @@ class ByteLRU(Generic[K, V]):
             self._items.move_to_end(key)
             return found[0]
 
+    def peek(self, key: K) -> V | None:
+        """The value, if held, without making it the most recently used."""
+        with self._guard:
+            found = self._items.get(key)
+        return None if found is None else found[0]
+
     def put(self, key: K, value: V) -> None:
         """Store ``value`` (weighed now) as the most recently used, then evict."""
         weight = self._weigh(value)

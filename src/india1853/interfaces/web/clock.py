@@ -13,6 +13,12 @@ is done once however many processes try, and a process that died before it is ma
 the next one that reads the clocks.  The action at zero is claimed by one conditional update
 (``expire``: ``flagged_at`` set only where it is still empty), so it is taken once across
 processes, by the bot sweep (sweep.py) or by whichever request notices first.
+
+No clock runs while a takeback is asked (consent.py): the players are deciding whether to
+take the game back, not playing.  The request holds the clocks as long as it is open and the
+game has not moved on since it was asked (``holding``); when it is answered, withdrawn or
+expires (``consent.TAKEBACK_SECONDS`` unanswered), the deciding seats' clocks run again from
+that moment, with no increment (no turn ended).
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from typing import Any
 from sqlalchemy import Connection, delete, func, insert, select, update
 
 from india1853.interfaces.web.db import Database, actions, games
-from india1853.interfaces.web.seat_tables import seat_clocks, seat_rules, stand_ins
+from india1853.interfaces.web.seat_tables import consents, seat_clocks, seat_rules, stand_ins
 from india1853.rules.game.game import Game
 
 AT_ZERO = ("flag", "bot")
@@ -108,6 +114,24 @@ def _stood_in(conn: Connection, game_id: str) -> set[str]:
                             .where(stand_ins.c.game_id == game_id)).scalars())
 
 
+def holding(conn: Connection, game_id: str, count: int) -> int | None:
+    """The open takeback request that holds the clocks now (its number), if any: one asked
+    when the game had ``count`` actions, as it has now (once the game moved on, the request
+    can only be void, and holds nothing)."""
+    return conn.execute(select(consents.c.number).where(consents.c.game_id == game_id)
+                        .where(consents.c.kind == "takeback")
+                        .where(consents.c.status == "open")
+                        .where(consents.c.at_actions == count)).scalar_one_or_none()
+
+
+def _running(conn: Connection, game_id: str, game: Game, paused: bool) -> set[str]:
+    """The seats whose clocks run now: the deciding human seats no bot plays, unless the
+    clock is paused or a takeback request holds it."""
+    if paused or holding(conn, game_id, len(game.log)) is not None:
+        return set()
+    return deciding(game) - _stood_in(conn, game_id)
+
+
 def _run(conn: Connection, game_id: str, increment: float, running: set[str],
          when: float) -> None:
     """Every clock brought to ``when``: a running clock is charged; one that stops gets the
@@ -142,8 +166,7 @@ def settle(db: Database, game_id: str, game: Game) -> bool:
         if rules is None or rules.clock_bank is None or rules.settled_at == len(game.log):
             return False
         when = last_action_time(conn, game_id)
-        running = set() if rules.paused_since is not None else (
-            deciding(game) - _stood_in(conn, game_id))
+        running = _running(conn, game_id, game, rules.paused_since is not None)
         _run(conn, game_id, rules.clock_increment or 0.0, running, when)
         conn.execute(update(seat_rules).where(seat_rules.c.game_id == game_id)
                      .values(settled_at=len(game.log)))
@@ -151,14 +174,14 @@ def settle(db: Database, game_id: str, game: Game) -> bool:
 
 
 def restart(db: Database, game_id: str, game: Game, now: float) -> None:
-    """The clocks run again for who decides now (a seat taken back from a bot, a resume)."""
+    """The clocks run again for who decides now, or stop (a seat handed to a bot or taken
+    back, a takeback asked, answered, withdrawn or expired)."""
     with db.write() as conn:
         rules = rules_of(conn, game_id, for_update=True)
         if rules is None or rules.clock_bank is None:
             return
-        running = set() if rules.paused_since is not None else (
-            deciding(game) - _stood_in(conn, game_id))
-        _run(conn, game_id, 0.0, running, now)
+        _run(conn, game_id, 0.0, _running(conn, game_id, game, rules.paused_since is not None),
+             now)
 
 
 def pause(conn: Connection, game_id: str, now: float) -> None:
@@ -172,7 +195,7 @@ def resume(conn: Connection, game_id: str, game: Game, now: float) -> None:
     """The pause lifted: the deciding seats' clocks run from ``now``."""
     conn.execute(update(seat_rules).where(seat_rules.c.game_id == game_id)
                  .values(paused_since=None))
-    _run(conn, game_id, 0.0, deciding(game) - _stood_in(conn, game_id), now)
+    _run(conn, game_id, 0.0, _running(conn, game_id, game, False), now)
 
 
 def expire(db: Database, now: float, game_id: str | None = None) -> list[Expired]:
@@ -209,9 +232,11 @@ def expire(db: Database, now: float, game_id: str | None = None) -> list[Expired
     return claimed
 
 
-def describe(conn: Connection, game_id: str, now: float) -> dict[str, Any] | None:
+def describe(conn: Connection, game_id: str, now: float,
+             held_by: int | None = None) -> dict[str, Any] | None:
     """The clock as every viewer sees it (nothing secret): each human seat's seconds left
-    now, whether it runs, whether it reached zero; None for a game without a clock."""
+    now, whether it runs, whether it reached zero, and the takeback request holding it
+    (``held_by``, its number; ``holding``); None for a game without a clock."""
     rules = rules_of(conn, game_id)
     if rules is None or rules.clock_bank is None:
         return None
@@ -224,9 +249,9 @@ def describe(conn: Connection, game_id: str, now: float) -> dict[str, Any] | Non
                            "flagged": row.flagged_at is not None}
     return {"bank": rules.clock_bank, "increment": rules.clock_increment,
             "at_zero": rules.clock_at_zero, "bot": rules.zero_bot,
-            "paused": rules.paused_since is not None, "seats": seats}
+            "paused": rules.paused_since is not None, "held_by": held_by, "seats": seats}
 
 
-__all__ = ["AT_ZERO", "Expired", "SeatRules", "deciding", "describe", "expire", "install",
-           "install_on",
-           "last_action_time", "pause", "restart", "resume", "rules_of", "settle"]
+__all__ = ["AT_ZERO", "Expired", "SeatRules", "deciding", "describe", "expire", "holding",
+           "install", "install_on", "last_action_time", "pause", "restart", "resume", "rules_of",
+           "settle"]

@@ -61,6 +61,8 @@ class Entry:
     bot_error: str | None = None
     # The seats a bot plays for the time being (absence.py), each with its bot's name.
     stand_ins: dict[str, str] = field(default_factory=dict)
+    # The store's count of "changed elsewhere" when ``stand_ins`` was read (-1: read them).
+    stand_ins_epoch: int = -1
     board: BoardPicture | None = None  # the live board's picture (boards.py)
     board_etag: tuple[BoardState, str] | None = None  # the live board's ETag, for its state
     # The log's answers by ``after``, encoded once per change: every page asks for the same

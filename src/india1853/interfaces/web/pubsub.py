@@ -11,7 +11,10 @@ The message is ``"<process id>:<game id>"``: a process skips its own messages (i
 were woken already).  Redis is only a doorbell, never a store: an action is committed before
 it is published, a failed publish is logged and costs nothing but that push, and when the
 subscription is lost and found again every stream of this process is woken once, so that a
-page misses no action that was published while the connection was down.
+page misses no action that was published while the connection was down.  A change that is no
+action (a seat handed to a bot or taken back, a request, a vote) goes the same way: the
+receiving process's store is told first (``heard``), so that it reads again the seats bots
+play for the game before its streams and its next request look.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from india1853.errors import InputError
@@ -36,6 +40,9 @@ class LocalBroadcast:
 
     def __init__(self, notifier: Notifier) -> None:
         self.notifier = notifier
+        # Told of every other process's change before the streams wake (the store reads again
+        # what it keeps beside a game's actions: the seats bots play; None: any game).
+        self.heard: Callable[[str | None], None] | None = None
 
     def changed(self, game_id: str) -> None:
         """Thread-safe: called by the store after it committed a change to the game."""
@@ -118,9 +125,13 @@ class RedisBroadcast(LocalBroadcast):
         if not game_id or origin == self.origin:
             return
         self.received += 1
+        if self.heard is not None:
+            self.heard(game_id)
         self.notifier.changed(game_id)
 
     def _wake_all(self) -> None:
+        if self.heard is not None:
+            self.heard(None)
         for game_id in self.notifier.watched():
             self.notifier.changed(game_id)
 

@@ -87,6 +87,7 @@ def attach(store: GameStore) -> list[Callable[[float], list[str]]]:
     unfinished game with a seat a bot plays for the time being - their bots are woken."""
     store.after_write.append(partial(_settle, store))
     store.stand_ins = partial(absence.bots_of, store.db)
+    store.stand_in_why = partial(absence.why, store.db)
     woken: list[bool] = []
 
     def stood_in(_now: float) -> list[str]:
@@ -103,8 +104,14 @@ def _settle(store: GameStore, game_id: str, game: Any) -> None:
 
 
 def expire_all(store: GameStore, now: float, game_id: str | None = None) -> list[str]:
-    """The action at zero of every clock run out (claimed once across processes); the games
-    whose pages are told and whose bots are woken."""
+    """The takebacks left unanswered too long expired, their clocks running again from that
+    moment; then the action at zero of every clock run out (each claimed once across
+    processes); the games whose clock ran out (their pages are told, their bots woken)."""
+    for g, at_actions, when in consent.expire(store.db, now, game_id):
+        with store.held(g) as entry:
+            if len(entry.game.log) == at_actions:  # else it held nothing (clock.holding)
+                clock.restart(store.db, g, entry.game, when)
+        _changed(store, g)
     claimed = clock.expire(store.db, now, game_id)
     games = list(dict.fromkeys(e.game_id for e in claimed))
     for g in games:
@@ -136,7 +143,7 @@ def seats_json(store: GameStore, game_id: str) -> tuple[bytes, bool]:
         absent_after = rules.absent_after if rules is not None else None
         out = {
             "last_action_id": count,
-            "clock": clock.describe(conn, game_id, now),
+            "clock": clock.describe(conn, game_id, now, clock.holding(conn, game_id, count)),
             "stand_ins": bots,
             "requests": consent.describe(conn, game_id),
             "absent_after": absent_after,
@@ -195,8 +202,10 @@ def take_back(store: GameStore, game_id: str, token: str | None, seat: str | Non
 def ask(store: GameStore, game_id: str, token: str | None, seat: str | None,
         body: RequestBody) -> bool:
     """A request to the other human seats; carried out at once when nobody is left to ask.
-    True when the bots may have moves to make (a seat handed over, a takeback)."""
+    True when the bots may have moves to make (a seat handed over, a takeback).  A clock run
+    out before is acted on first (asking stops no clock that reached zero)."""
     now = time.time()
+    ran_out = bool(expire_all(store, now, game_id))  # its bots are woken (True)
     with store.held(game_id) as entry:
         access = _access(entry, token, seat, f"asking for a {body.kind}")
         game = entry.game
@@ -212,10 +221,12 @@ def ask(store: GameStore, game_id: str, token: str | None, seat: str | None,
         except IntegrityError:
             raise ApiError(409, "request: another request was asked at the same moment; "
                                 "ask again") from None
+        if body.kind == "takeback":
+            clock.restart(store.db, game_id, game, now)  # held while the players decide
     if voters:
         _changed(store, game_id)
-        return False
-    return _carry_out(store, game_id, request_id)
+        return ran_out
+    return _carry_out(store, game_id, request_id) or ran_out
 
 
 def _subject(store: GameStore, game_id: str, entry: Entry, access: Access,
@@ -272,6 +283,8 @@ def answer(store: GameStore, game_id: str, request_id: int, token: str | None,
             status = consent.vote(conn, row, access.seats, accept)
             if status == "refused":
                 consent.resolve(conn, game_id, request_id, "refused", now)
+        if status == "refused":
+            clock.restart(store.db, game_id, entry.game, now)  # a takeback held them
     if status != "accepted":
         _changed(store, game_id)
         return False
@@ -327,6 +340,21 @@ def _take_back_game(store: GameStore, game_id: str, row: Any, to: int, now: floa
     with store.db.write() as conn:
         consent.resolve(conn, game_id, row.number, "accepted", now, {"to": to, **outcome})
     return True
+
+
+def withdraw(store: GameStore, game_id: str, request_id: int, token: str | None,
+             seat: str | None) -> None:
+    """The token's seat withdraws the open request it asked (the clocks a takeback held run
+    again)."""
+    now = time.time()
+    with store.held(game_id) as entry:
+        access = _access(entry, token, seat, "withdrawing a request")
+        with store.db.write() as conn:
+            row = consent.get(conn, game_id, request_id, for_update=True)
+            consent.withdraw(conn, row, access.seats)
+            consent.resolve(conn, game_id, request_id, "withdrawn", now)
+        clock.restart(store.db, game_id, entry.game, now)
+    _changed(store, game_id)
 
 
 # --- routes ------------------------------------------------------------------------------
@@ -410,6 +438,16 @@ async def answer_request(game_id: str, request_id: int, request: Request,
     woke = await _run(answer, request.app.state.store, game_id, request_id,
                       bearer(request), seat, body.accept)
     return await _answer(request, game_id, woke)
+
+
+@router.post("/api/games/{game_id}/requests/{request_id}/withdraw")
+async def withdraw_request(game_id: str, request_id: int, request: Request,
+                           seat: str | None = None) -> Response:
+    """Withdraw an open request the token's seat asked (a takeback's clocks run again)."""
+    if not 0 < request_id < 2 ** 63:
+        raise ApiError(404, f"request {request_id}: no such request in this game")
+    await _run(withdraw, request.app.state.store, game_id, request_id, bearer(request), seat)
+    return await _answer(request, game_id, False)
 
 
 __all__ = ["ClockBody", "attach", "install", "router", "seat_rules"]

@@ -28,7 +28,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -117,9 +117,14 @@ class GameStore:
         self._boards = Boards()
         # The rooms beside the store (clock.py): called after each change is written, with
         # the game's lock held; ``stand_ins`` gives the seats bots play for the time being
-        # (absence.py), asked before each bot move.
+        # (absence.py), asked when the game is loaded or another process changed it, before
+        # each human action and each bot move; ``stand_in_why`` says why a bot plays a seat.
         self.after_write: list[Callable[[str, Game], None]] = []
         self.stand_ins: Callable[[str], dict[str, str]] | None = None
+        self.stand_in_why: Callable[[str, str], str] | None = None
+        # Bumped when this process may have missed other processes' changes (pubsub.py lost
+        # its subscription): every cached game's stand-ins are read again.
+        self._elsewhere = 0
 
     # --- cache and locks ------------------------------------------------------------------
 
@@ -165,7 +170,28 @@ class GameStore:
 
     def _read(self, game_id: str) -> Entry:
         """The game, current with the database (call with the game's lock held): the cached
-        game if it holds the database's count of actions, else rebuilt from the rows."""
+        game if it holds the database's count of actions, else rebuilt from the rows; the
+        seats bots play for the time being read once after a load and after every change
+        another process announced (``changed_elsewhere``)."""
+        entry = self._current(game_id)
+        epoch = self._elsewhere
+        if entry.stand_ins_epoch != epoch and self.stand_ins is not None:
+            entry.stand_ins_epoch = epoch  # before the read: a change heard meanwhile counts
+            self._stand_ins(entry, self.stand_ins(game_id))
+        return entry
+
+    def changed_elsewhere(self, game_id: str | None) -> None:
+        """Another process changed the game (None: maybe any game; pubsub.py, on the event
+        loop): what this process keeps beside its actions, the seats bots play for the time
+        being, is read again at its next use."""
+        if game_id is None:
+            self._elsewhere += 1
+            return
+        entry = self._cache.peek(game_id)
+        if entry is not None:
+            entry.stand_ins_epoch = -1
+
+    def _current(self, game_id: str) -> Entry:
         entry = self._cache.get(game_id)
         if entry is not None and self.rows.current_count(game_id) == len(entry.game.log):
             return entry  # the common case, checked by one statement
@@ -214,8 +240,11 @@ class GameStore:
             entry.responses[key] = out
             return out
         bots = entry.bot_seats()
-        undo = offered(entry.game, access, "undo", bots)
-        redo = offered(entry.game, access, "redo")
+        # A seat a bot plays for the time being is the bot's to act for: no undo or redo.
+        acting = replace(access, seats=tuple(s for s in access.seats
+                                             if s not in entry.stand_ins))
+        undo = offered(entry.game, acting, "undo", bots)
+        redo = offered(entry.game, acting, "redo")
         out = {
             "game": self._meta(game_id, entry),
             "seat": access.seat,
@@ -225,11 +254,14 @@ class GameStore:
             "can_undo": undo is not None,
             "undo": undo,
             # How many actions that undo takes back: one's own decision and the bots' replies.
-            "undo_takes_back": undo_takes_back(entry.game, access, bots),
+            "undo_takes_back": undo_takes_back(entry.game, acting, bots),
             "can_redo": redo is not None,
             "redo": redo,
             "board_etag": self._board_etag(entry),
             "bot_error": entry.bot_error,
+            # The seats a bot plays for the time being (public; absence.py): their humans
+            # take them back before acting.
+            "stand_ins": dict(entry.stand_ins),
         }
         entry.responses[key] = out
         return out
@@ -245,7 +277,9 @@ class GameStore:
             "seat": None,
             "seats": list(access.seats),
             "covered": True,
-            "next_seat": deciding_human(entry.game, access.seats),
+            # A seat a bot plays for the time being is not passed the screen.
+            "next_seat": deciding_human(entry.game, [s for s in access.seats
+                                                     if s not in entry.stand_ins]),
             "turn": turn(entry.game, None),
             "last_action_id": len(entry.game.log),
             "can_undo": False,
@@ -255,6 +289,7 @@ class GameStore:
             "redo": None,
             "board_etag": self._board_etag(entry),
             "bot_error": entry.bot_error,
+            "stand_ins": dict(entry.stand_ins),
         }
 
     def _board_etag(self, entry: Entry) -> str:
@@ -499,14 +534,26 @@ class GameStore:
                 if action_id != entry.game.next_id():
                     raise ApiError(409, f"action.id: expected {entry.game.next_id()}, got "
                                         f"{action_id} (the game has moved on: reload it)")
+                if self.stand_ins is not None:  # as the database says now (several processes)
+                    self._stand_ins(entry, self.stand_ins(game_id))
                 bots = entry.bot_seats()
                 who = authorize(entry.game, access, action, bots)
+                if who in entry.stand_ins:
+                    raise ApiError(409, self._stood_in(game_id, entry, who))
                 stamped = {**action, "created_at": int(time.time())}
                 if self._apply_all(game_id, entry,
                                    with_replies(entry.game, access, stamped, who, bots)):
                     access = after_acting(entry.game, access, cover)
                     return self._encode(game_id, entry, access)[1]
         raise ApiError(409, "the game changed while the action was written; reload it")
+
+    def _stood_in(self, game_id: str, entry: Entry, seat: str) -> str:
+        """The refusal of a human's action for a seat a bot plays for the time being: the
+        seat is the bot's until its player takes it back (docs/web-api.md)."""
+        why = self.stand_in_why(game_id, seat) if self.stand_in_why is not None else ""
+        return (f"seat: the {entry.stand_ins[seat]} bot plays {seat}'s seat for now"
+                f"{f' ({why})' if why else ''}; take the seat back first (POST "
+                f"/api/games/{game_id}/seats/return, \"Take my seat back\" on the page)")
 
     def preview_json(self, game_id: str, token: str | None, action: object,
                      seat: str | None = None, draft: bool = False) -> bytes:
@@ -647,6 +694,7 @@ class GameStore:
             if self.stand_ins is not None:
                 self._stand_ins(entry, self.stand_ins(game_id))
             task = self._bot_task(game_id, entry)
+            name = entry.bot_of(task[0]) if task is not None else None
         if task is None:
             return False
         player, entity, bot, decision, before = task
@@ -663,6 +711,10 @@ class GameStore:
             game = entry.game
             if len(game.log) != before:
                 return True  # someone acted meanwhile (bonds are written at once): look again
+            if player in entry.stand_ins and self.stand_ins is not None:
+                self._stand_ins(entry, self.stand_ins(game_id))
+            if entry.bot_of(player) != name:
+                return True  # taken back (or handed to another bot) while it thought
             action = {**choice, "id": game.next_id(), "created_at": int(time.time())}
             try:
                 return self._apply(game_id, entry, action, player)

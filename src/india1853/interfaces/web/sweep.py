@@ -8,9 +8,10 @@ with bot seats that changed lately but not in the last moments, and wakes their 
 that must act is then moved by whichever process gets there first (the database accepts one
 move per turn; bots.py and store.py), and a game whose bots have nothing to do costs one read.
 
-The same look, in every process, also asks its ``looks`` (the chess clocks run out,
-seats_api.py), each of which claims what it acts on in the database, so that the action at
-zero is taken once across processes; their games' bots are woken.
+The same look, in every process, also asks its ``looks`` (the chess clocks run out, and the
+takebacks left unanswered too long expire: seats_api.py), each of which claims what it acts
+on in the database, so that the action at zero is taken once across processes; their games'
+bots are woken.
 """
 
 from __future__ import annotations

@@ -104,6 +104,7 @@ export class Decisions extends RunEditor {
     this.act = act;
     this.dialog = dialog;
     this.selection = null; // {kind: "track"|"base", hex, tile, index}
+    this.standIn = null; // a bot plays this seat for the time being: {bot, why, takeBack}
     this.turn = null;
     this.secretShownFor = null;
     document.addEventListener("keydown", (event) => {
@@ -202,6 +203,16 @@ export class Decisions extends RunEditor {
       box.classList.add("idle");
       this.title.textContent = "History";
       clear(this.body, h("p", {}, "A read-only view of an earlier moment. Return to the game to act."));
+      this.board.highlight(new Map());
+      return;
+    }
+    if (this.standIn) {
+      const s = this.standIn;
+      box.classList.add("idle");
+      this.title.textContent = "A bot plays your seat";
+      clear(this.body, h("div", { class: "stand-in", role: "status" },
+        h("p", {}, `The ${s.bot} bot plays your seat for now${s.why ? ` (${s.why})` : ""}: it makes your decisions until you take the seat back.`),
+        h("button", { type: "button", class: "primary", onclick: s.takeBack }, "Take my seat back")));
       this.board.highlight(new Map());
       return;
     }

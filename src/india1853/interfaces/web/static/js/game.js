@@ -59,7 +59,18 @@ const alertSettings = new AlertSettings({
 const seats = new Seats({
   card: $("seats-card"), body: $("seats-body"), gameId, token, showError, log: $("log"),
   seat: () => (token && state.data && state.data.seat && !state.data.covered ? state.data.seat : null),
+  // The reason a bot plays this seat arrives with the seats' state: the notice says it.
+  onChange: () => {
+    if (!decisions.standIn || !state.data) return;
+    decisions.standIn.why = seats.why(state.data.seat);
+    decisions.render();
+  },
 });
+
+async function takeSeatBack() {
+  await seats.post("/seats/return");
+  await refresh(); // the view without the stand-in: the seat's own decisions again
+}
 
 function showError(message) {
   const el = $("error");
@@ -247,6 +258,9 @@ function render(rawTurn, { readOnly }) {
   renderSeat(d, readOnly);
   chat.setSeat(readOnly || !d ? null : d.seat); // the chat: written by the seat shown
   alertSettings.setSeat(d && d.seat, Boolean(d && d.seats && d.seats.length === 1));
+  // A seat a bot plays for the time being: the bot's decisions, until "Take my seat back".
+  const bot = !readOnly && d && d.seat && d.stand_ins ? d.stand_ins[d.seat] : undefined;
+  decisions.standIn = bot ? { bot, why: seats.why(d.seat), takeBack: takeSeatBack } : null;
   decisions.update(turn, { readOnly });
   renderPlayers($("players"), turn);
   renderStatus($("status-strip"), turn);
@@ -470,7 +484,9 @@ function listen() {
       if (Number.isInteger(id)) lastId = id;
       seats.refresh(); // a request, a vote or a seat handed over changes no action id
       if (state.busy) state.behind = Math.max(state.behind ?? 0, id);
-      else if (state.data && id !== state.data.last_action_id) {
+      else if (state.data && (id !== state.data.last_action_id
+        || (data && data.stand_ins && JSON.stringify(data.stand_ins) !== JSON.stringify(state.data.stand_ins)))) {
+        // A new action, or a seat handed to a bot or taken back (no action id changes).
         // A seat's own stream (or a spectator's) carries the answer GET would give: shown as
         // it is. A shared screen asks for the covered answer instead.
         if (state.shared === false && data && data.turn) {

@@ -39,9 +39,9 @@ const KIND_WORDS = {
 export class Seats {
   /** `card`/`body`: the card and its content; `seat()`: the seat this page acts as (null:
    * a spectator); `showError(message)`; `log`: the game log's list, whose undone lines
-   * are marked. */
-  constructor({ card, body, gameId, token, seat, showError, log }) {
-    Object.assign(this, { card, body, gameId, token, seat, showError, log });
+   * are marked; `onChange()`: called when the seats' state changed. */
+  constructor({ card, body, gameId, token, seat, showError, log, onChange = () => {} }) {
+    Object.assign(this, { card, body, gameId, token, seat, showError, log, onChange });
     this.data = null;
     this.fetchedAt = 0;
     this.loading = false;
@@ -88,9 +88,16 @@ export class Seats {
     if (key !== this.key) {
       this.key = key;
       this.render();
+      this.onChange();
     }
     this.tick();
     this.markLog();
+  }
+
+  /** Why a bot plays the seat now, in words ("" if none does, or not known yet). */
+  why(seat) {
+    const s = this.data && this.data.stand_ins[seat];
+    return s ? s.why : "";
   }
 
   /** The seconds a seat's clock shows now: the server's, counted down while it runs. */
@@ -172,6 +179,7 @@ export class Seats {
     const rule = `${clockWords(c.bank)} each, +${c.increment}s a turn; at zero: ${c.at_zero === "bot" ? `the ${c.bot} bot takes the seat` : "a flag"}`;
     return h("div", { class: "clocks" },
       c.paused ? h("p", { class: "paused" }, "Clock paused") : null,
+      !c.paused && c.held_by ? h("p", { class: "paused" }, "Clocks stopped while the takeback is decided") : null,
       h("ul", { class: "clock-list", "aria-label": "Chess clock" }, rows),
       h("p", { class: "hint" }, rule));
   }
@@ -184,7 +192,9 @@ export class Seats {
         waiting.length ? `Waiting for ${waiting.join(", ")}.` : ""),
       mine ? h("div", { class: "buttons" },
         h("button", { type: "button", class: "primary", onclick: () => this.post(`/requests/${r.id}`, { accept: true }) }, "Accept"),
-        h("button", { type: "button", onclick: () => this.post(`/requests/${r.id}`, { accept: false }) }, "Refuse")) : null);
+        h("button", { type: "button", onclick: () => this.post(`/requests/${r.id}`, { accept: false }) }, "Refuse")) : null,
+      me && r.asker === me ? h("div", { class: "buttons" },
+        h("button", { type: "button", onclick: () => this.post(`/requests/${r.id}/withdraw`) }, "Withdraw my request")) : null);
   }
 
   controls(d, me) {
