@@ -17,7 +17,7 @@ from sinks import SmtpSink, WebhookReceiver
 def test_two_accounts_and_a_guest_play_one_game_with_open_seats_a_clock_and_alerts(
         browser: Browser, tmp_path: Path) -> None:
     hook, smtp = WebhookReceiver(), SmtpSink()
-    server = ServerProcess(tmp_path / "server", *server_options(hook.url, smtp.port))
+    server = ServerProcess(tmp_path / "server", *server_options(smtp.port))
     flow = None
     try:
         url = server.url

@@ -101,7 +101,10 @@ export class Seats {
     for (const [seat, c] of Object.entries(clock.seats)) {
       const el = this.body.querySelector(`[data-clock="${CSS.escape(seat)}"]`);
       const left = this.left(seat);
-      if (el) el.textContent = clockWords(left);
+      const words = clockWords(left);
+      // Written only when the second shown changes: a write, even of the same text, makes
+      // the browser lay out and paint the card again (four times a second on every page).
+      if (el && el.textContent !== words) el.textContent = words;
       if (c.running && !c.flagged && left <= 0) ranOut = true;
     }
     // A clock at zero: the server takes the action at zero when asked (once, whoever asks).
