@@ -11,16 +11,19 @@ player's pages on the process ``Urls`` gives him).  The steps, in one game:
    accounts in "My games" (Uma a webhook to the loopback receiver, Vic an e-mail to the SMTP
    sink; a quiet time of an hour, so exactly one alert each is due); Vic joins from the
    lobby's list of open games, Wes (the last seat: the game starts) from the invite link.
-2. The bonds: Uma and Vic each write theirs on their pages; Wes, on his, sets his seat's own
-   alerts (a webhook; a bad address refused first) and writes none.  The chat: a hostile
-   message from Uma reaches Vic, Wes and the spectator as text, Vic answers.
+2. The bonds (written by all at once, 2.5.2: every clock runs): Uma and Vic write theirs at
+   once with their browsers' sessions (their pages act from the claims on), Wes writes none;
+   on his page he sets his seat's own alerts (a webhook; a bad address refused first).  The
+   game pages of Uma and Vic (no token: the account's session) and a spectator's; the chat:
+   a hostile message from Uma reaches Vic, Wes and the spectator as text, Vic answers.
 3. Wes's clock runs out: the random bot takes his seat and writes his bond; Wes takes his
    seat back.
 4. A reload and a changed URL (``#decisions``, the guest's token stripped) keep each seat;
    "My games" of each says whose turn it is, as the engine's turn model does.
 5. The claims, each made on the page of whoever decides (the engine's turn model), until
-   each of the three has acted on his page; a takeback asked on one page and accepted on both
-   others (the undone actions struck through in the log) and one refused.
+   each of the three has acted on his page; a takeback of the last two claims asked on one
+   page and refused on another, then asked again and accepted on both others (the undone
+   actions struck through in the log).
 6. The webhook receiver and the SMTP sink have received exactly the expected alerts: one for
    each seat, to its own address.
 
@@ -231,6 +234,7 @@ class Flow:
         self.game = ""
         self.wes_token = ""
         self.acted: dict[str, list[str]] = {name: [] for name in self.players}
+        self.last_two: list[tuple[str, int]] = []  # the two last claims: (who, action id)
 
     def close(self) -> None:
         for p in (self.uma, self.vic, self.wes, self.watcher):
@@ -246,17 +250,14 @@ class Flow:
             expect.set_options(timeout=None)
 
     def _run(self) -> None:
-        for step in (self.create_and_join, self.bonds_chat_and_alert_settings,
-                     self.clock_runs_out_and_wes_takes_his_seat_back,
-                     self.reload_and_changed_url_keep_each_seat,
-                     self.my_games_shows_whose_turn, self.play_until_each_has_acted,
-                     self.takeback_refused_and_one_accepted,
-                     self.exactly_the_expected_alerts):
-            import sys; sys.path.insert(0, "/tmp/flow22"); import tree
-            t = time.monotonic(); c0 = tree.tree_cpu()
-            step()
-            c1 = tree.tree_cpu()
-            print("STEP", step.__name__, round(time.monotonic() - t, 1), {k: round(c1[k]-c0.get(k,0),1) for k in c1 if c1[k]-c0.get(k,0) > 0.2})
+        self.create_and_join()
+        self.bonds_chat_and_alert_settings()
+        self.clock_runs_out_and_wes_takes_his_seat_back()
+        self.reload_and_changed_url_keep_each_seat()
+        self.my_games_shows_whose_turn()
+        self.play_until_each_has_acted()
+        self.takeback_refused_and_one_accepted()
+        self.exactly_the_expected_alerts()
         for p in (self.uma, self.vic, self.wes, self.watcher):
             assert p.errors == [], (p.name, p.errors)
 
