@@ -255,36 +255,6 @@ def test_the_creator_starts_early_with_bots(app: FastAPI) -> None:
                                        {"name": "Bot 2", "bot": "random"}]
 
 
-def test_an_open_games_clock_and_absence_time_start_with_it(app: FastAPI) -> None:
-    """The seats' rules of POST /api/games (a chess clock, an absence time) on a game with
-    open seats: refused alike when bad; kept until the start, when every human seat's clock
-    starts (the bonds: all decide at once, 2.5.2); a bot filling a seat has none."""
-    c = browser(app)
-    seats = [{"name": "Ida"}, {"open": True}, {"open": True}]
-    r = c.post("/api/open-games", json={"players": seats, "clock": {"bank": 0}})
-    assert r.status_code == 422 and r.json()["detail"].startswith("clock.bank:"), r.text
-    r = c.post("/api/open-games", json={"players": seats, "absent_after": -1})
-    assert r.status_code == 422 and r.json()["detail"].startswith("absent_after:"), r.text
-    r = c.post("/api/open-games", json={
-        "players": seats, "seed": 5, "absent_after": 3600,
-        "clock": {"bank": 600, "increment": 20, "at_zero": "bot", "bot": "random"}})
-    assert r.status_code == 201, r.text
-    made = r.json()
-    game = made["id"]
-    assert browser(app).post(f"/api/open-games/{game}/join",
-                             json={"name": "Jon"}).status_code == 200
-    r = c.post(f"/api/open-games/{game}/start", json={"bot": "greedy"},
-               headers={"Authorization": f"Bearer {made['token']}"})
-    assert r.status_code == 200, r.text
-    clock = c.get(f"/api/games/{game}/seats").json()
-    assert clock["absent_after"] == 3600
-    rules = clock["clock"]
-    assert (rules["bank"], rules["increment"], rules["at_zero"], rules["bot"]) == (
-        600, 20, "bot", "random")
-    assert sorted(rules["seats"]) == ["Ida", "Jon"]  # "Bot 1" has no clock
-    assert all(s["running"] and 590 < s["left"] <= 600 for s in rules["seats"].values())
-
-
 def test_bad_open_games_name_the_field_and_create_nothing(app: FastAPI) -> None:
     c = browser(app)
     before = c.get("/api/open-games").json()

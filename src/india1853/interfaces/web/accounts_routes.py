@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from anyio import to_thread
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
 from india1853.interfaces.web.accounts import (
     Account,
@@ -33,7 +33,6 @@ from india1853.interfaces.web.accounts import (
 from india1853.interfaces.web.entry import encode
 from india1853.interfaces.web.request_input import M, read_model
 from india1853.interfaces.web.seating import Seating, SeatingSpec, SeatSpec
-from india1853.interfaces.web.seats_api import MAX_SECONDS, ClockBody, seat_rules
 
 T = TypeVar("T")
 MAX_BODY = 64 << 10  # a name and a password, a new game's seats, a browser's kept seats
@@ -61,9 +60,6 @@ class OpenGameBody(BaseModel):
     seed: int | None = None
     hints: bool = False
     players: list[SeatBody]
-    # The seats' rules, as POST /api/games (seats_api.py): installed when the game starts.
-    clock: ClockBody | None = None
-    absent_after: float | None = Field(default=None, gt=0, le=MAX_SECONDS)
 
 
 class JoinBody(BaseModel):
@@ -195,8 +191,7 @@ def install(app: FastAPI, static: Path, settings: AccountSettings | None = None,
         body = await _model(request, OpenGameBody)
         spec = SeatingSpec(seats=tuple(SeatSpec(p.name, p.bot, p.open) for p in body.players),
                            edition=body.edition, variants=tuple(body.variants),
-                           seed=body.seed, hints=body.hints,
-                           rules=seat_rules(body.clock, body.absent_after))
+                           seed=body.seed, hints=body.hints)
         out = await _run(seating().create, spec, signed_in(request))
         if out["started"]:
             app.state.bots.kick(out["id"])

@@ -75,25 +75,18 @@ def install(db: Database, game_id: str, rules: SeatRules, humans: Collection[str
             game: Game, now: float) -> None:
     """A new game's rules row and its clocks, the deciding seats' running from ``now``."""
     with db.write() as conn:
-        install_on(conn, game_id, rules, humans, game, now)
-
-
-def install_on(conn: Connection, game_id: str, rules: SeatRules, humans: Collection[str],
-               game: Game, now: float) -> None:
-    """``install`` in the caller's transaction (a game with open seats starts in the one
-    that writes its rows, seating.py)."""
-    conn.execute(insert(seat_rules).values(
-        game_id=game_id, clock_bank=rules.bank, clock_increment=rules.increment,
-        clock_at_zero=rules.at_zero if rules.bank is not None else None,
-        zero_bot=rules.zero_bot if rules.bank is not None else None,
-        absent_after=rules.absent_after, settled_at=len(game.log), paused_since=None))
-    if rules.bank is None or not humans:
-        return
-    running = deciding(game)
-    conn.execute(insert(seat_clocks), [
-        {"game_id": game_id, "seat": s, "bank": rules.bank,
-         "running_since": now if s in running else None, "flagged_at": None}
-        for s in humans])
+        conn.execute(insert(seat_rules).values(
+            game_id=game_id, clock_bank=rules.bank, clock_increment=rules.increment,
+            clock_at_zero=rules.at_zero if rules.bank is not None else None,
+            zero_bot=rules.zero_bot if rules.bank is not None else None,
+            absent_after=rules.absent_after, settled_at=len(game.log), paused_since=None))
+        if rules.bank is None or not humans:
+            return
+        running = deciding(game)
+        conn.execute(insert(seat_clocks), [
+            {"game_id": game_id, "seat": s, "bank": rules.bank,
+             "running_since": now if s in running else None, "flagged_at": None}
+            for s in humans])
 
 
 def rules_of(conn: Connection, game_id: str, *, for_update: bool = False) -> Any:
@@ -228,4 +221,4 @@ def describe(conn: Connection, game_id: str, now: float) -> dict[str, Any] | Non
 
 
 __all__ = ["AT_ZERO", "Expired", "SeatRules", "deciding", "describe", "expire", "install",
-           "install_on", "last_action_time", "pause", "restart", "resume", "rules_of", "settle"]
+           "last_action_time", "pause", "restart", "resume", "rules_of", "settle"]

@@ -23,14 +23,13 @@ import json
 import secrets
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
 
 from india1853.errors import InputError, RuleError
 from india1853.interfaces.bots import BOT_NAMES
-from india1853.interfaces.web import clock
 from india1853.interfaces.web.access import HashedToken, new_token, token_hash
 from india1853.interfaces.web.accounts import Account
 from india1853.interfaces.web.db import games, seating_seats, seatings, seats
@@ -60,13 +59,6 @@ class SeatingSpec:
     variants: tuple[str, ...] = ()
     seed: int | None = None
     hints: bool = False
-    rules: clock.SeatRules = field(default_factory=clock.SeatRules)  # the clock, absence
-
-
-def _seat_rules(stored: dict[str, Any]) -> clock.SeatRules:
-    """The seats' rules kept with a seating's settings (none: no clock, no absence time)."""
-    kept = stored.get("seat_rules")
-    return clock.SeatRules(**kept) if isinstance(kept, dict) else clock.SeatRules()
 
 
 def _engine(build: Any) -> Any:
@@ -137,10 +129,7 @@ class Seating:
                     raise ApiError(422, f"players[{i}].name: your seat needs a name (or sign "
                                         "in: your account's name is taken)")
                 names.append(name)
-        stored: dict[str, Any] = {"edition": spec.edition, "variants": list(spec.variants),
-                                  "seed": spec.seed}
-        if spec.rules.any():  # the clock and the absence time wait for the start
-            stored["seat_rules"] = asdict(spec.rules)
+        stored = {"edition": spec.edition, "variants": list(spec.variants), "seed": spec.seed}
         settings = _settings(stored, names, spec.seed or 0)
         _engine(lambda: Game(settings))  # the variants and their combinations (the engine's)
         seating_id = secrets.token_urlsafe(GAME_ID_BYTES)
@@ -254,10 +243,6 @@ class Seating:
         self.store.rows.insert_on(conn, seating_id, game, players, [], None,
                                   "creator" if chosen is not None else "server",
                                   bool(row.hints))
-        rules = _seat_rules(row.settings)
-        if rules.any():  # the clocks start with the game, in its transaction
-            clock.install_on(conn, seating_id, rules,
-                             [s.name for s in seat_rows if s.bot is None], game, time.time())
         conn.execute(update(seatings).where(seatings.c.id == seating_id)
                      .values(started_at=time.time()))
         return True
