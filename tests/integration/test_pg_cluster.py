@@ -10,6 +10,8 @@ joins racing for the last seats).  And a 128-bit seed on PostgreSQL (issue 19, i
 seed lives in the ``games.settings`` JSON column, which keeps any integer exactly; a server
 restarted on the database (no cache) publishes the same commitment and deals the same hand
 (here, on the module's PostgreSQL: a cluster of its own cost a second ``initdb``).
+Turn alerts sent once and the chat across the processes are test_pg_flow.py's (issue 22's
+flow in the browser, on two processes).
 """
 
 from __future__ import annotations
@@ -336,60 +338,6 @@ def test_actions_stand_through_a_redis_outage_and_pages_catch_up(
         # look at the database every 5 s would also find it).
         assert watcher.wait(1, timeout=30)["last_action_id"] == 1
     watcher.close()
-
-
-def test_turn_alerts_go_once_and_chat_crosses_processes(
-        pg_url: str, redis_url: str, start_server: Callable[..., Server]) -> None:
-    """Issue 22: two processes, each checking after its own changes and sweeping for the
-    other's, send each alert once (claimed in PostgreSQL); a chat message written through one
-    reaches a stream of the other (Redis)."""
-    import sinks
-    from webclient import EventStream, wait_for
-
-    hook, smtp = sinks.WebhookReceiver(), sinks.SmtpSink()
-    options = ("--alert-webhook-private", "--alert-sweep-seconds", "0.2",
-               "--smtp-host", "127.0.0.1", "--smtp-port", str(smtp.port),
-               "--smtp-from", "alerts@india1853.test", "--no-smtp-starttls")
-    try:
-        a = start_server(pg_url, redis_url, options=options)
-        b = start_server(pg_url, redis_url, options=options)
-        ca, cb = client(a.url), client(b.url)
-        made = ca.post("/api/games", json={"players": PLAYERS[:3], "seed": 5}).json()
-        game, tokens = made["id"], made["tokens"]
-        r = cb.put(f"/api/games/{game}/alerts", headers=auth(tokens["Ann"]),
-                   json={"webhook": f"{hook.url}/ann", "quiet_seconds": 0})
-        assert r.status_code == 200, r.text
-        r = ca.put(f"/api/games/{game}/alerts", headers=auth(tokens["Bob"]),
-                   json={"email": "bob@example.org", "quiet_seconds": 0})
-        assert r.status_code == 200, r.text
-        watcher = EventStream(a.url, f"/api/games/{game}/events")
-        try:
-            said = cb.post(f"/api/games/{game}/chat", headers=auth(tokens["Cat"]),
-                           json={"text": "<i>hello</i> from B"})
-            assert said.status_code == 201, said.text
-            wait_for(lambda: b"<i>hello</i> from B" in watcher.raw, 30)
-        finally:
-            watcher.close()
-        # Bonds (all at once: no alert), Ann's claim begins (alert), Cat's, Bob's (alert).
-        sides = [ca, cb, ca, cb, ca]
-        for i, kind in enumerate(["place_bond"] * 3 + ["claim_city"] * 2):
-            c = sides[i]
-            for token in tokens.values():
-                state = c.get(f"/api/games/{game}", headers=auth(token)).json()
-                offered = [o["action"] for d in state["turn"]["decisions"]
-                           for o in d["options"] if o["action"]["type"] == kind]
-                if offered:
-                    r = c.post(f"/api/games/{game}/actions", json=offered[0],
-                               headers=auth(token))
-                    assert r.status_code == 200, r.text
-                    break
-        wait_for(lambda: len(hook.to("/ann")) == 1 and len(smtp.messages) == 1, 60)
-        time.sleep(1.5)  # both processes have swept the game several times since
-        assert len(hook.to("/ann")) == 1 and len(smtp.messages) == 1
-        assert smtp.messages[0]["To"] == "bob@example.org"
-    finally:
-        hook.close()
-        smtp.close()
 
 
 def csrf(c: httpx.Client) -> dict[str, str]:

@@ -4,7 +4,10 @@ its label is not covered; phase 1 says there is no train limit and no tile yet; 
 scrolls its header away; the keyboard focus stays at the decisions after an action; the log
 names cards and heads each round; the Elephant is offered with one compact control; minor
 companies are marked with the engine's words on what that means (4.1.2); the lobby hides an
-empty games table and offers Play / Resume for a game this browser has a seat in.
+empty games table and offers Play / Resume for a game this browser has a seat in; and (issue
+22 item 3) an account's turn alerts set in "My games" on a server that sends no e-mail.
+Issue 22's flow (accounts, open seats, clock, chat, takebacks, alerts) is
+test_browser_seats.py's.
 
 Mid-game positions are fixture logs imported truncated (no game is played here)."""
 
@@ -201,130 +204,6 @@ def _sign_up(page: Page, url: str, name: str) -> None:
     page.fill("#account-password", "a password of " + name)
     page.click("#sign-up")
     expect(page.locator("#signed-in")).to_have_text(f"Signed in as {name}")
-
-
-def _bond(page: Page, url: str, game: str) -> None:
-    """The seat at the page writes the first bond offered: one action more in the game."""
-    before = httpx.get(f"{url}/api/games/{game}", timeout=60).json()["last_action_id"]
-    page.click("#open-secret")
-    expect(page.locator("#secret-dialog")).to_be_visible()
-    page.click("#place-bond")
-    wait_for_action(page, before + 1)
-
-
-def test_three_browsers_two_accounts_and_a_guest_join_open_seats(
-        pages: Pages, server_url: str, tmp_path: Path) -> None:
-    """Issue 22 items 1-2: Uma (an account) creates a game with two open seats; Vic (an
-    account) joins from the lobby's list, Wes (a guest) from the invite link, and the game
-    starts; each writes a bond; a reload and a changed URL keep each seat (the guest's token
-    kept by his browser, the accounts' seats by their session); "My games" says whose turn it
-    is, as the engine says."""
-    uma, uma_errors = pages.new()
-    _sign_up(uma, server_url, "Uma")
-    expect(uma.locator("#seats .seat-name-input").first).to_have_value("Uma")
-    uma.uncheck("#hotseat")
-    uma.fill("#seed", "5")
-    for i in (1, 2):
-        uma.locator("#seats .seat-kind").nth(i).select_option("open")
-    uma.click("button[type=submit]")
-    invite = uma.inner_text("#invite-link")
-    game = invite.rsplit("/", 1)[1]
-    expect(uma.locator("#my-seat-link")).to_have_text("Your seat: Uma")
-
-    vic, vic_errors = pages.new()
-    _sign_up(vic, server_url, "Vic")
-    row = vic.locator(f"#open-games tr[data-game='{game}']")
-    expect(row).to_contain_text("Uma, (open), (open)")
-    vic.evaluate("window.scrollTo(0, 0)")
-    shot(vic, "lobby-open-games", tmp_path)
-    row.get_by_role("button", name=f"Join game {game}").click()
-    expect(vic.locator("#join-name")).to_have_value("Vic")
-    vic.click("#join-submit")
-    expect(vic.locator("#joined")).to_contain_text("as Vic")
-
-    wes, wes_errors = pages.new()
-    wes.goto(invite)
-    wes.fill("#join-name", "Wes")
-    wes.click("#join-submit")  # the last seat: the game starts, the page opens it
-    wes.wait_for_url(re.compile(rf"/games/{game}#token="))
-    expect(wes.locator("#seat-name")).to_have_text("Wes")
-    expect(wes.locator("#keep-link")).to_contain_text("Keep this link")
-
-    for page in (uma, vic):
-        page.goto(f"{server_url}/games/{game}")  # no token: the account's session
-        expect(page.locator("#seat-name")).to_have_text("Uma" if page is uma else "Vic")
-        expect(page.locator("#keep-link")).to_be_hidden()
-    for page in (wes, uma, vic):
-        _bond(page, server_url, game)
-
-    # A changed URL and a reload keep the guest's seat; the accounts' too.
-    wes.goto(f"{server_url}/games/{game}#decisions")
-    wes.reload()
-    expect(wes.locator("#seat-name")).to_have_text("Wes")
-    vic.reload()
-    expect(vic.locator("#seat-name")).to_have_text("Vic")
-
-    # "My games": whose turn it is, as the engine's turn model says (the claims, 2.5.4).
-    turn = httpx.get(f"{server_url}/api/games/{game}", timeout=60).json()["turn"]
-    deciding = {a["player"] for a in turn["active"]}
-    assert len(deciding) == 1
-    for page, name in ((uma, "Uma"), (vic, "Vic"), (wes, "Wes")):
-        page.goto(f"{server_url}/my-games")
-        mine = page.locator(f"#mine tr[data-game='{game}']")
-        expect(mine).to_contain_text(name)
-        if name in deciding:
-            expect(mine).to_have_attribute("data-status", "your turn")
-            expect(mine).to_contain_text("Your turn")
-            expect(page.locator("#mine tbody tr").first).to_have_attribute("data-game", game)
-            shot(page, "my-games", tmp_path)
-        else:
-            expect(mine).to_contain_text(f"Waiting for {next(iter(deciding))}")
-    assert uma_errors.seen == vic_errors.seen == wes_errors.seen == []
-
-
-def test_chat_shows_on_the_other_seats_escaped(pages: Pages, server_url: str,
-                                               tmp_path: Path) -> None:
-    # Issue 22 item 4: a seat writes, another seat and a spectator read it live, as text.
-    created = httpx.post(f"{server_url}/api/games", json={
-        "edition": "second", "players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}],
-        "hotseat": False}, timeout=60)
-    assert created.status_code == 201, created.text
-    made = created.json()
-    ann, ann_errors = pages.new()
-    bob, bob_errors = pages.new()
-    watcher, watcher_errors = pages.new()
-    open_game(ann, server_url, made["links"]["Ann"])
-    open_game(bob, server_url, made["links"]["Bob"])
-    open_game(watcher, server_url, made["spectator"])
-    expect(watcher.locator("#chat-form")).to_be_hidden()  # a spectator reads only
-    expect(watcher.locator("#alert-settings")).to_be_hidden()
-    expect(ann.locator("#alert-settings")).to_be_visible()  # a seat's own alerts
-    hostile = '<img src=x onerror="window.__pwned=1"> <b>bold?</b>'
-    ann.fill("#chat-text", hostile)
-    ann.press("#chat-text", "Enter")
-    bob.locator("#chat-text").fill("Good luck, all")
-    for page in (bob, watcher):
-        expect(page.locator("#chat-log li").first).to_have_text(f"Ann: {hostile}")
-    bob.click("#chat-form button[type=submit]")
-    for page in (ann, bob, watcher):
-        expect(page.locator("#chat-log li")).to_have_count(2)
-        expect(page.locator("#chat-log li").nth(1)).to_have_text("Bob: Good luck, all")
-        assert page.locator("#chat-log img, #chat-log b").count() == 0
-        assert page.evaluate("window.__pwned") is None
-    expect(ann.locator("#chat-text")).to_have_value("")
-    # The seat's alert settings are saved on the server (a bad address is refused, named).
-    ann.fill("#alert-webhook", "ftp://example.org/hook")
-    ann.click("#alert-form button[type=submit]")
-    expect(ann.locator("#alert-status")).to_contain_text("webhook:")
-    ann.fill("#alert-webhook", "https://discord.com/api/webhooks/1/abc")
-    ann.click("#alert-form button[type=submit]")
-    expect(ann.locator("#alert-status")).to_have_text("Saved: alerts on.")
-    r = httpx.get(f"{server_url}/api/games/{made['id']}/alerts",
-                  headers={"Authorization": f"Bearer {made['tokens']['Ann']}"}, timeout=60)
-    assert r.json()["webhook"] == "https://discord.com/api/webhooks/1/abc"
-    bob.locator("#alert-settings").scroll_into_view_if_needed()
-    shot(bob, "chat-laptop", tmp_path)
-    assert ann_errors.seen == [] and bob_errors.seen == [] and watcher_errors.seen == []
 
 
 def test_an_accounts_turn_alerts_are_set_in_my_games(pages: Pages, server_url: str) -> None:

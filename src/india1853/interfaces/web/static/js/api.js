@@ -33,6 +33,9 @@ async function call(method, url, { token, body } = {}) {
   return data;
 }
 
+// Any other call of the API (seatclock.js's seats, requests and votes).
+export const request = call;
+
 function query(seat, cover) {
   const q = new URLSearchParams();
   if (seat) q.set("seat", seat);

@@ -58,7 +58,8 @@ const alertSettings = new AlertSettings({
 // The clock, the seats bots play, the requests to answer (seatclock.js).
 const seats = new Seats({
   card: $("seats-card"), body: $("seats-body"), gameId, token, showError, log: $("log"),
-  seat: () => (token && state.data && state.data.seat && !state.data.covered ? state.data.seat : null),
+  // A seat's token, or an account's seat by its session (no token): the controls are its.
+  seat: () => (state.data && state.data.seat && !state.data.covered ? state.data.seat : null),
   // The reason a bot plays this seat arrives with the seats' state: the notice says it.
   onChange: () => {
     if (!decisions.standIn || !state.data) return;

@@ -4,21 +4,15 @@
 // takebacks accepted, whose undone actions stay in the log marked as a branch. Every number
 // comes from GET /api/games/{id}/seats; the page only counts a running clock down between
 // two answers.
+import { request } from "./api.js";
 import { h, clear } from "./dom.js";
 
 const BOTS = ["random", "greedy", "strong"];
 const TICK_MS = 250;
 const POLL_MS = 15000;
 
-async function call(method, url, token, body) {
-  const headers = { Accept: "application/json" };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const data = await response.json().catch(() => null);
-  if (!response.ok) throw new Error(data && data.detail ? data.detail : response.statusText);
-  return data;
-}
+// api.js's request: an account's seat (no token, its session) sends the CSRF token with a write.
+const call = (method, url, token, body) => request(method, url, { token, body });
 
 /** Seconds as m:ss (h:mm:ss from an hour); none below zero. */
 export function clockWords(seconds) {
@@ -114,7 +108,10 @@ export class Seats {
     for (const [seat, c] of Object.entries(clock.seats)) {
       const el = this.body.querySelector(`[data-clock="${CSS.escape(seat)}"]`);
       const left = this.left(seat);
-      if (el) el.textContent = clockWords(left);
+      const words = clockWords(left);
+      // Written only when the second shown changes: a write, even of the same text, makes
+      // the browser lay out and paint the card again (four times a second on every page).
+      if (el && el.textContent !== words) el.textContent = words;
       if (c.running && !c.flagged && left <= 0) ranOut = true;
     }
     // A clock at zero: the server takes the action at zero when asked (once, whoever asks).

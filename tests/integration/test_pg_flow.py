@@ -1,0 +1,44 @@
+"""Issue 22's Done-when flow on PostgreSQL + Redis with two server processes: the same steps
+as tests/web/test_browser_seats.py (tests/web/flow22.py, shared), with Uma's and Wes's pages
+on one process and Vic's and the spectator's on the other.  So the open seats are joined, the
+chat read, the takebacks asked and answered, and the seat handed to a bot and taken back
+across the processes (live through Redis); the clock runs out once and each turn alert is sent
+once, by one process of the two (both sweep for the other's changes).
+
+Its own PostgreSQL, Redis and chromium (test_pg_cluster.py's fixtures are its module's)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import services
+from cluster import Server  # puts tests/web on the path (the fork server, sinks, the flow)
+from flow22 import Flow, Receivers, Urls, server_options
+from playwright.sync_api import sync_playwright
+from sinks import SmtpSink, WebhookReceiver
+
+
+def test_the_flow_with_pages_on_two_processes_of_postgresql_and_redis(tmp_path: Path) -> None:
+    chromium = shutil.which("chromium")
+    assert chromium, "Debian's chromium is missing: `make chromium` installs it"
+    hook, smtp = WebhookReceiver(), SmtpSink()
+    options = tuple(server_options(smtp.port))
+    try:
+        with services.postgres() as db, services.redis() as redis, sync_playwright() as p:
+            one = Server(tmp_path / "one", db, redis, options=options)
+            two = Server(tmp_path / "two", db, redis, options=options)
+            browser = p.chromium.launch(executable_path=chromium)
+            flow = Flow(browser, Urls(uma=one.url, vic=two.url, wes=one.url,
+                                      watcher=two.url),
+                        Receivers(hook.to, hook.url, smtp.messages), tmp_path)
+            try:
+                flow.run()
+            finally:
+                flow.close()
+                browser.close()
+                one.stop()
+                two.stop()
+    finally:
+        hook.close()
+        smtp.close()
