@@ -491,12 +491,17 @@ class Flow:
             expect(self.players[name].page.locator(".seats .request")).to_contain_text(asked)
         expect(page.locator(".seats .request")).to_contain_text(
             f"Waiting for {', '.join(voters)}")
+        # No clock runs while the players decide (the open request holds them all).
+        expect(page.locator(".seats")).to_contain_text(
+            "Clocks stopped while the takeback is decided")
+        expect(page.locator(".seats .clock.running")).to_have_count(0)
         first_voter.locator("#seats-card").scroll_into_view_if_needed()
         shot(first_voter, "takeback-request-laptop", self.tmp)
         first_voter.locator(".seats .request").get_by_role("button", name="Refuse").click()
         expect(page.locator(".seats .request-done")).to_contain_text(f"refused by {voters[0]}")
         expect(page.locator(".seats .request")).to_have_count(0)
         assert count(url, game) == last  # nothing changed
+        expect(page.locator(".seats .clock.running")).to_have_count(1)  # running again
 
         _ask_takeback(page, to)
         expect(first_voter.locator(".seats .request")).to_contain_text(asked)

@@ -9,6 +9,7 @@ it vouches for its tiles and bases (tokens beyond a station's slots are drawn be
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -206,21 +207,41 @@ def _city_note_box(
     tile's marks and track, in the largest of NOTE_SIZES that has one), else small and just
     under the name, where it hides least."""
     numbers, value = city_numbers(companies), f"£{bond}"
+    at, size = _note_place(center, r, len(numbers), len(value), tuple(covered.marks),
+                           tuple(covered.track))
+    numbers_w, gap, width, height = _note_box(size, len(numbers), len(value))
+    left = at[0] - width / 2
+    svg.add("rect", x=left, y=at[1] - height / 2, width=width, height=height, rx=0.3 * size,
+            fill="white", fill_opacity=0.92, stroke=INK, stroke_width=0.8)
+    svg.text((left + 0.25 * size, at[1]), numbers, size, weight="bold", anchor="start")
+    svg.text((left + 0.25 * size + numbers_w + gap, at[1]), value, size, fill=BOND_INK,
+             anchor="start")
 
-    def box(size: float) -> tuple[float, float, float, float]:
-        # DejaVu Sans digits are about 0.64 em wide; the box is sized to fit both texts.
-        numbers_w, value_w, gap = 0.64 * size * len(numbers), 0.64 * size * len(value), 0.35 * size
-        return numbers_w, gap, numbers_w + gap + value_w + 0.5 * size, 1.4 * size
+
+def _note_box(size: float, numbers: int, value: int) -> tuple[float, float, float, float]:
+    """The widths of a note's numbers and of the gap after them, the box's width and height,
+    for texts of ``numbers`` and ``value`` characters."""
+    # DejaVu Sans digits are about 0.64 em wide; the box is sized to fit both texts.
+    numbers_w, value_w, gap = 0.64 * size * numbers, 0.64 * size * value, 0.35 * size
+    return numbers_w, gap, numbers_w + gap + value_w + 0.5 * size, 1.4 * size
+
+
+# A pure function of its arguments, remembered: the terminal draws the board before each human
+# decision and the web after each change, and most covered cities are the same from one board
+# to the next; their search (hundreds of spots against every mark and track point of the
+# tile) was most of a board's drawing time.
+@functools.lru_cache(maxsize=4096)
+def _note_place(center: Point, r: float, numbers: int, value: int,
+                marks: tuple[Point, ...], track: tuple[Point, ...]) -> tuple[Point, float]:
+    """Where a covered city's note box goes (its centre) and its text size."""
 
     def clearance(spot: Point, width: float, height: float, beat: float = -math.inf) -> float:
         # The box's distance to the nearest mark or track point, less that one's radius
         # (r, less the radius, where the tile drew none of a kind).  The search stops once it
-        # is no more than ``beat``: such a spot loses to the one that scored ``beat``.  (This
-        # runs for hundreds of spots on every covered city of every board drawn.)
+        # is no more than ``beat``: such a spot loses to the one that scored ``beat``.
         left, top = spot[0] - width / 2, spot[1] - height / 2
         nearest = math.inf
-        for points, radius in ((covered.marks, MARK_RADIUS * r),
-                               (covered.track, TRACK_RADIUS * r)):
+        for points, radius in ((marks, MARK_RADIUS * r), (track, TRACK_RADIUS * r)):
             if not points:
                 nearest = min(nearest, r - radius)
             for u in points:
@@ -234,7 +255,7 @@ def _city_note_box(
 
     for factor in NOTE_SIZES:
         size = factor * r
-        numbers_w, gap, width, height = box(size)
+        _, _, width, height = _note_box(size, numbers, value)
         # The spot farthest from the marks and track; the first such one on a tie.
         spots = _note_spots(center, r, width, height)
         at, best = spots[0], clearance(spots[0], width, height)
@@ -243,15 +264,8 @@ def _city_note_box(
             if score > best:
                 at, best = spot, score
         if best >= 0:
-            break
-    else:
-        at = (center[0], center[1] - 0.5 * r)
-    left = at[0] - width / 2
-    svg.add("rect", x=left, y=at[1] - height / 2, width=width, height=height, rx=0.3 * size,
-            fill="white", fill_opacity=0.92, stroke=INK, stroke_width=0.8)
-    svg.text((left + 0.25 * size, at[1]), numbers, size, weight="bold", anchor="start")
-    svg.text((left + 0.25 * size + numbers_w + gap, at[1]), value, size, fill=BOND_INK,
-             anchor="start")
+            return at, size
+    return (center[0], center[1] - 0.5 * r), size
 
 
 def _note_spots(center: Point, r: float, width: float, height: float) -> list[Point]:
