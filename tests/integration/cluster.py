@@ -18,6 +18,7 @@ import httpx
 # The fork server lives beside the web tests (tests/web/forkserver.py).
 sys.path.append(str(Path(__file__).resolve().parents[1] / "web"))
 import forkserver
+from webclient import TLS
 
 START_TIMEOUT = 90.0
 
@@ -87,7 +88,7 @@ class Server:
 
 
 def client(url: str) -> httpx.Client:
-    return httpx.Client(base_url=url, timeout=60.0)
+    return httpx.Client(base_url=url, timeout=60.0, verify=TLS)
 
 
 def auth(token: str | None) -> dict[str, str]:
@@ -117,7 +118,8 @@ class Stream:
 
     def _read(self, url: str, game_id: str, params: dict[str, str]) -> None:
         try:
-            with httpx.Client(base_url=url, timeout=httpx.Timeout(60.0, read=None)) as c, \
+            with httpx.Client(base_url=url, timeout=httpx.Timeout(60.0, read=None),
+                              verify=TLS) as c, \
                     c.stream("GET", f"/api/games/{game_id}/events", params=params) as r:
                 event_id, data = None, ""
                 for line in r.iter_lines():

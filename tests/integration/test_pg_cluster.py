@@ -111,6 +111,7 @@ def test_two_processes_one_game_concurrent_pages_converge(
 
     def page(name: str, server: Server, seed: int) -> None:
         rng = random.Random(seed)
+        stream = streams[(name, server.url)]  # the page's own stream, on its own process
         with client(server.url) as c:
             while time.monotonic() < deadline:
                 r = c.get(f"/api/games/{game}", headers=auth(tokens[name]))
@@ -118,8 +119,9 @@ def test_two_processes_one_game_concurrent_pages_converge(
                 if state["last_action_id"] >= target or state["turn"]["finished"]:
                     return
                 mine = options(state)
-                if not mine:
-                    time.sleep(0.01)
+                if not mine:  # not this seat's turn: until the next action reaches its page
+                    stream.wait(state["last_action_id"] + 1,
+                                timeout=max(0.1, deadline - time.monotonic()))
                     continue
                 posted = c.post(f"/api/games/{game}/actions", json=rng.choice(mine),
                                 headers=auth(tokens[name]))

@@ -1,17 +1,17 @@
 """``india1853`` commands for the tests, forked from a process that has imported them once.
 
 A server start as ``python -m india1853.interfaces.cli serve`` spends about 3 CPU seconds
-importing (FastAPI, SQLAlchemy, Alembic, pydantic, the engine, numba) before it runs a line of
-its own, and so does each ``india1853 admin`` run: with some seventy server starts and
-thirty admin runs, most of the web tests' time.  So each test process starts one *fork
-server* (this file run as a script) that imports the command line, the web application, the
-router's compiled kernel and uvicorn once, then forks for each command: the child is a real
-process of its own (its own pid, sockets, ``kill -9``), running exactly
-``india1853.interfaces.cli.main(argv)`` as ``python -m india1853.interfaces.cli`` does, on
-the standard streams the test handed over (``socket.send_fds``).  ``random`` is reseeded in
-every child by Python itself (``os.register_at_fork``); the server's secrets come from
-``secrets``.  The fork server holds no thread, no event loop and no database connection when
-it forks.
+importing (FastAPI, SQLAlchemy, Alembic, pydantic, the engine, numba; matplotlib for the
+charts) before it runs a line of its own, and so does each ``india1853 admin`` run: with some
+seventy server starts and thirty admin runs, most of the web tests' time.  So each test
+process starts one *fork server* (this file run as a script) that imports the command line,
+the web application, the router's compiled kernel, uvicorn and matplotlib once, then forks
+for each command: the child is a real process of its own (its own pid, sockets, ``kill -9``),
+running exactly ``india1853.interfaces.cli.main(argv)`` as ``python -m
+india1853.interfaces.cli`` does, on the standard streams the test handed over
+(``socket.send_fds``).  ``random`` is reseeded in every child by Python itself
+(``os.register_at_fork``); the server's secrets come from ``secrets``.  The fork server holds
+no thread, no event loop and no database connection when it forks.
 
 The tests' side: :func:`spawn` (a ``Forked`` process: ``pid``, ``poll``, ``wait``,
 ``send_signal``) and :func:`run` (``subprocess.run``'s ``CompletedProcess``).
@@ -198,6 +198,15 @@ def _serve_forks() -> None:
 
     india1853.interfaces.cli.build_parser()  # imports every command module
     warm_up()
+    # The charts (stats.svg, interfaces/charts.py) import matplotlib when first drawn: about
+    # 0.9 CPU-s in each server that draws them (the secrecy differential's, test_api's, the
+    # end screen's), paid here once instead.
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.backends.backend_svg
+    import matplotlib.patheffects
+    import matplotlib.pyplot
     sock = socket.socket(fileno=0)
     children: set[int] = set()
     while True:

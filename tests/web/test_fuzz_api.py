@@ -6,7 +6,6 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-import httpx
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
@@ -14,7 +13,7 @@ from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     response_schema_conformance,
 )
-from webclient import create
+from webclient import client, create
 
 SEED_GAME: dict[str, str] = {}
 TURNS = itertools.count()  # every other case on the real game
@@ -22,7 +21,7 @@ TURNS = itertools.count()  # every other case on the real game
 
 @pytest.fixture(scope="module")
 def api_schema(server_url: str) -> Any:
-    with httpx.Client(base_url=server_url, timeout=60) as c:
+    with client(server_url) as c:
         made = create(c, seed=3)
     SEED_GAME.update(id=made["id"], token=made["tokens"]["Ann"])
     return schemathesis.openapi.from_url(f"{server_url}/openapi.json")

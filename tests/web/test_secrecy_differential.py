@@ -128,10 +128,9 @@ def _normal(raw: bytes, game_id: str) -> bytes:
     return re.sub(rb'"(created_at|resolved_at|since)": ?[0-9.e+]+', rb'"\1":0', raw)
 
 
-def _snapshot_event(url: str, path: str, params: dict[str, str]) -> bytes:
+def _snapshot_event(c: httpx.Client, path: str, params: dict[str, str]) -> bytes:
     """The event stream's first event (its snapshot), or the refusal."""
-    with httpx.Client(base_url=url, timeout=30) as c, \
-            c.stream("GET", path, params=params) as r:
+    with c.stream("GET", path, params=params, timeout=30) as r:
         if r.status_code != 200:
             return f"{r.status_code} ".encode() + r.read()
         out = bytearray()
@@ -195,6 +194,7 @@ class Table:
             if full and token is None:
                 get(f"{g}/stats.svg", "stats.svg")
             get(g, "view")
+            view = out[-1][1]  # the view now (only refused actions are posted below)
             get(f"{g}/hint", "hint")
             get(f"{g}/chat", "chat")  # issue 22: the chat, and the seat's alert settings
             get(f"{g}/alerts", "alerts")
@@ -202,7 +202,7 @@ class Table:
             post("/api/my-games", "my games",
                  {"seats": [{"game": self.id, "token": token}] if token else []})
             params = {"token": token} if token else {}
-            out.append((f"{who}: events", _snapshot_event(self.url, f"{g}/events", params)))
+            out.append((f"{who}: events", _snapshot_event(self.c, f"{g}/events", params)))
             seat = who.removeprefix("seat ") if who.startswith("seat ") else "Nobody"
             own_probe = {**probe, "entity": seat}
             post(f"{g}/preview", "preview of a probe with the secret", own_probe)
@@ -210,8 +210,8 @@ class Table:
             if upcoming is not None:
                 post(f"{g}/preview", "preview of the next action", upcoming)
                 post(f"{g}/actions", "a stale id", {**upcoming, "id": upcoming["id"] - 1})
-                deciding = token is not None and self.c.get(g, headers=h).json().get(
-                    "turn", {}).get("decisions")
+                deciding = token is not None and view.startswith(b"200 ") and json.loads(
+                    view[4:]).get("turn", {}).get("decisions")
                 if not deciding:  # refused: not his to decide
                     post(f"{g}/actions", "another's action", upcoming)
             if full:
