@@ -7,6 +7,8 @@ Fixtures:
   process (each pytest-xdist worker) and shared by every browser test file: a launch costs
   chromium and Playwright's driver a second or two of CPU (issue 20 item 6). Every test opens
   its own contexts and closes them.
+- ``page_pool``: pages kept open between the browser tests of a test process, each handed back
+  clean (pagepool.py; test_browser.py's ``pages`` takes its pages from it).
 - ``start_server``: a factory ``start_server(data_dir, *options) -> ServerProcess`` for tests
   that stop, kill (``kill -9``) or restart servers, or need more ``serve`` options (the last
   one given wins: ``"--bot-delay", "30"``); every server it started is stopped after the test.
@@ -29,6 +31,7 @@ import numpy  # noqa: F401  (whole before any thread: NUMPY_FIRST)
 import pytest
 
 if TYPE_CHECKING:
+    from pagepool import PagePool
     from playwright.sync_api import Browser
 
 # NUMPY_FIRST: numpy is imported above, once, before any test starts a thread. An in-process
@@ -137,3 +140,18 @@ def browser() -> Iterator[Browser]:
             yield b
         finally:
             b.close()
+
+
+# The default timeout of a pooled page's actions and waits (test_browser.TIMEOUT_MS).
+PAGE_TIMEOUT_MS = 30_000
+
+
+@pytest.fixture(scope="session")
+def page_pool(browser: Browser) -> Iterator[PagePool]:
+    from pagepool import PagePool
+
+    pool = PagePool(browser, PAGE_TIMEOUT_MS)
+    try:
+        yield pool
+    finally:
+        pool.close()

@@ -20,12 +20,13 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from pagepool import PagePool
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
 GAMES = Path(__file__).parent.parent / "games"
 SCREENSHOTS = Path(__file__).parent.parent.parent / "docs" / "screenshots"
-LAPTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 390, "height": 844}
+LAPTOP: ViewportSize = {"width": 1366, "height": 768}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 TIMEOUT_MS = 30_000
 
 # Records every server-sent event the page receives (the frames a WebSocket test would read).
@@ -52,34 +53,44 @@ class Errors:
 
 
 class Pages:
-    """Opens pages, each in a context of its own (its own cookies and connections); every
-    context is closed after the test, so no page of an earlier test holds a stream open."""
+    """Opens pages for a test, each in a context of its own (its own cookies and storage):
+    by default a page an earlier test used, handed back clean after the test (pagepool.py:
+    a new context and its first page cost chromium about 2 CPU-s more); ``own=True``: a new
+    context, closed after the test (for a page the test changes in ways the pool cannot
+    undo, such as an init script of its own)."""
 
-    def __init__(self, browser: Browser) -> None:
+    def __init__(self, browser: Browser, pool: PagePool) -> None:
         self.browser = browser
+        self.pool = pool
+        self.taken: list[Page] = []
         self.contexts: list[BrowserContext] = []
 
-    def new(self, viewport: dict[str, int] = LAPTOP,
-            permissions: tuple[str, ...] = ()) -> tuple[Page, Errors]:
-        # Playwright evaluates wait_for_function's string predicates with eval, which the
-        # server's CSP forbids; the UI itself runs under the real CSP in
-        # test_the_ui_runs_under_the_real_csp.
-        context = self.browser.new_context(
-            viewport=viewport, permissions=list(permissions),  # type: ignore[arg-type]
-            bypass_csp=True)
-        self.contexts.append(context)
-        context.set_default_timeout(TIMEOUT_MS)
-        page = context.new_page()
-        page.add_init_script(RECORD_EVENTS)
+    def new(self, viewport: ViewportSize = LAPTOP, permissions: tuple[str, ...] = (),
+            *, own: bool = False) -> tuple[Page, Errors]:
+        if own:
+            context = self.browser.new_context(
+                viewport=viewport, permissions=list(permissions), bypass_csp=True)
+            self.contexts.append(context)
+            context.set_default_timeout(TIMEOUT_MS)
+            page = context.new_page()
+            page.add_init_script(RECORD_EVENTS)
+        else:
+            page = self.pool.take(viewport, permissions, RECORD_EVENTS)
+            self.taken.append(page)
         return page, Errors(page)
+
+    def close(self) -> None:
+        for page in self.taken:
+            self.pool.give_back(page, RECORD_EVENTS)
+        for context in self.contexts:
+            context.close()
 
 
 @pytest.fixture
-def pages(browser: Browser) -> Iterator[Pages]:
-    opened = Pages(browser)
+def pages(browser: Browser, page_pool: PagePool) -> Iterator[Pages]:
+    opened = Pages(browser, page_pool)
     yield opened
-    for context in opened.contexts:
-        context.close()
+    opened.close()
 
 
 def shot(page: Page, name: str, tmp_path: Path) -> None:
