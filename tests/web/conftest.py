@@ -40,6 +40,9 @@ if TYPE_CHECKING:
 # half-imported numpy there failed test_fuzz_inputs once ("partially initialized module").
 
 START_TIMEOUT = 60.0
+# The default timeout of a page's actions and waits, and of Playwright's assertions
+# (test_browser.TIMEOUT_MS).
+PAGE_TIMEOUT_MS = 30_000
 
 
 class ServerProcess:
@@ -130,8 +133,12 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # An assertion waits as long as a page's actions (PAGE_TIMEOUT_MS), not Playwright's 5 s:
+    # under the two workers' load a page following the game's events took longer than that
+    # (test_browser_reasons.py's tab title failed so on main). It waits only when failing.
+    expect.set_options(timeout=PAGE_TIMEOUT_MS)
     chromium = shutil.which("chromium")
     assert chromium, "Debian's chromium is missing: `make chromium` installs it"
     with sync_playwright() as p:
@@ -140,10 +147,6 @@ def browser() -> Iterator[Browser]:
             yield b
         finally:
             b.close()
-
-
-# The default timeout of a pooled page's actions and waits (test_browser.TIMEOUT_MS).
-PAGE_TIMEOUT_MS = 30_000
 
 
 @pytest.fixture(scope="session")

@@ -20,6 +20,7 @@ for a page of its own (``Pages.new(own=True)`` in test_browser.py).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -35,7 +36,7 @@ CLEAR_STORAGE = """() => {
 
 def _listeners(page: Page) -> dict[str, list[Callable[..., Any]]]:
     # Playwright's own listeners (a page's close and crash) are there from the start.
-    emitter = page._impl_obj  # noqa: SLF001 (the sync API has no listing of listeners)
+    emitter = page._impl_obj  # the sync API has no listing of listeners
     return {event: list(emitter.listeners(event)) for event in emitter.event_names()}
 
 
@@ -67,7 +68,7 @@ class PagePool:
         before = self._before.pop(id(page), {})
         if page.is_closed():
             return
-        emitter = page._impl_obj  # noqa: SLF001
+        emitter = page._impl_obj
         for event, now in _listeners(page).items():
             for listener in now:
                 if listener not in before.get(event, []):
@@ -108,7 +109,5 @@ class PagePool:
 
     @staticmethod
     def _close(page: Page) -> None:
-        try:
+        with suppress(Error):  # the browser is gone already
             page.context.close()
-        except Error:
-            pass  # the browser is gone already
