@@ -164,6 +164,37 @@ def view_as(page: Page, seat: str) -> None:
         confirm_cover(page)
 
 
+# --- the pages kept between tests (pagepool.py) -------------------------------------------------
+
+
+def test_a_page_comes_back_clean_for_the_next_test(page_pool: PagePool, server_url: str) -> None:
+    """A page handed back is handed out again (no new context) without what the last test
+    left: its listeners, cookies, storage and viewport."""
+    page = page_pool.take(LAPTOP, ("clipboard-read",), RECORD_EVENTS)
+    heard: list[str] = []
+    page.on("console", lambda message: heard.append(message.text))
+    page.goto(server_url + "/")
+    page.evaluate("localStorage.setItem('left', '1'); sessionStorage.setItem('left', '2')")
+    page.context.add_cookies([{"name": "left", "value": "3", "url": server_url}])
+    page_pool.give_back(page, RECORD_EVENTS)
+    opened = page_pool.opened
+    again = page_pool.take(PHONE, (), RECORD_EVENTS)
+    try:
+        assert again is page and page_pool.opened == opened
+        assert again.viewport_size == PHONE
+        assert again.context.cookies() == []
+        again.goto(server_url + "/")
+        assert again.evaluate(
+            "[localStorage.getItem('left'), sessionStorage.getItem('left')]") == [None, None]
+        assert again.evaluate("navigator.permissions.query({name: 'clipboard-read'})"
+                              ".then(p => p.state)") != "granted"
+        again.evaluate("console.log('after')")
+        again.wait_for_function("window.__frames !== undefined")  # the init script stays
+        assert "after" not in heard
+    finally:
+        page_pool.give_back(again, RECORD_EVENTS)
+
+
 # --- lobby, contract bids, shares, undo ---------------------------------------------------------
 
 
