@@ -7,6 +7,8 @@ Fixtures:
   process (each pytest-xdist worker) and shared by every browser test file: a launch costs
   chromium and Playwright's driver a second or two of CPU (issue 20 item 6). Every test opens
   its own contexts and closes them.
+- ``page_pool``: pages kept open between the browser tests of a test process, each handed back
+  clean (pagepool.py; test_browser.py's ``pages`` takes its pages from it).
 - ``start_server``: a factory ``start_server(data_dir, *options) -> ServerProcess`` for tests
   that stop, kill (``kill -9``) or restart servers, or need more ``serve`` options (the last
   one given wins: ``"--bot-delay", "30"``); every server it started is stopped after the test.
@@ -29,6 +31,7 @@ import numpy  # noqa: F401  (whole before any thread: NUMPY_FIRST)
 import pytest
 
 if TYPE_CHECKING:
+    from pagepool import PagePool
     from playwright.sync_api import Browser
 
 # NUMPY_FIRST: numpy is imported above, once, before any test starts a thread. An in-process
@@ -37,6 +40,9 @@ if TYPE_CHECKING:
 # half-imported numpy there failed test_fuzz_inputs once ("partially initialized module").
 
 START_TIMEOUT = 60.0
+# The default timeout of a page's actions and waits, and of Playwright's assertions
+# (test_browser.TIMEOUT_MS).
+PAGE_TIMEOUT_MS = 30_000
 
 
 class ServerProcess:
@@ -127,8 +133,12 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # An assertion waits as long as a page's actions (PAGE_TIMEOUT_MS), not Playwright's 5 s:
+    # under the two workers' load a page following the game's events took longer than that
+    # (test_browser_reasons.py's tab title failed so on main). It waits only when failing.
+    expect.set_options(timeout=PAGE_TIMEOUT_MS)
     chromium = shutil.which("chromium")
     assert chromium, "Debian's chromium is missing: `make chromium` installs it"
     with sync_playwright() as p:
@@ -137,3 +147,14 @@ def browser() -> Iterator[Browser]:
             yield b
         finally:
             b.close()
+
+
+@pytest.fixture(scope="session")
+def page_pool(browser: Browser) -> Iterator[PagePool]:
+    from pagepool import PagePool
+
+    pool = PagePool(browser, PAGE_TIMEOUT_MS)
+    try:
+        yield pool
+    finally:
+        pool.close()

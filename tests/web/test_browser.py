@@ -13,19 +13,19 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from pagepool import PagePool
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
 GAMES = Path(__file__).parent.parent / "games"
 SCREENSHOTS = Path(__file__).parent.parent.parent / "docs" / "screenshots"
-LAPTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 390, "height": 844}
+LAPTOP: ViewportSize = {"width": 1366, "height": 768}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 TIMEOUT_MS = 30_000
 
 # Records every server-sent event the page receives (the frames a WebSocket test would read).
@@ -52,34 +52,44 @@ class Errors:
 
 
 class Pages:
-    """Opens pages, each in a context of its own (its own cookies and connections); every
-    context is closed after the test, so no page of an earlier test holds a stream open."""
+    """Opens pages for a test, each in a context of its own (its own cookies and storage):
+    by default a page an earlier test used, handed back clean after the test (pagepool.py:
+    a new context and its first page cost chromium about 2 CPU-s more); ``own=True``: a new
+    context, closed after the test (for a page the test changes in ways the pool cannot
+    undo, such as an init script of its own)."""
 
-    def __init__(self, browser: Browser) -> None:
+    def __init__(self, browser: Browser, pool: PagePool) -> None:
         self.browser = browser
+        self.pool = pool
+        self.taken: list[Page] = []
         self.contexts: list[BrowserContext] = []
 
-    def new(self, viewport: dict[str, int] = LAPTOP,
-            permissions: tuple[str, ...] = ()) -> tuple[Page, Errors]:
-        # Playwright evaluates wait_for_function's string predicates with eval, which the
-        # server's CSP forbids; the UI itself runs under the real CSP in
-        # test_the_ui_runs_under_the_real_csp.
-        context = self.browser.new_context(
-            viewport=viewport, permissions=list(permissions),  # type: ignore[arg-type]
-            bypass_csp=True)
-        self.contexts.append(context)
-        context.set_default_timeout(TIMEOUT_MS)
-        page = context.new_page()
-        page.add_init_script(RECORD_EVENTS)
+    def new(self, viewport: ViewportSize = LAPTOP, permissions: tuple[str, ...] = (),
+            *, own: bool = False) -> tuple[Page, Errors]:
+        if own:
+            context = self.browser.new_context(
+                viewport=viewport, permissions=list(permissions), bypass_csp=True)
+            self.contexts.append(context)
+            context.set_default_timeout(TIMEOUT_MS)
+            page = context.new_page()
+            page.add_init_script(RECORD_EVENTS)
+        else:
+            page = self.pool.take(viewport, permissions, RECORD_EVENTS)
+            self.taken.append(page)
         return page, Errors(page)
+
+    def close(self) -> None:
+        for page in self.taken:
+            self.pool.give_back(page, RECORD_EVENTS)
+        for context in self.contexts:
+            context.close()
 
 
 @pytest.fixture
-def pages(browser: Browser) -> Iterator[Pages]:
-    opened = Pages(browser)
+def pages(browser: Browser, page_pool: PagePool) -> Iterator[Pages]:
+    opened = Pages(browser, page_pool)
     yield opened
-    for context in opened.contexts:
-        context.close()
+    opened.close()
 
 
 def shot(page: Page, name: str, tmp_path: Path) -> None:
@@ -152,6 +162,37 @@ def view_as(page: Page, seat: str) -> None:
         page.select_option("#seat-select", label=seat)
         expect(page.locator("#cover-confirm")).to_have_text(f"I am {seat}")
         confirm_cover(page)
+
+
+# --- the pages kept between tests (pagepool.py) -------------------------------------------------
+
+
+def test_a_page_comes_back_clean_for_the_next_test(page_pool: PagePool, server_url: str) -> None:
+    """A page handed back is handed out again (no new context) without what the last test
+    left: its listeners, cookies, storage and viewport."""
+    page = page_pool.take(LAPTOP, ("clipboard-read",), RECORD_EVENTS)
+    heard: list[str] = []
+    page.on("console", lambda message: heard.append(message.text))
+    page.goto(server_url + "/")
+    page.evaluate("localStorage.setItem('left', '1'); sessionStorage.setItem('left', '2')")
+    page.context.add_cookies([{"name": "left", "value": "3", "url": server_url}])
+    page_pool.give_back(page, RECORD_EVENTS)
+    opened = page_pool.opened
+    again = page_pool.take(PHONE, (), RECORD_EVENTS)
+    try:
+        assert again is page and page_pool.opened == opened
+        assert again.viewport_size == PHONE
+        assert again.context.cookies() == []
+        again.goto(server_url + "/")
+        assert again.evaluate(
+            "[localStorage.getItem('left'), sessionStorage.getItem('left')]") == [None, None]
+        assert again.evaluate("navigator.permissions.query({name: 'clipboard-read'})"
+                              ".then(p => p.state)") != "granted"
+        again.evaluate("console.log('after')")
+        again.wait_for_function("window.__frames !== undefined")  # the init script stays
+        assert "after" not in heard
+    finally:
+        page_pool.give_back(again, RECORD_EVENTS)
 
 
 # --- lobby, contract bids, shares, undo ---------------------------------------------------------
@@ -435,7 +476,10 @@ def test_one_seat_never_sees_another_seats_secrets(pages: Pages, server_url: str
             httpx.post(f"{server_url}/api/games/{created['id']}/actions", json=action,
                        headers={"Authorization": f"Bearer {created['tokens']['Cat']}"},
                        timeout=60)
-        ann.wait_for_timeout(300)
+        # Both pages have followed the game to its last action before they are asked again.
+        latest = last_action(server_url, created["id"])["id"]
+        wait_for_action(ann, latest)
+        wait_for_action(bob, latest)
     assert "Ann" in claimed, "Ann was never asked to claim a city"
     assert claimed["Ann"] != claimed.get("Bob")
     latest = last_action(server_url, created["id"])["id"]
@@ -546,11 +590,10 @@ def test_the_ui_runs_under_the_real_csp(browser: Browser, server_url: str) -> No
             assert response is not None
             assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
             page.wait_for_load_state("networkidle")
-            deadline = time.monotonic() + 30
-            # The game page has drawn the board (an SVG) from the API.
-            while link != "/" and page.locator("svg").count() == 0:
-                assert time.monotonic() < deadline, "the board was never drawn"
-                time.sleep(0.2)
+            if link != "/":
+                # The game page has drawn the board (an SVG) from the API (a locator's wait:
+                # Playwright's own script, which the CSP does not restrict).
+                expect(page.locator("#board svg")).to_be_attached(timeout=TIMEOUT_MS)
             assert page.evaluate("window.__csp") == [], link
         assert errors == []
     finally:

@@ -258,7 +258,7 @@ def test_the_share_table_warns_and_the_tab_title_sound_and_notification_tell_a_s
     ann.locator("#shares").scroll_into_view_if_needed()
     shot(ann, "float-and-warning-laptop", tmp_path)
     # The tab title, a sound and a notification tell a seat it is its turn.
-    cat, errors = pages.new()
+    cat, errors = pages.new(own=True)  # its own context: the init script stays with it
     cat.add_init_script(RECORD_NOTIFICATIONS)
     open_game(cat, server_url, game["links"]["Cat"])
     expect(cat).to_have_title("1853 — Stock Round 2")

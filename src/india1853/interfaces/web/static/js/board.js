@@ -68,10 +68,14 @@ export class Board {
     this.overlay = svgEl("g", { class: "ui-overlay" });
     const targets = svg.querySelector(".hex-targets");
     if (targets) svg.insertBefore(this.overlay, targets); else svg.append(this.overlay);
-    this.container.replaceChildren(document.importNode(svg, true));
-    this.svg = this.container.querySelector("svg");
-    this.overlay = this.svg.querySelector(".ui-overlay");
-    if (this.zoom === null) this.fit(); else this.applyZoom();
+    // Sized before it enters the page, and moved there rather than copied: the browser lays
+    // the picture out once. Its hundreds of labels are laid out again whenever its scale
+    // changes, so inserting it at its natural size and zooming afterwards cost a second full
+    // layout on every board change (issue 20: most of the page's CPU).
+    if (this.zoom === null) this.zoom = this.fitting(this.natural);
+    this.svg = document.adoptNode(svg);
+    this.applyZoom();
+    this.container.replaceChildren(this.svg);
     this.container.scrollLeft = scrollLeft;
     this.container.scrollTop = scrollTop;
     this.highlight(this.offered, this.selected);
@@ -191,10 +195,15 @@ export class Board {
   // --- zoom and pan ---------------------------------------------------------------------
 
   fit() {
+    this.zoom = this.fitting(this.natural);
+    this.applyZoom();
+  }
+
+  /** The zoom at which a picture of ``size`` fills the view. */
+  fitting(size) {
     const w = this.container.clientWidth || 800;
     const hgt = this.container.clientHeight || 600;
-    this.zoom = Math.min(w / this.natural.width, hgt / this.natural.height);
-    this.applyZoom();
+    return Math.min(w / size.width, hgt / size.height);
   }
 
   setZoom(zoom, anchor = null) {
