@@ -44,3 +44,31 @@ def test_the_same_tile_on_a_fresh_board_gives_equal_tracks() -> None:
     assert one is not two
     assert [(t.hex, t.a, t.b, t.gauge) for t in one.tracks] == [
         (t.hex, t.a, t.b, t.gauge) for t in two.tracks]
+
+
+def _in_order(graph: TrackGraph) -> tuple[object, ...]:
+    """Everything in a graph, the order of every dict included (dict equality ignores it)."""
+    return (graph.tracks, list(graph.stations.items()), list(graph._incident.items()),
+            [(g, list(nodes.items())) for g, nodes in graph._by_gauge.items()],
+            list(graph._tokens.items()), list(graph._by_hex.items()))
+
+
+def test_a_graph_grown_from_the_previous_board_is_the_graph_built_anew() -> None:
+    # A lay on a new hex and a base grow the previous board's graph (TrackGraph._grown): the
+    # same tracks, ids, stations and orders as a build from scratch; a promotion is rebuilt.
+    board = _second()
+    TrackGraph.build(board)
+    home = board.with_base(Base("EIR", "B8", None))  # a home base waiting for its tile
+    steps = [home, home.with_tile("B8", "5", 0), None, None]
+    steps[2] = steps[1].with_tile("H24", "14", 0)
+    steps[3] = steps[2].with_base(Base("GIP", "H24", "st1"))
+    for step in steps:
+        assert step is not None
+        assert step._derived.get("grown_from") is not None
+        graph = TrackGraph.build(step)
+        assert "grown_from" not in step._derived
+        assert _in_order(graph) == _in_order(TrackGraph._build(step))
+    assert TrackGraph.build(steps[3]).tokens(station_node("B8", "st1")) == ("EIR",)
+    promoted = steps[3].with_tile("B8", "12", 0)
+    assert "grown_from" not in promoted._derived
+    assert _in_order(TrackGraph.build(promoted)) == _in_order(TrackGraph._build(promoted))

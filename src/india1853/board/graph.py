@@ -152,6 +152,9 @@ class TrackGraph:
     _by_gauge: dict[Gauge, dict[Node, tuple[Track, ...]]]
     _tokens: dict[StationNode, tuple[str, ...]]
     _by_hex: dict[str, tuple[Track, ...]] = field(default_factory=dict)
+    # What the layers above work out from this graph alone and keep with it (the router's
+    # reduced graphs, which depend on no company): a graph never changes once built.
+    derived: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def build(cls, state: BoardState) -> TrackGraph:
@@ -161,9 +164,53 @@ class TrackGraph:
         cached = state._derived.get("track_graph")
         if isinstance(cached, TrackGraph):
             return cached
-        graph = cls._build(state)
+        graph = cls._grown(state)
+        if graph is None:
+            graph = cls._build(state)
         state._derived["track_graph"] = graph
         return graph
+
+    @classmethod
+    def _grown(cls, state: BoardState) -> TrackGraph | None:
+        """The graph of a state made from another by one tile on a new hex, or by a base
+        (``BoardState._note_grown_from``), grown from that state's graph if it is built: the
+        same graph as :meth:`_build` gives, to the ids and the order of every tuple and dict
+        (the new hex is the last of the tiles, so its tracks are the last).  A board changes
+        by one lay or base at a time, and rebuilding the whole graph for each was a quarter
+        of a checked replay's time."""
+        hint = state._derived.pop("grown_from", None)
+        if not isinstance(hint, tuple):
+            return None
+        ref, hex = hint
+        parent = ref()
+        old = None if parent is None else parent._derived.get("track_graph")
+        if not isinstance(old, TrackGraph):
+            return None
+        tokens = _tokens_of(state)
+        if hex is None:
+            return cls(old.tracks, old.stations, old._incident, old._by_gauge, tokens,
+                       old._by_hex)
+        tile, rotation = state.tiles[hex].tile, state.tiles[hex].rotation
+        placed_stations, paths = _PLACED.get(hex, state.edition.tiles[tile], rotation)
+        stations = dict(old.stations)
+        for info in placed_stations:
+            stations[info.node] = info
+        first = len(old.tracks)
+        added = tuple(Track(first + i, hex, a, b, gauge) for i, (a, b, gauge) in enumerate(paths))
+        incident = dict(old._incident)
+        by_gauge = {g: dict(nodes) for g, nodes in old._by_gauge.items()}
+        for t in added:
+            ends = (t.a,) if t.b == t.a else (t.a, t.b)
+            for n in ends:
+                incident[n] = (*incident.get(n, ()), t)
+            for g in _LINES_USING[t.gauge]:
+                usable = by_gauge[g]
+                for n in ends:
+                    usable[n] = (*usable.get(n, ()), t)
+        by_hex = dict(old._by_hex)
+        if added:
+            by_hex[hex] = added
+        return cls(old.tracks + added, stations, incident, by_gauge, tokens, by_hex)
 
     @classmethod
     def _build(cls, state: BoardState) -> TrackGraph:
@@ -189,16 +236,12 @@ class TrackGraph:
         by_gauge: dict[Gauge, dict[Node, tuple[Track, ...]]] = {
             g: {n: tuple(ts) for n, ts in nodes.items()} for g, nodes in usable.items()
         }
-        tokens: dict[StationNode, list[str]] = {}
-        for b in state.bases:
-            if b.station is not None:
-                tokens.setdefault(station_node(b.hex, b.station), []).append(b.company)
         return cls(
             tuple(tracks),
             stations,
             {n: tuple(ts) for n, ts in incident.items()},
             by_gauge,
-            {n: tuple(cs) for n, cs in tokens.items()},
+            _tokens_of(state),
             {h: tuple(ts) for h, ts in by_hex.items()},
         )
 
@@ -227,6 +270,15 @@ class TrackGraph:
 
     def base_nodes(self, company: str) -> tuple[StationNode, ...]:
         return tuple(n for n, cs in self._tokens.items() if company in cs)
+
+
+def _tokens_of(state: BoardState) -> dict[StationNode, tuple[str, ...]]:
+    """The companies with a base on each station, in the order of the bases."""
+    tokens: dict[StationNode, list[str]] = {}
+    for b in state.bases:
+        if b.station is not None:
+            tokens.setdefault(station_node(b.hex, b.station), []).append(b.company)
+    return {n: tuple(cs) for n, cs in tokens.items()}
 
 
 # --- lines: continuous track of one gauge from a company's bases ---------------------------

@@ -14,6 +14,7 @@ not change, so the game engine and the move generator can keep old states around
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -172,14 +173,26 @@ class BoardState:
         )
         tiles = dict(self.tiles)
         tiles[hex] = PlacedTile(tile, rotation)
-        return BoardState(self.edition, tiles, bases)
+        state = BoardState(self.edition, tiles, bases)
+        if old is None:
+            state._note_grown_from(self, hex)
+        return state
 
     def with_base(self, base: Base) -> BoardState:
         """A new state with one more base token (legality is checked by the rules layer)."""
         state = BoardState(self.edition, self.tiles, (*self.bases, base))
         # Same tiles, same supply: share the (possibly still empty) cache.
         object.__setattr__(state, "_supply", self._supply)
+        state._note_grown_from(self, None)
         return state
+
+    def _note_grown_from(self, parent: BoardState, hex: str | None) -> None:
+        """Note that this state is ``parent`` with one more tile, on a hex that had none
+        (appended last to ``tiles``), or (``hex`` None) with the same tiles: the track graph
+        (``TrackGraph.build``) then grows the parent's graph instead of building its own from
+        scratch, if the parent's is built.  A weak reference: an old board is not kept alive
+        by its successor."""
+        self._derived["grown_from"] = (weakref.ref(parent), hex)
 
 
 def _moved_base(base: Base, mapping: Mapping[str, str], tile: TileSpec) -> Base:

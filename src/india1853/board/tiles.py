@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from functools import cache
 from itertools import permutations, product
 
 from india1853.board.hexes import CoordinateError, neighbour, rotate_side
@@ -59,12 +58,28 @@ def _map_end(end: PathEnd, rotation: int) -> PathEnd:
     return rotate_side(end, rotation) if isinstance(end, int) else end
 
 
+# Memos of pure functions of tiles, keyed by the tiles' identities (``id``) and kept with the
+# tiles themselves, which keeps the ids from being reused and serves a different tile object
+# (another edition's) no stale answer.  Hashing a TileSpec (a frozen dataclass of tuples,
+# hashed anew at each call) cost more than the work the memo saves; the move generators and
+# the graph ask these questions thousands of times per game.
+_MAP_PATHS: dict[tuple[int, int], tuple[TileSpec, tuple[PathSpec, ...]]] = {}
+_STATION_MAPS: dict[tuple[int, int, int, int],
+                    tuple[TileSpec, TileSpec, tuple[tuple[str, str], ...] | None]] = {}
+_DISTINCT: dict[int, tuple[TileSpec, tuple[int, ...]]] = {}
+
+
 def map_paths(tile: TileSpec, rotation: int) -> tuple[PathSpec, ...]:
     """The tile's paths with side ends turned to map sides (station ends unchanged)."""
+    found = _MAP_PATHS.get((id(tile), rotation))
+    if found is not None and found[0] is tile:
+        return found[1]
     _check_rotation(rotation)
-    return tuple(
+    paths = tuple(
         PathSpec(_map_end(p.a, rotation), _map_end(p.b, rotation), p.gauge) for p in tile.paths
     )
+    _MAP_PATHS[(id(tile), rotation)] = (tile, paths)
+    return paths
 
 
 def exits(tile: TileSpec, rotation: int) -> frozenset[int]:
@@ -135,10 +150,13 @@ def distinct_rotations(tile: TileSpec) -> list[int]:
     A straight track has 3, a tile with all six sides joined to one station has 1, and so has
     a tile of six identical stations each with one track (:func:`picture`).
     """
-    return list(_distinct_rotations(tile))
+    found = _DISTINCT.get(id(tile))
+    if found is None or found[0] is not tile:
+        found = (tile, _distinct_rotations(tile))
+        _DISTINCT[id(tile)] = found
+    return list(found[1])
 
 
-@cache
 def _distinct_rotations(tile: TileSpec) -> tuple[int, ...]:
     seen: set[Picture] = set()
     out: list[int] = []
@@ -255,18 +273,23 @@ def promotion_station_map(
 
     The mapping is what moves base tokens from the old tile to the new one.
     """
-    _check_rotation(old_rotation)
-    _check_rotation(new_rotation)
-    found = _station_map(old, old_rotation, new, new_rotation)
+    key = (id(old), old_rotation, id(new), new_rotation)
+    kept = _STATION_MAPS.get(key)
+    if kept is not None and kept[0] is old and kept[1] is new:
+        found = kept[2]
+    else:
+        _check_rotation(old_rotation)
+        _check_rotation(new_rotation)
+        found = _station_map(old, old_rotation, new, new_rotation)
+        _STATION_MAPS[key] = (old, new, found)
     return None if found is None else dict(found)
 
 
-@cache
 def _station_map(
     old: TileSpec, old_rotation: int, new: TileSpec, new_rotation: int
 ) -> tuple[tuple[str, str], ...] | None:
-    # Tiles are frozen and few, so the answer is cached for move generators and routers that
-    # ask the same question many times; callers get a fresh dict each time.
+    # Kept by promotion_station_map (_STATION_MAPS) for move generators and routers that ask
+    # the same question many times; callers get a fresh dict each time.
     if is_two_town(old) or not labels_allow(old, new):
         return None
     if is_plain(old) != is_plain(new):

@@ -29,9 +29,10 @@ RoundKind = Literal[
 
 def _shallow(obj: _T) -> _T:
     """A shallow copy of a plain dataclass instance (several times faster than ``copy.copy``,
-    which goes through ``__reduce_ex__``)."""
+    which goes through ``__reduce_ex__``; and assigning a copy of the ``__dict__`` is several
+    times faster than updating the new object's empty one)."""
     new = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__)
+    new.__dict__ = obj.__dict__.copy()
     return new
 
 

@@ -630,7 +630,23 @@ def arms_of(graph: RouteGraph, company: str, trains: Sequence[Train], duties: Se
 def _reduced(graph: RouteGraph, trains: Sequence[Train], duties: Sequence[str]
              ) -> dict[TrainGauge, ReducedGraph]:
     """Stage 1 for each gauge of ``trains``, the gauges sharing resource bits (dual track used
-    by both conflicts, 4.5.10) and junction-tile bits (4.2.5)."""
+    by both conflicts, 4.5.10) and junction-tile bits (4.2.5).  They depend on the graph, the
+    gauges and the duties only, not on the company: kept with a track graph (its
+    ``derived``), as every company running on one board asks for them, and so does each
+    question about one company's run (the turn model, the bots, the run checked)."""
+    kept = getattr(graph, "derived", None)
+    key = ("router_reduced", tuple(sorted({t.gauge for t in trains})), tuple(duties))
+    if isinstance(kept, dict):
+        found = kept.get(key)
+        if found is None:
+            found = kept[key] = _reduced_now(graph, trains, duties)
+        reduced: dict[TrainGauge, ReducedGraph] = found
+        return dict(reduced)
+    return _reduced_now(graph, trains, duties)
+
+
+def _reduced_now(graph: RouteGraph, trains: Sequence[Train], duties: Sequence[str]
+                 ) -> dict[TrainGauge, ReducedGraph]:
     duty_bits = {h: 1 << i for i, h in enumerate(duties)}
     resources = _Resources()
     hub_bits = {h: 1 << i for i, h in enumerate(sorted(junction_hexes(graph)))}
