@@ -219,6 +219,33 @@ def test_at_zero_a_bot_takes_the_seat_until_the_player_takes_it_back(
     assert seats(c, game)["clock"]["seats"]["Bob"]["flagged"] is True  # the flag stays
 
 
+def test_a_move_sent_after_zero_finds_the_clock_flagged_first(c: httpx.Client) -> None:
+    """Nobody looked at the clocks between zero and the move: the flag is still set (a clock
+    stopped below zero with no flag was the gap; the sweep looks only every few seconds)."""
+    made = create(c, players=TWO_AND_BOT, clock={"bank": 0.3})
+    game, ann = made["id"], made["tokens"]["Ann"]
+    settled(c, game, 1)
+    time.sleep(0.4)  # Ann's clock runs out; nobody has looked yet
+    bond(c, game, ann)  # accepted: at zero only the flag
+    assert seats(c, game)["clock"]["seats"]["Ann"]["flagged"] is True
+
+
+def test_a_move_sent_after_zero_finds_the_seat_given_to_the_bot(tmp_path: Path) -> None:
+    """The same with "bot" at zero, through the Python API (no sweep, no bot moving first):
+    the seat went to the bot before the move arrived, so the move is refused."""
+    db = Database(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    db.migrate()
+    store = GameStore(db)
+    attach(store)
+    made = store.create(NewGame(players=THREE, seed=3))
+    game, ann = made["id"], made["tokens"]["Ann"]
+    install(store, game, seat_rules(ClockBody(bank=0.3, at_zero="bot", bot="random"), None))
+    state = json.loads(store.view_json(game, ann, None)[1])
+    time.sleep(0.4)
+    with pytest.raises(ApiError, match="seat: the random bot plays Ann's seat"):
+        store.act_json(game, ann, option(state, "place_bond"))
+
+
 def test_pause_and_resume_by_consent_and_an_absent_seat_voted_to_a_bot(
         c: httpx.Client) -> None:
     made = create(c, players=TWO_AND_BOT, clock={"bank": 600}, absent_after=0.3)

@@ -86,6 +86,7 @@ def attach(store: GameStore) -> list[Callable[[float], list[str]]]:
     out, each claimed by this process, and once, at the first look after the start, every
     unfinished game with a seat a bot plays for the time being - their bots are woken."""
     store.after_write.append(partial(_settle, store))
+    store.before_act.append(partial(_expire_before_acting, store))
     store.stand_ins = partial(absence.bots_of, store.db)
     store.stand_in_why = partial(absence.why, store.db)
     woken: list[bool] = []
@@ -101,6 +102,14 @@ def attach(store: GameStore) -> list[Callable[[float], list[str]]]:
 
 def _settle(store: GameStore, game_id: str, game: Any) -> None:
     clock.settle(store.db, game_id, game)
+
+
+def _expire_before_acting(store: GameStore, game_id: str) -> None:
+    """A clock that ran out before its player's action arrived is acted on first (the flag
+    set, or the seat handed to the bot the creator chose, which then refuses the action):
+    otherwise a move sent between zero and the sweep's next look would stop the clock with
+    its bank below zero and no flag ever set."""
+    expire_all(store, time.time(), game_id)
 
 
 def expire_all(store: GameStore, now: float, game_id: str | None = None) -> list[str]:

@@ -122,6 +122,9 @@ class GameStore:
         self.after_write: list[Callable[[str, Game], None]] = []
         self.stand_ins: Callable[[str], dict[str, str]] | None = None
         self.stand_in_why: Callable[[str, str], str] | None = None
+        # Called with the game's id before a human action takes the game's lock: a clock that
+        # ran out is acted on first (clock.py), so a move sent after zero cannot slip past it.
+        self.before_act: list[Callable[[str], None]] = []
         # Bumped when this process may have missed other processes' changes (pubsub.py lost
         # its subscription): every cached game's stand-ins are read again.
         self._elsewhere = 0
@@ -524,6 +527,8 @@ class GameStore:
             raise ApiError(401, "token: acting needs a seat's token (Authorization: Bearer)")
         if not isinstance(action, dict):
             raise ApiError(422, "action: must be a JSON object")
+        for hook in self.before_act:
+            hook(game_id)
         for _attempt in range(WRITE_ATTEMPTS):
             with self.lock(game_id):
                 entry = self._read(game_id)
