@@ -11,9 +11,15 @@ its place after the listed ones.
 
 from __future__ import annotations
 
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 # The most CPU per file first: a whole `-n 2` run with each test's process tree measured (main at
 # cf59dfb, 2026-11-27), adjusted for the files changed since (docs/performance.md).
@@ -76,3 +82,35 @@ def _rank(item: pytest.Item) -> int:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # A stable sort: each file's tests keep their order, unlisted files their relative order.
     items.sort(key=_rank)
+
+
+# The default timeout of a page's actions and waits, and of Playwright's assertions.
+PAGE_TIMEOUT_MS = 30_000
+
+
+@pytest.fixture(scope="session")
+def page_timeout_ms() -> float:
+    return PAGE_TIMEOUT_MS
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Debian's chromium driven by Playwright for Python, launched once per test process (each
+    pytest-xdist worker) and shared by every browser test, in tests/web and tests/integration
+    alike: a launch costs chromium and Playwright's driver a second or two of CPU, and a second
+    `sync_playwright()` in a process whose first is still running is refused (Playwright's sync
+    API inside its own event loop). Every test opens its own contexts and closes them."""
+    from playwright.sync_api import expect, sync_playwright
+
+    # An assertion waits as long as a page's actions (PAGE_TIMEOUT_MS), not Playwright's 5 s:
+    # under the two workers' load a page following the game's events took longer than that
+    # (test_browser_reasons.py's tab title failed so on main). It waits only when failing.
+    expect.set_options(timeout=PAGE_TIMEOUT_MS)
+    chromium = shutil.which("chromium")
+    assert chromium, "Debian's chromium is missing: `make chromium` installs it"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium)
+        try:
+            yield b
+        finally:
+            b.close()

@@ -5,30 +5,28 @@ chat read, the takebacks asked and answered, and the seat handed to a bot and ta
 across the processes (live through Redis); the clock runs out once and each turn alert is sent
 once, by one process of the two (both sweep for the other's changes).
 
-Its own PostgreSQL, Redis and chromium (test_pg_cluster.py's fixtures are its module's)."""
+Its own PostgreSQL and Redis (test_pg_cluster.py's fixtures are its module's); the test
+process's one chromium (tests/conftest.py's ``browser``)."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import services
 from cluster import Server  # puts tests/web on the path (the fork server, sinks, the flow)
 from flow22 import Flow, Receivers, Urls, server_options
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Browser
 from sinks import SmtpSink, WebhookReceiver
 
 
-def test_the_flow_with_pages_on_two_processes_of_postgresql_and_redis(tmp_path: Path) -> None:
-    chromium = shutil.which("chromium")
-    assert chromium, "Debian's chromium is missing: `make chromium` installs it"
+def test_the_flow_with_pages_on_two_processes_of_postgresql_and_redis(
+        tmp_path: Path, browser: Browser) -> None:
     hook, smtp = WebhookReceiver(), SmtpSink()
     options = tuple(server_options(smtp.port))
     try:
-        with services.postgres() as db, services.redis() as redis, sync_playwright() as p:
+        with services.postgres() as db, services.redis() as redis:
             one = Server(tmp_path / "one", db, redis, options=options)
             two = Server(tmp_path / "two", db, redis, options=options)
-            browser = p.chromium.launch(executable_path=chromium)
             flow = Flow(browser, Urls(uma=one.url, vic=two.url, wes=one.url,
                                       watcher=two.url),
                         Receivers(hook.to, hook.url, smtp.messages), tmp_path)
@@ -36,7 +34,6 @@ def test_the_flow_with_pages_on_two_processes_of_postgresql_and_redis(tmp_path: 
                 flow.run()
             finally:
                 flow.close()
-                browser.close()
                 one.stop()
                 two.stop()
     finally:

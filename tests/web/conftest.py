@@ -3,10 +3,7 @@ forkserver.py) on 127.0.0.1, a free port, a temporary SQLite database.
 
 Fixtures:
 - ``server_url``: one server for the test module; yields its base URL (``http://127.0.0.1:PORT``).
-- ``browser``: Debian's chromium driven by Playwright for Python, launched once per test
-  process (each pytest-xdist worker) and shared by every browser test file: a launch costs
-  chromium and Playwright's driver a second or two of CPU (issue 20 item 6). Every test opens
-  its own contexts and closes them.
+- ``browser`` (tests/conftest.py): one chromium per test process, shared by every browser test.
 - ``page_pool``: pages kept open between the browser tests of a test process, each handed back
   clean (pagepool.py; test_browser.py's ``pages`` takes its pages from it).
 - ``start_server``: a factory ``start_server(data_dir, *options) -> ServerProcess`` for tests
@@ -18,7 +15,6 @@ from __future__ import annotations
 
 import os
 import selectors
-import shutil
 import signal
 import subprocess
 import time
@@ -40,9 +36,6 @@ if TYPE_CHECKING:
 # half-imported numpy there failed test_fuzz_inputs once ("partially initialized module").
 
 START_TIMEOUT = 60.0
-# The default timeout of a page's actions and waits, and of Playwright's assertions
-# (test_browser.TIMEOUT_MS).
-PAGE_TIMEOUT_MS = 30_000
 
 
 class ServerProcess:
@@ -132,28 +125,10 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    from playwright.sync_api import expect, sync_playwright
-
-    # An assertion waits as long as a page's actions (PAGE_TIMEOUT_MS), not Playwright's 5 s:
-    # under the two workers' load a page following the game's events took longer than that
-    # (test_browser_reasons.py's tab title failed so on main). It waits only when failing.
-    expect.set_options(timeout=PAGE_TIMEOUT_MS)
-    chromium = shutil.which("chromium")
-    assert chromium, "Debian's chromium is missing: `make chromium` installs it"
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-@pytest.fixture(scope="session")
-def page_pool(browser: Browser) -> Iterator[PagePool]:
+def page_pool(browser: Browser, page_timeout_ms: float) -> Iterator[PagePool]:
     from pagepool import PagePool
 
-    pool = PagePool(browser, PAGE_TIMEOUT_MS)
+    pool = PagePool(browser, page_timeout_ms)
     try:
         yield pool
     finally:
