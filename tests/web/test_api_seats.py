@@ -230,20 +230,27 @@ def test_a_move_sent_after_zero_finds_the_clock_flagged_first(c: httpx.Client) -
     assert seats(c, game)["clock"]["seats"]["Ann"]["flagged"] is True
 
 
-def test_a_move_sent_after_zero_finds_the_seat_given_to_the_bot(tmp_path: Path) -> None:
-    """The same with "bot" at zero, through the Python API (no sweep, no bot moving first):
-    the seat went to the bot before the move arrived, so the move is refused."""
+def in_process(tmp_path: Path, clock_body: ClockBody) -> tuple[Database, GameStore, str, str]:
+    """A store on its own SQLite file with the seats' hooks attached (no server, no sweep):
+    a three-player game with ``clock_body``; its id and Ann's token."""
     db = Database(f"sqlite:///{tmp_path / 'db.sqlite3'}")
     db.migrate()
     store = GameStore(db)
     attach(store)
     made = store.create(NewGame(players=THREE, seed=3))
-    game, ann = made["id"], made["tokens"]["Ann"]
-    install(store, game, seat_rules(ClockBody(bank=0.3, at_zero="bot", bot="random"), None))
+    install(store, made["id"], seat_rules(clock_body, None))
+    return db, store, made["id"], made["tokens"]["Ann"]
+
+
+def test_a_move_sent_after_zero_finds_the_seat_given_to_the_bot(tmp_path: Path) -> None:
+    """The same with "bot" at zero, through the Python API (no sweep, no bot moving first):
+    the seat went to the bot before the move arrived, so the move is refused."""
+    db, store, game, ann = in_process(tmp_path, ClockBody(bank=0.3, at_zero="bot", bot="random"))
     state = json.loads(store.view_json(game, ann, None)[1])
     time.sleep(0.4)
     with pytest.raises(ApiError, match="seat: the random bot plays Ann's seat"):
         store.act_json(game, ann, option(state, "place_bond"))
+    db.dispose()
 
 
 def test_pause_and_resume_by_consent_and_an_absent_seat_voted_to_a_bot(
@@ -390,13 +397,7 @@ def test_a_takeback_asked_after_a_clock_ran_out_stops_no_flag(c: httpx.Client) -
 def test_an_unanswered_takeback_expires_once_and_the_clocks_run_from_then(
         tmp_path: Path) -> None:
     """With an injected time through the Python API (no ten minutes' wait)."""
-    db = Database(f"sqlite:///{tmp_path / 'db.sqlite3'}")
-    db.migrate()
-    store = GameStore(db)
-    attach(store)
-    made = store.create(NewGame(players=THREE, seed=3))
-    game, ann = made["id"], made["tokens"]["Ann"]
-    install(store, game, seat_rules(ClockBody(bank=1000), None))
+    db, store, game, ann = in_process(tmp_path, ClockBody(bank=1000))
     _count, data = store.view_json(game, ann, None)
     state = json.loads(data)
     store.act_json(game, ann, option(state, "place_bond"))

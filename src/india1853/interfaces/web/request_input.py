@@ -13,8 +13,8 @@ from india1853.interfaces.web.entry import ApiError
 from india1853.interfaces.web.inputs import parse
 
 
-async def read_body(request: Request, cap: int) -> Any:
-    """The request's JSON body, at most ``cap`` bytes (413 beyond)."""
+async def _bytes(request: Request, cap: int) -> bytes:
+    """The request's body, at most ``cap`` bytes (413 beyond, before reading when declared)."""
     length = request.headers.get("content-length")
     if length is not None and length.isdigit() and int(length) > cap:
         raise ApiError(413, f"body: larger than {cap} bytes")
@@ -23,8 +23,14 @@ async def read_body(request: Request, cap: int) -> Any:
         data += chunk
         if len(data) > cap:
             raise ApiError(413, f"body: larger than {cap} bytes")
+    return bytes(data)
+
+
+async def read_body(request: Request, cap: int) -> Any:
+    """The request's JSON body, at most ``cap`` bytes (413 beyond)."""
+    data = await _bytes(request, cap)
     try:
-        return parse(bytes(data))
+        return parse(data)
     except ValueError as exc:  # inputs.py: one line naming what is wrong
         raise ApiError(422, f"body: {exc}") from None
 
@@ -49,13 +55,9 @@ async def read_model(request: Request, model: type[M], cap: int,
     """The request's JSON body as ``model``: 413 beyond ``cap`` bytes, 422 naming the field
     (``empty``: what an empty body stands for; None: an empty body is refused as any bad
     JSON)."""
-    data = bytearray()
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > cap:
-            raise ApiError(413, f"body: larger than {cap} bytes")
+    data = await _bytes(request, cap)
     try:
-        raw = parse(bytes(data)) if data or empty is None else empty
+        raw = parse(data) if data or empty is None else empty
     except ValueError as exc:
         raise ApiError(422, f"body: {exc}") from None
     try:
