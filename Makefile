@@ -4,6 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
+# Every Python process make starts keeps the bytecode it compiles (__pycache__, ignored by git).
+# An environment with PYTHONDONTWRITEBYTECODE set (this machine's has it) would make each of the
+# test run's hundred-odd Python processes - the two pytest workers, their fork servers, every
+# command and server a test starts - compile FastAPI, SQLAlchemy, numba, matplotlib and the
+# project from source again: about 9-10 CPU-s per process instead of 4 (issue 20: `make test`
+# under 6 minutes; measured in docs/performance.md).
+unexport PYTHONDONTWRITEBYTECODE
+
 .PHONY: run play test lint typecheck unit bench soak clean chromium services integration
 
 # The packages are installed by uv (a PyPI package, installed by the venv's own pip): it

@@ -9,6 +9,7 @@ module can be read, tested or changed without the other.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -59,8 +60,11 @@ def _targets(module: str, path: Path, node: ast.Import | ast.ImportFrom) -> Iter
             yield base
 
 
+@functools.cache
 def _imports() -> dict[str, list[tuple[str, int, bool]]]:
-    """Each module's imports of ``src`` modules: (target, line, inside a function)."""
+    """Each module's imports of ``src`` modules: (target, line, inside a function). Read when a
+    test first asks, not when the file is imported: every pytest-xdist worker imports every test
+    file to collect it, and only the one that runs these tests should pay for parsing ``src``."""
     out: dict[str, list[tuple[str, int, bool]]] = {}
     for module, path in MODULES.items():
         tree = ast.parse(path.read_text(), str(path))
@@ -72,8 +76,6 @@ def _imports() -> dict[str, list[tuple[str, int, bool]]]:
                        for target in _targets(module, path, node)]
     return out
 
-
-IMPORTS = _imports()
 
 
 def _circles(edges: dict[str, set[str]]) -> list[list[str]]:
@@ -121,7 +123,8 @@ def _circles(edges: dict[str, set[str]]) -> list[list[str]]:
 
 def test_the_reader_sees_the_package() -> None:
     game = f"{PACKAGE}.rules.game.game"
-    assert (f"{PACKAGE}.rules.game.state", False) in {(t, inner) for t, _, inner in IMPORTS[game]}
+    imports = {(t, inner) for t, _, inner in _imports()[game]}
+    assert (f"{PACKAGE}.rules.game.state", False) in imports
     # A relative import and a name imported from a package are resolved.
     assert _base("a.b.c", Path("c.py"), ast.ImportFrom("d", [], 1)) == "a.b.d"
     assert _base("a.b", Path("__init__.py"), ast.ImportFrom(None, [], 1)) == "a.b"
@@ -129,13 +132,13 @@ def test_the_reader_sees_the_package() -> None:
 
 def test_no_import_inside_a_function_in_rules() -> None:
     found = sorted({f"{module} line {line}: imports {target}"
-             for module, imports in IMPORTS.items() if module.startswith(f"{PACKAGE}.rules.")
+             for module, imports in _imports().items() if module.startswith(f"{PACKAGE}.rules.")
              for target, line, inner in imports if inner and target not in LAZY_ALLOWED})
     assert not found, "imports inside functions (a hidden circle?):\n" + "\n".join(found)
 
 
 def test_no_circle_of_imports() -> None:
-    edges = {module: {target for target, _, _ in imports} for module, imports in IMPORTS.items()}
+    edges = {module: {target for target, _, _ in imports} for module, imports in _imports().items()}
     circles = _circles(edges)
     assert not circles, "modules that import each other:\n" + "\n".join(
         " <-> ".join(c) for c in circles)

@@ -20,6 +20,7 @@ imports it.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -78,9 +79,12 @@ def _known(module: str) -> bool:
     return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
 
 
-def _edges() -> list[tuple[str, str]]:
-    return sorted({(_name(path), target) for path in _modules() for target in _imports(path)
-                   if target.startswith("india1853.") and _known(target)})
+@functools.cache
+def _edges() -> tuple[tuple[str, str], ...]:
+    """Every import edge of the source tree, read once per test process for the four tests
+    below (reading and parsing every module is most of this file's cost)."""
+    return tuple(sorted({(_name(path), target) for path in _modules() for target in _imports(path)
+                   if target.startswith("india1853.") and _known(target)}))
 
 
 def test_the_reader_sees_the_imports_that_matter() -> None:
