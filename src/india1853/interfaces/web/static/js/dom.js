@@ -31,6 +31,7 @@ function append(el, children) {
 }
 
 export function clear(el, ...children) {
+  delete el.drawnFrom; // emptied or drawn anew: game.js's drawn() draws it the next time
   el.replaceChildren();
   append(el, children);
   return el;

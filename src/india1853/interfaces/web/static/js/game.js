@@ -31,6 +31,7 @@ const state = {
   boardFor: null,    // the action id the board picture shows
   boardEtag: null,   // the live board picture's ETag (null: a history picture, or none yet)
   log: [],           // the log lines received so far (each later one asked for alone)
+  logDrawn: false,   // the log shown is state.log (not an error line, not yet drawn)
   busy: false,
   behind: null,      // the newest action id announced while an action was on its way
   events: null,
@@ -238,11 +239,15 @@ async function loadLog() {
     const last = state.log.length ? state.log[state.log.length - 1].id : 0;
     const data = await api.log(gameId, token, last);
     const held = state.log.length ? state.log[state.log.length - 1].id : 0;
+    const before = state.log.length;
     state.log = state.log.concat((data.actions || []).filter((e) => e.id > held));
-    renderLog($("log"), state.log);
+    // Drawn again only with new lines (a long game's log is thousands of them).
+    if (state.log.length !== before || !state.logDrawn) renderLog($("log"), state.log);
+    state.logDrawn = true;
     seats.markLog();
   } catch (err) {
     renderLog($("log"), [`(the log could not be loaded: ${err.message})`]);
+    state.logDrawn = false;
   }
 }
 
@@ -263,17 +268,21 @@ function render(rawTurn, { readOnly }) {
   const bot = !readOnly && d && d.seat && d.stand_ins ? d.stand_ins[d.seat] : undefined;
   decisions.standIn = bot ? { bot, why: seats.why(d.seat), takeBack: takeSeatBack } : null;
   decisions.update(turn, { readOnly });
-  renderPlayers($("players"), turn);
-  renderStatus($("status-strip"), turn);
-  renderShares($("shares"), turn, { act, readOnly });
-  renderMarket($("market"), turn);
-  renderTrains($("trains"), turn);
-  renderContract($("contract"), $("contract-body"), turn,
-    { shared: Boolean(d && d.seats && d.seats.length > 1), player: (d && d.seat) || "" });
-  renderKit($("kit"), $("kit-body"), turn,
-    { seat: readOnly ? "" : (d && d.seat) || "", shared: Boolean(d && d.seats && d.seats.length > 1) });
-  renderScores($("scores"), $("scores-body"), turn,
-    turn.finished ? `/api/games/${encodeURIComponent(gameId)}/stats.svg` : null);
+  const shared = Boolean(d && d.seats && d.seats.length > 1);
+  const seat = readOnly ? "" : (d && d.seat) || "";
+  // The tables are drawn from the turn (and the seat shown) alone: the same answer again (a
+  // live event, a confirmation, the log's turn) leaves them as they are.
+  const from = JSON.stringify([rawTurn, readOnly, seat, (d && d.seat) || "", shared]);
+  drawn($("players"), from, () => renderPlayers($("players"), turn));
+  drawn($("status-strip"), from, () => renderStatus($("status-strip"), turn));
+  drawn($("shares"), from, () => renderShares($("shares"), turn, { act, readOnly }));
+  drawn($("market"), from, () => renderMarket($("market"), turn));
+  drawn($("trains"), from, () => renderTrains($("trains"), turn));
+  drawn($("contract-body"), from, () => renderContract($("contract"), $("contract-body"), turn,
+    { shared, player: (d && d.seat) || "" }));
+  drawn($("kit-body"), from, () => renderKit($("kit"), $("kit-body"), turn, { seat, shared }));
+  drawn($("scores-body"), from, () => renderScores($("scores"), $("scores-body"), turn,
+    turn.finished ? `/api/games/${encodeURIComponent(gameId)}/stats.svg` : null));
   if (!readOnly && d && d.bot_error) showError(d.bot_error); // the game waits for a failed bot
   $("undo").disabled = readOnly || !(d && d.can_undo);
   // The server's count: one's own last decision and the bots' replies that followed it.
@@ -284,6 +293,16 @@ function render(rawTurn, { readOnly }) {
   renderHint(d, rawTurn, readOnly);
   $("history-at").max = String(d ? d.last_action_id : 0);
   if (!readOnly) $("history-at").value = String(d ? d.last_action_id : 0);
+}
+
+/** Draws a table again only when what it is drawn from (`from`) changed since its last
+ * drawing (issue 20: every answer redrew every table, and each drawing made chromium restyle
+ * and repaint the page). `el` is the element the drawing empties: emptied elsewhere (the
+ * cover, dom.js's clear), it is drawn the next time. */
+function drawn(el, from, draw) {
+  if (el.drawnFrom === from) return;
+  draw();
+  el.drawnFrom = from;
 }
 
 /** The Hint button: shown to a seat when the game has hints, enabled when the seat decides;
