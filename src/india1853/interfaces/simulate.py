@@ -30,6 +30,9 @@ from india1853.rules.game.rules_data import game_rules
 from india1853.rules.game.settings import EDITIONS, Settings, player_counts
 
 DEFAULT_MAX_ACTIONS = 20_000
+# What the fork server of ``simulate(jobs > 1)`` imports before forking its workers: the table,
+# with the engine and the bots, and the compiler of the router's loops.
+WORKER_PRELOAD = ("india1853.interfaces.simulate", "numba")
 ACTION_LIMIT = "action_limit"
 
 CSV_COLUMNS: tuple[str, ...] = (
@@ -200,8 +203,12 @@ def simulate(games: int, bots: Sequence[str], *, edition: str = "second", seed: 
         for i in range(games):
             yield run_one(i + 1, seed + i, names, edition, max_actions, variants)
         return
-    # spawn, not fork: the caller may be running a progress bar's thread.
-    context = multiprocessing.get_context("spawn")
+    # A fork server, not fork: the caller may be running a progress bar's thread (a lock
+    # held by it would stay held in a forked worker).  Not spawn either: each worker would
+    # import the engine and the router's compiler again; the server imports them once
+    # (single-threaded) and forks every worker from itself.
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(list(WORKER_PRELOAD))
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         futures = [pool.submit(run_one, i + 1, seed + i, names, edition, max_actions,
                                variants)

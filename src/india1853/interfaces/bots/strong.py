@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 from india1853.board.state import BoardState
 from india1853.errors import India1853Error
@@ -44,9 +43,7 @@ from india1853.interfaces.bots.greedy import (
     BUY_THRESHOLD,
     GreedyBot,
     Knowledge,
-    board_of,
     company_trains,
-    run_value,
 )
 from india1853.rules.routes import Train
 
@@ -88,8 +85,6 @@ class StrongBot(GreedyBot):
         self._budget = budget
         self._max_evals = max_evals
         self._clock = _Clock(budget, max_evals)
-        # Optimal runs already computed, by company, trains and board: the bot's own memo.
-        self._runs: dict[tuple[Any, ...], int] = {}
         # The options the last decision valued, with their values (the hint shows them).
         self._weighed: list[tuple[float, Action]] = []
 
@@ -109,7 +104,7 @@ class StrongBot(GreedyBot):
     def _ors_left(self, k: Knowledge, view: View) -> float:
         """How many operating rounds the game has left: the bank's cash over what the
         companies earn per round (the bank breaks, 5.1.2), within bounds."""
-        board = board_of(k, view)
+        board = self._board(k, view)
         earning = 0
         for initials, co in view["companies"].items():
             if co["trains"]:
@@ -120,16 +115,9 @@ class StrongBot(GreedyBot):
         return max(MIN_ORS_LEFT, min(MAX_ORS_LEFT, bank / earning))
 
     def _run(self, k: Knowledge, view: View, board: BoardState, initials: str) -> int:
-        """A company's optimal run on the view's board, computed once per board and trains."""
-        tiles = view["board"]["tiles"]
-        key = (initials, tuple(view["companies"][initials]["trains"]),
-               tuple(sorted((h, t[0], t[1]) for h, t in tiles.items())),
-               tuple(tuple(b) for b in view["board"]["bases"]))
-        if key not in self._runs:
-            if len(self._runs) > 512:
-                self._runs.clear()
-            self._runs[key] = run_value(board, initials, company_trains(k, view, initials))
-        return self._runs[key]
+        """A company's optimal run on the view's board with its trains (from the bot's
+        memory of positions)."""
+        return self._value(board, initials, company_trains(k, view, initials))
 
     # --- track (4.1-4.2) ---------------------------------------------------------------------
 
@@ -150,8 +138,8 @@ class StrongBot(GreedyBot):
                   if s > float("-inf")]
         if not scored:
             return fallback
-        board = board_of(k, view)
-        now = run_value(board, initials, trains)
+        board = self._board(k, view)
+        now = self._value(board, initials, trains)
         ors = self._ors_left(k, view)
         best: tuple[float, Action] | None = None
         for s, a in scored:
@@ -161,7 +149,7 @@ class StrongBot(GreedyBot):
                 after = board.with_tile(a["hex"], a["tile"], a["rotation"])
             except India1853Error:
                 continue
-            gain = run_value(after, initials, trains) - now
+            gain = self._value(after, initials, trains) - now
             value = gain * ors + s
             self._weighed.append((value, a))
             if gain > 0 and (best is None or value > best[0]):
@@ -214,15 +202,15 @@ class StrongBot(GreedyBot):
         """4.8: another train when its added revenue over the rounds left pays for its
         price (the engine's), the best gain first."""
         view = d.view
-        board = board_of(k, view)
+        board = self._board(k, view)
         trains = company_trains(k, view, initials)
-        now = run_value(board, initials, trains)
+        now = self._value(board, initials, trains)
         ors = min(self._ors_left(k, view), 4.0)
         best: tuple[float, Action] | None = None
         for a in own:
             if not self._clock.spend():
                 break
-            gain = run_value(board, initials, [*trains, Train.named(k.ed, a["train"])]) - now
+            gain = self._value(board, initials, [*trains, Train.named(k.ed, a["train"])]) - now
             value = gain * ors - d.cost(a) * 0.5
             self._weighed.append((value, a))
             if gain > 0 and value > 0 and (best is None or value > best[0]):
@@ -278,7 +266,7 @@ class StrongBot(GreedyBot):
         co = view["companies"][initials]
         if not co["formed"] or not co["trains"]:
             return base
-        board = board_of(k, view)
+        board = self._board(k, view)
         revenue = self._run(k, view, board, initials)
         cost = d.cost(a)
         horizon = min(self._ors_left(k, view), SHARE_HORIZON)

@@ -103,6 +103,51 @@ def board_of(k: Knowledge, view: View) -> BoardState:
     return BoardState(k.ed, tiles, bases)
 
 
+class Positions:
+    """A bot's memory of the positions it has valued: the board of each view it saw, built
+    once, and the optimal run (:func:`run_value`) of a company with some trains on a board.
+
+    A board is named by what is on it (its tiles and bases), so a position met again - by
+    another step of the same decision (the strong bot weighs the lays greedy tried; the trains
+    step values the board the track step did) or at a later decision - is not valued again,
+    and a view's board keeps the track graph and the router's reductions of it that the
+    earlier valuations built.  The values are the router's, exactly: a memo changes no choice.
+    The memory is bounded (:data:`LIMIT` positions, then it starts again)."""
+
+    LIMIT = 4096
+    BOARDS = 16
+
+    def __init__(self) -> None:
+        self._boards: dict[tuple[Any, ...], BoardState] = {}
+        self._values: dict[tuple[Any, ...], int] = {}
+
+    def board(self, k: Knowledge, view: View) -> BoardState:
+        """The board of ``view`` (as :func:`board_of` builds it), the same object while the
+        view's tiles and bases are the same."""
+        shown = view["board"]
+        key = (k.ed.name, tuple((h, t, r) for h, (t, r) in shown["tiles"].items()),
+               tuple((c, h, s) for c, h, s in shown["bases"]))
+        board = self._boards.get(key)
+        if board is None:
+            if len(self._boards) >= self.BOARDS:
+                self._boards.clear()
+            board = self._boards[key] = board_of(k, view)
+        return board
+
+    def value(self, board: BoardState, initials: str, trains: list[Train]) -> int:
+        """:func:`run_value` of the company on ``board``, computed once per position."""
+        if not trains:
+            return 0
+        key = (board.edition.name, frozenset(board.tiles.items()), board.bases, initials,
+               tuple(trains))
+        value = self._values.get(key)
+        if value is None:
+            if len(self._values) >= self.LIMIT:
+                self._values.clear()
+            value = self._values[key] = run_value(board, initials, trains)
+        return value
+
+
 def company_trains(k: Knowledge, view: View, initials: str) -> list[Train]:
     """The trains a company runs, as its view lists them (a dual card as bought, 4.8.16)."""
     by_id = {t["id"]: t for t in view["trains"]}
@@ -121,10 +166,10 @@ def run_value(board: BoardState, initials: str, trains: list[Train]) -> int:
         return 0
 
 
-def broad_track_left(k: Knowledge, view: View) -> bool:
-    """Whether a yellow tile with broad (or dual) track is left in the supply (4.2.10): new
-    hexes can still be joined to a broad network."""
-    supply = board_of(k, view).supply()
+def broad_track_left(k: Knowledge, board: BoardState) -> bool:
+    """Whether a yellow tile with broad (or dual) track is left in the supply (4.2.10) of
+    ``board``: new hexes can still be joined to a broad network."""
+    supply = board.supply()
     return any(n > 0 and k.ed.tiles[t].colour == "yellow"
                and any(p.gauge in ("broad", "dual") for p in k.ed.tiles[t].paths)
                for t, n in supply.items())
@@ -171,10 +216,20 @@ class BotBase:
         # The gauges of the track each company it runs was last offered to lay (4.1): its own
         # memory of its own turns, so that it does not buy trains for track it cannot lay.
         self._offered: dict[str, frozenset[str]] = {}
+        self._positions = Positions()
 
     @property
     def player(self) -> str:
         return self._player
+
+    def _board(self, k: Knowledge, view: View) -> BoardState:
+        """The board of ``view`` (public: tiles and bases), from the bot's memory."""
+        return self._positions.board(k, view)
+
+    def _value(self, board: BoardState, initials: str, trains: list[Train]) -> int:
+        """The company's optimal run on ``board`` with ``trains`` (:func:`run_value`), from
+        the bot's memory."""
+        return self._positions.value(board, initials, trains)
 
     def _me(self, view: View) -> dict[str, Any]:
         return next(p for p in view["players"] if p["name"] == self._player)
@@ -190,5 +245,5 @@ class BotBase:
         """Whether the company can still extend a broad network: a yellow tile with broad
         track is left (4.2.10), and its last track step offered broad or dual lays."""
         offered = self._offered.get(initials)
-        return broad_track_left(k, d.view) and (offered is None
+        return broad_track_left(k, self._board(k, d.view)) and (offered is None
                                                 or bool(offered & {"broad", "dual"}))

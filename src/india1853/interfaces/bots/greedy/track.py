@@ -24,10 +24,8 @@ from india1853.interfaces.bots.greedy.common import (
     ROUTE_LAYS,
     BotBase,
     Knowledge,
-    board_of,
     company_trains,
     reached_hexes,
-    run_value,
     station_value,
 )
 from india1853.rules.routes import Train
@@ -116,7 +114,7 @@ class Track(BotBase):
             gauges = frozenset(t.gauge for t in trains)
             offered = self._offered.get(initials, gauges)
             if (metre is not None and not offered & (gauges | {"dual"})
-                    and run_value(board_of(k, view), initials, trains) <= 0):
+                    and self._value(self._board(k, view), initials, trains) <= 0):
                 # Its trains cannot run and no track of their gauge can be laid: metre track
                 # for a metre train (bought once it runs, :meth:`_extra_train`).
                 return (frozenset({"metre"}), min(cash, metre.price),
@@ -133,7 +131,7 @@ class Track(BotBase):
             return frozenset({"broad"}), 0, []
         planned = [Train.named(k.ed, offer.train)]
         spare = cash - offer.price
-        if spare < ROUTE_BUDGET and run_value(board_of(k, view), initials, planned) <= 0:
+        if spare < ROUTE_BUDGET and self._value(self._board(k, view), initials, planned) <= 0:
             spare = max(spare, min(ROUTE_BUDGET, cash, cash + director - offer.price))
         return gauges, cash - spare, planned
 
@@ -144,8 +142,8 @@ class Track(BotBase):
         nothing: of its best-scoring affordable lays, the one after which its optimal run is
         worth most, if any gives it a run; and whether the company cannot run now.  A company
         that already runs is left to the track score."""
-        board = board_of(k, d.view)
-        if run_value(board, initials, trains) > 0:
+        board = self._board(k, d.view)
+        if self._value(board, initials, trains) > 0:
             return None, False
         best: tuple[int, Action] | None = None
         for score, a in scored[:ROUTE_LAYS]:
@@ -155,7 +153,7 @@ class Track(BotBase):
                 after = board.with_tile(a["hex"], a["tile"], a["rotation"])
             except India1853Error:
                 continue
-            value = run_value(after, initials, trains)
+            value = self._value(after, initials, trains)
             if value > 0 and (best is None or value > best[0]):
                 best = (value, a)
         return (best[1] if best is not None else None), True

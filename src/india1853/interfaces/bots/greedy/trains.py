@@ -11,9 +11,7 @@ from india1853.interfaces.bots.greedy.common import (
     ROUTE_BUDGET,
     BotBase,
     Knowledge,
-    board_of,
     company_trains,
-    run_value,
     train_rank,
 )
 from india1853.rules.routes import Train
@@ -57,13 +55,13 @@ class Trains(BotBase):
         if not groups:
             return None
         view = d.view
-        board = board_of(k, view)
+        board = self._board(k, view)
         values: dict[str, int] = {}
         for group in groups:
             for a in group:
                 if a["train"] not in values:
-                    values[a["train"]] = run_value(board, initials,
-                                                   [Train.named(k.ed, a["train"])])
+                    values[a["train"]] = self._value(board, initials,
+                                                     [Train.named(k.ed, a["train"])])
             running = [a for a in group if values[a["train"]] > 0]
             if running:
                 return max(running, key=lambda a: (values[a["train"]],
@@ -96,12 +94,12 @@ class Trains(BotBase):
         with it is worth more than without it; of those, the one adding most, then the
         biggest.  So a company whose trains cannot run buys no more of them and keeps its cash
         for track, but does buy a train of the other gauge that runs on the track it has."""
-        board = board_of(k, d.view)
+        board = self._board(k, d.view)
         trains = company_trains(k, d.view, initials)
-        now = run_value(board, initials, trains)
+        now = self._value(board, initials, trains)
         best: tuple[int, int, Action] | None = None
         for a in own:
-            gain = run_value(board, initials, [*trains, Train.named(k.ed, a["train"])]) - now
+            gain = self._value(board, initials, [*trains, Train.named(k.ed, a["train"])]) - now
             key = (gain, train_rank(k, a["train"]))
             if gain > 0 and (best is None or key > best[:2]):
                 best = (*key, a)
