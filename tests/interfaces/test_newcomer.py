@@ -4,6 +4,7 @@ director to be, and ``export-position`` for ``moves`` and ``routes``."""
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 from pathlib import Path
@@ -51,17 +52,39 @@ def _moments(path: Path = FULL) -> tuple[Settings, list[dict[str, Any]]]:
     return Settings.from_json(data["settings"]), data["actions"]
 
 
+class _Walk:
+    """The moments of the stored game, each worked out once for the file's tests (a checked
+    replay with a turn model at every action costs seconds): the game before each action (a
+    fork: the tests only read it), the deciding player's model and the entity."""
+
+    def __init__(self, path: Path) -> None:
+        settings, self.actions = _moments(path)
+        self.game = Game(settings)
+        self.seen: list[tuple[Game, dict[str, Any], str]] = []
+
+    def moment(self, i: int) -> tuple[Game, dict[str, Any], str]:
+        while len(self.seen) <= i:
+            if self.seen:
+                self.game.process(self.actions[len(self.seen) - 1])
+            entity, _ = self.game.active_entities()[0]
+            model = turn_model(self.game, self.game.decider(entity))
+            self.seen.append((self.game.fork(), model, entity))
+        return self.seen[i]
+
+
+@functools.cache
+def _walk(path: Path) -> _Walk:
+    return _Walk(path)
+
+
 def _model_before(pred: Any, path: Path = FULL) -> tuple[Game, dict[str, Any], str]:
     """The game at the first moment ``pred(game, model, entity)`` holds, the deciding
     player's model and the entity."""
-    settings, actions = _moments(path)
-    game = Game(settings)
-    for action in actions:
-        entity, _ = game.active_entities()[0]
-        model = turn_model(game, game.decider(entity))
+    walk = _walk(path)
+    for i in range(len(walk.actions)):
+        game, model, entity = walk.moment(i)
         if pred(game, model, entity):
             return game, model, entity
-        game.process(action)
     raise AssertionError("no such moment")
 
 
