@@ -4,10 +4,9 @@ director to be, and ``export-position`` for ``moves`` and ``routes``."""
 
 from __future__ import annotations
 
+import functools
 import io
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -32,13 +31,20 @@ def _text(renderable: Any, width: int = 120) -> str:
     return " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
 
 
-def _play(tmp_path: Path, typed: str, *extra: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "india1853.interfaces.cli", "play", "--players", "Ann,Bob,Cat",
-         "--bots", "Bob,Cat", "--seed", "1", "--save", str(tmp_path / "g.json"), *extra],
-        input=typed.encode(), capture_output=True, timeout=120, check=False)
-    assert done.returncode == 0, done.stderr.decode()
-    return " ".join(done.stdout.decode("utf-8", "replace").split())
+def _command(typed: str, argv: list[str], capsys: pytest.CaptureFixture[str],
+             monkeypatch: pytest.MonkeyPatch) -> str:
+    """``india1853 ARGV`` with ``typed`` at its keyboard, in process (what is checked here is
+    the game's screens, not the process: a new one costs a second or two of imports)."""
+    capsys.readouterr()
+    monkeypatch.setattr("sys.stdin", io.StringIO(typed))
+    assert main(argv) == 0, capsys.readouterr().err
+    return " ".join(capsys.readouterr().out.split())
+
+
+def _play(tmp_path: Path, typed: str, capsys: pytest.CaptureFixture[str],
+          monkeypatch: pytest.MonkeyPatch) -> str:
+    return _command(typed, ["play", "--players", "Ann,Bob,Cat", "--bots", "Bob,Cat", "--seed",
+                            "1", "--save", str(tmp_path / "g.json")], capsys, monkeypatch)
 
 
 def _moments(path: Path = FULL) -> tuple[Settings, list[dict[str, Any]]]:
@@ -46,22 +52,47 @@ def _moments(path: Path = FULL) -> tuple[Settings, list[dict[str, Any]]]:
     return Settings.from_json(data["settings"]), data["actions"]
 
 
+class _Walk:
+    """The moments of the stored game, each worked out once for the file's tests (a checked
+    replay with a turn model at every action costs seconds): the game before each action (a
+    fork: the tests only read it), the deciding player's model and the entity."""
+
+    def __init__(self, path: Path) -> None:
+        settings, self.actions = _moments(path)
+        self.game = Game(settings)
+        self.seen: list[tuple[Game, dict[str, Any], str]] = []
+
+    def moment(self, i: int) -> tuple[Game, dict[str, Any], str]:
+        while len(self.seen) <= i:
+            if self.seen:
+                self.game.process(self.actions[len(self.seen) - 1])
+            entity, _ = self.game.active_entities()[0]
+            model = turn_model(self.game, self.game.decider(entity))
+            self.seen.append((self.game.fork(), model, entity))
+        return self.seen[i]
+
+
+@functools.cache
+def _walk(path: Path) -> _Walk:
+    return _Walk(path)
+
+
 def _model_before(pred: Any, path: Path = FULL) -> tuple[Game, dict[str, Any], str]:
     """The game at the first moment ``pred(game, model, entity)`` holds, the deciding
     player's model and the entity."""
-    settings, actions = _moments(path)
-    game = Game(settings)
-    for action in actions:
-        entity, _ = game.active_entities()[0]
-        model = turn_model(game, game.decider(entity))
+    walk = _walk(path)
+    for i in range(len(walk.actions)):
+        game, model, entity = walk.moment(i)
         if pred(game, model, entity):
             return game, model, entity
-        game.process(action)
     raise AssertionError("no such moment")
 
 
-def test_help_rule_explains_a_rule_in_the_game(tmp_path: Path) -> None:
-    out = _play(tmp_path, "help 2.5.7\nhelp 4.8.16\nhelp 31.4\nhelp 99\nhelp\nquit\n")
+def test_help_rule_explains_a_rule_in_the_game(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    out = _play(tmp_path, "help 2.5.7\nhelp 4.8.16\nhelp 31.4\nhelp 99\nhelp\nquit\n", capsys,
+                monkeypatch)
     # A first-edition number (as the construction errors cite them beside ours) is explained.
     assert "Rule 31.4 of the first edition: A new tile must extend a railhead" in out
     assert "Rule 2.5.7: A bid may hold at most two Ganges valley cities" in out
@@ -203,10 +234,11 @@ def test_the_board_around_the_company_shows_its_options() -> None:
     assert local_board(model, game.rules.ed, entity) is None
 
 
-def test_the_board_file_follows_the_game(tmp_path: Path) -> None:
+def test_the_board_file_follows_the_game(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """The board is drawn beside the save file at the start, before each human decision after
     a change, and at the end, without the `board` command."""
-    _play(tmp_path, "quit\n")
+    _play(tmp_path, "quit\n", capsys, monkeypatch)
     first = (tmp_path / "g.board.svg").read_text()
     assert first == game_board_svg(load_game(tmp_path / "g.json")[0])
     # A game well under way, resumed: at the human's first screen the board is drawn again.
@@ -215,10 +247,7 @@ def test_the_board_file_follows_the_game(tmp_path: Path) -> None:
     data["table"] = {"bots": {"Bob": "greedy", "Cat": "greedy"}}
     save = tmp_path / "resumed.json"
     save.write_text(json.dumps(data))
-    done = subprocess.run(
-        [sys.executable, "-m", "india1853.interfaces.cli", "play", "--load", str(save)],
-        input=b"quit\n", capture_output=True, timeout=120, check=False)
-    assert done.returncode == 0, done.stderr.decode()
+    _command("quit\n", ["play", "--load", str(save)], capsys, monkeypatch)
     game = load_game(save)[0]
     assert game.state.board.tiles
     assert (tmp_path / "resumed.board.svg").read_text() == game_board_svg(game) != first

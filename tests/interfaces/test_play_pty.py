@@ -351,25 +351,28 @@ def test_a_secret_screen_leaves_nothing_in_the_scrollback(
                for a in claims)
 
 
+GREEDY_GAME = Path(__file__).resolve().parents[1] / "games" / "greedy-3p-seed3.json"
+
+
 def _save_at(tmp_path: Path, until: Callable[[Game, str, str], bool],
              bots: dict[str, str]) -> Path:
-    """A save file of Ann, Bob and Cat (greedy bots deciding every seat) at the first
-    decision where ``until(game, entity, decider)`` holds, seated with ``bots``."""
-    from india1853.interfaces.bots import ask, make_bot
+    """A save file of Ann, Bob and Cat at the first decision of the stored greedy game
+    (tests/games/greedy-3p-seed3.json, replayed checked: playing the bots to the position cost
+    seconds) where ``until(game, entity, decider)`` holds, seated with ``bots``."""
     from india1853.interfaces.logfile import Table, save_game
     from india1853.interfaces.simulate import decider
     from india1853.rules.game.settings import Settings
 
-    players = ("Ann", "Bob", "Cat")
-    game = Game(Settings(players, seed=7))
-    minds = {p: make_bot("greedy", p, i) for i, p in enumerate(players)}
-    while True:
+    data = json.loads(GREEDY_GAME.read_text(encoding="utf-8"))
+    game = Game(Settings.from_json(data["settings"]))
+    assert game.settings.players == ("Ann", "Bob", "Cat")
+    for action in data["actions"]:
         entity, _ = game.active_entities()[0]
-        who = decider(game, entity)
-        if until(game, entity, who):
+        if until(game, entity, decider(game, entity)):
             break
-        action = ask(minds[who], game, entity)
-        game.process({**action, "id": game.next_id(), "created_at": 0})
+        game.process(action)
+    else:
+        raise AssertionError("the stored game never reaches the position")
     path = tmp_path / "game.json"
     save_game(path, game, Table(bots))
     return path

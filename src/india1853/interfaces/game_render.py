@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from india1853.board.graph import TrackGraph
 from india1853.errors import InputError, RuleError
 from india1853.interfaces.render import render_board_svg
+from india1853.interfaces.render.board import BoardPainter
 from india1853.rules.game import board_port
 from india1853.rules.game.game import Game
 from india1853.rules.router import Budget, best_run
@@ -63,10 +64,15 @@ def optimal_run(game: Game, company: str, budget_seconds: float | None = None) -
                       best.optimal)
 
 
-def game_board_svg(game: Game, routes: OptimalRun | None = None) -> str:
-    """The game's board (tiles, bases) as SVG, with the run's routes highlighted if given."""
+def game_board_svg(game: Game, routes: OptimalRun | None = None,
+                   painter: BoardPainter | None = None) -> str:
+    """The game's board (tiles, bases) as SVG, with the run's routes highlighted if given.
+    ``painter``: one kept for the game's edition, which redraws only the hexes that changed
+    since its last board (the same picture, cheaper for a board drawn again and again)."""
     highlight = [list(r.nodes) for r in routes.routes] if routes else []
-    return render_board_svg(game.state.board, highlight_routes=highlight)
+    if painter is None:
+        return render_board_svg(game.state.board, highlight_routes=highlight)
+    return painter.svg(game.state.board, highlight)
 
 
 def describe_run(run: OptimalRun) -> str:

@@ -39,6 +39,7 @@ from india1853.interfaces.logfile import SaveFile
 from india1853.interfaces.logfile import Table as Seating
 from india1853.interfaces.narrate import LogLine, game_log, narrate, observed
 from india1853.interfaces.render import write_picture
+from india1853.interfaces.render.board import BoardPainter
 from india1853.interfaces.terminal import screen
 from india1853.interfaces.terminal.board_text import local_board
 from india1853.interfaces.terminal.console import Console, EndOfInput
@@ -106,8 +107,12 @@ class Hotseat:
     redraw: Callable[[], None] | None = None
     # The turn model of the decision on screen (its options are the numbered list).
     model: dict[str, Any] = field(default_factory=dict)
-    # The board last drawn to the picture beside the save file.
+    # The board last drawn to the picture beside the save file, and its painter (which
+    # redraws only the hexes changed since).
     drawn_board: dict[str, Any] | None = None
+    painter: BoardPainter | None = None
+    # The tables of the last screens, drawn again only when they change.
+    drawn: screen.Drawn = field(default_factory=screen.Drawn)
 
     def __post_init__(self) -> None:
         players = self.game.settings.players
@@ -221,7 +226,9 @@ class Hotseat:
         board = self.game.view(None)["board"]
         if board == self.drawn_board and self.board_path.exists():
             return
-        write_picture(game_board_svg(self.game), self.board_path)
+        if self.painter is None or self.painter.ed is not self.game.rules.ed:
+            self.painter = BoardPainter(self.game.rules.ed)
+        write_picture(game_board_svg(self.game, painter=self.painter), self.board_path)
         self.drawn_board = board
 
     # --- bots ---------------------------------------------------------------------------
@@ -264,7 +271,8 @@ class Hotseat:
             self.console.clear(scrollback=scrollback)
             self.console.print(screen.turn_screen(model, tables, entity, recent, title,
                                                   local_board=local,
-                                                  contract=viewer == player))
+                                                  contract=viewer == player,
+                                                  drawn=self.drawn))
 
         # Between two humans the last one's screen leaves the scrollback too.
         draw(scrollback=hotseat and new_player)

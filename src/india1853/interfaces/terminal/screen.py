@@ -9,15 +9,18 @@ decided) comes first and is repeated in one line just above the prompt.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Mapping, Sequence
+import json
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rich import box
 from rich.columns import Columns
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.panel import Panel
 from rich.rule import Rule
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
@@ -43,6 +46,51 @@ ONE_WORD_OPTIONS: frozenset[str] = frozenset({
     "reject_offer", "choose_lay_option", "discard_train"})
 # The missing options' reasons list this many items, then "and N more".
 UNAVAILABLE_ITEMS = 6
+
+
+# The most tables a :class:`Drawn` keeps (each a few hundred segments).
+DRAWN_KEPT = 16
+
+
+class Drawn:
+    """The tables drawn on the last screens, by content: a table shown again unchanged (the
+    players between two company decisions, the companies after a tile lay) is not laid out
+    again.  The segments replayed are the ones rich drew, so the bytes are the same."""
+
+    def __init__(self, kept: int = DRAWN_KEPT) -> None:
+        self.kept = kept
+        self._segments: OrderedDict[tuple[object, ...], list[Segment]] = OrderedDict()
+
+    def table(self, key: str, build: Callable[[], RenderableType]) -> RenderableType:
+        """``build()``, drawn once for each ``key`` (the whole content it shows) and width."""
+        return _Kept(self, key, build)
+
+    def segments(self, key: tuple[object, ...], draw: Callable[[], list[Segment]]
+                 ) -> list[Segment]:
+        found = self._segments.get(key)
+        if found is None:
+            found = self._segments[key] = draw()
+            while len(self._segments) > self.kept:
+                self._segments.popitem(last=False)
+        else:
+            self._segments.move_to_end(key)
+        return found
+
+
+class _Kept:
+    """One table of a :class:`Drawn`: its segments for these console options, drawn once."""
+
+    def __init__(self, drawn: Drawn, key: str, build: Callable[[], RenderableType]) -> None:
+        self.drawn, self.key, self.build = drawn, key, build
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        # Every option rich lays out by (width, terminal, encoding...) is part of the key.
+        key = (self.key, id(console), *vars(options).values())
+        yield from self.drawn.segments(key, lambda: list(console.render(self.build(),
+                                                                        options)))
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.build())
 
 
 def money(n: object) -> str:
@@ -608,18 +656,19 @@ def kit_hand_panel(model: Model, entity: str) -> RenderableType | None:
 
 def turn_screen(model: Model, tables: Model, entity: str, recent: Sequence[str],
                 recent_title: str = "Recent", *, local_board: RenderableType | None = None,
-                contract: bool = False) -> RenderableType:
+                contract: bool = False, drawn: Drawn | None = None) -> RenderableType:
     """The whole screen of one decision.  ``model`` holds the deciding player's options,
     ``tables`` the model whose tables may be shown at the table (the same, or the public one
     when another human sits there); ``recent``: the lines of the public log to show under
-    ``recent_title``; ``local_board``: the hexes around the company's railheads."""
+    ``recent_title``; ``local_board``: the hexes around the company's railheads; ``drawn``:
+    the tables of the earlier screens, not laid out again when unchanged."""
     current = (tables["view"].get("turn") or {}).get("company")
     decision = decision_of(model, entity)
     # The tables first: on a 40-line terminal they may scroll off the top, never the header,
     # the recent moves and the options, which stay together at the bottom.
     parts: list[RenderableType] = [
-        players_table(tables),
-        companies_table(tables, current),
+        _players(tables, drawn),
+        _companies(tables, current, drawn),
         *_float_lines(tables, decision),
         Text.assemble(train_market(tables), "\n", market_line(tables)),
     ]
@@ -637,3 +686,26 @@ def turn_screen(model: Model, tables: Model, entity: str, recent: Sequence[str],
     parts.extend(warning_lines(decision["options"] if decision else []))
     parts.extend(disabled_lines(decision))
     return Group(*parts)
+
+
+def _key(*parts: object) -> str:
+    return json.dumps(parts, sort_keys=True, default=str)
+
+
+def _players(tables: Model, drawn: Drawn | None) -> RenderableType:
+    """:func:`players_table`, kept by what it shows: the players and the companies' order."""
+    if drawn is None:
+        return players_table(tables)
+    t = tables["tables"]
+    key = _key("players", t["players"], [c["initials"] for c in t["companies"]])
+    return drawn.table(key, lambda: players_table(tables))
+
+
+def _companies(tables: Model, current: str | None, drawn: Drawn | None) -> RenderableType:
+    """:func:`companies_table`, kept by what it shows."""
+    if drawn is None:
+        return companies_table(tables, current)
+    t = tables["tables"]
+    key = _key("companies", t["companies"], t["market"]["moves"],
+               t["market"]["payout_multiples"], tables["view"].get("company_money"), current)
+    return drawn.table(key, lambda: companies_table(tables, current))
