@@ -142,6 +142,12 @@ class Stream:
         with self._cond:
             return self.events[-1][0] if self.events else -1
 
+    def latest(self) -> dict[str, Any]:
+        """The last event's JSON (the page's state now)."""
+        with self._cond:
+            assert self.events, "no event yet"
+            return self.events[-1][1]
+
     def wait(self, action_id: int, timeout: float = 30.0) -> dict[str, Any]:
         """The first event with an id of at least ``action_id``."""
         deadline = time.monotonic() + timeout

@@ -7,10 +7,16 @@ packages (``apt-get install postgresql redis-server``) when they are missing.
 
 ``INDIA1853_TEST_PG_URL`` / ``INDIA1853_TEST_REDIS_URL`` name servers that already run
 instead (a CI service, say); nothing is started or stopped then.
+
+The test files share one PostgreSQL and one Redis per test process (:func:`shared_postgres`,
+:func:`shared_redis`, stopped when the process's tests end): an ``initdb`` and a start cost
+PostgreSQL a second or two of CPU and several seconds of waiting; each test empties the
+database first (test_pg_cluster.py's ``pg_url``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
@@ -18,9 +24,11 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+import pytest
 
 START_TIMEOUT = 60.0
 
@@ -121,3 +129,39 @@ def redis(port: int | None = None) -> Iterator[str]:
             process.kill()
             process.wait(10)
         shutil.rmtree(base, ignore_errors=True)
+
+
+_POSTGRES = pytest.StashKey[str]()
+_REDIS = pytest.StashKey[str]()
+
+
+def _shared(config: pytest.Config, key: pytest.StashKey[str],
+            start: Callable[[], contextlib.AbstractContextManager[str]]) -> str:
+    if key not in config.stash:
+        stack = contextlib.ExitStack()
+        config.stash[key] = stack.enter_context(start())
+        config.add_cleanup(stack.close)  # at the end of this test process's session
+    return config.stash[key]
+
+
+def shared_postgres(config: pytest.Config) -> str:
+    """The test process's one PostgreSQL server (:func:`postgres`), started on first use."""
+    return _shared(config, _POSTGRES, postgres)
+
+
+def shared_redis(config: pytest.Config) -> str:
+    """The test process's one Redis server (:func:`redis`), started on first use."""
+    return _shared(config, _REDIS, redis)
+
+
+def empty_postgres(config: pytest.Config) -> str:
+    """:func:`shared_postgres`'s database, emptied (every table dropped) for one test."""
+    from sqlalchemy import create_engine, text
+
+    url = shared_postgres(config)
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("DROP SCHEMA public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+    return url

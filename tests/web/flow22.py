@@ -45,6 +45,7 @@ from typing import Any
 
 import httpx
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from webclient import TLS
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 LAPTOP = {"width": 1366, "height": 768}
@@ -117,30 +118,36 @@ def shot(page: Page, name: str, tmp: Path) -> None:
     shutil.copy(path, SCREENSHOTS / path.name)
 
 
-def _get(url: str, path: str, token: str | None = None) -> Any:
+def http() -> httpx.Client:
+    """The flow's one HTTP client for its own looks at the servers: a client per request cost
+    a TLS context (the CA bundle parsed, ~60 ms of CPU) and a new connection each."""
+    return httpx.Client(timeout=60, verify=TLS)
+
+
+def _get(client: httpx.Client, url: str, path: str, token: str | None = None) -> Any:
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    r = httpx.get(f"{url}{path}", headers=headers, timeout=60)
+    r = client.get(f"{url}{path}", headers=headers)
     assert r.status_code == 200, r.text
     return r.json()
 
 
-def deciding(url: str, game: str) -> set[str]:
+def deciding(client: httpx.Client, url: str, game: str) -> set[str]:
     """The players who decide now: the engine's turn model (its ``active`` entities and who
     decides each, 3.4.1), as a spectator receives it."""
-    return {a["player"] for a in _get(url, f"/api/games/{game}")["turn"]["active"]
+    return {a["player"] for a in _get(client, url, f"/api/games/{game}")["turn"]["active"]
             if a["player"] is not None}
 
 
-def count(url: str, game: str) -> int:
-    return int(_get(url, f"/api/games/{game}")["last_action_id"])
+def count(client: httpx.Client, url: str, game: str) -> int:
+    return int(_get(client, url, f"/api/games/{game}")["last_action_id"])
 
 
 def wait_until(what: str, predicate: Callable[[], bool], timeout: float = 60.0) -> None:
-    """A server-side condition (no page shows it), asked every 50 ms."""
+    """A server-side condition (no page shows it), asked every 100 ms."""
     deadline = time.monotonic() + timeout
     while not predicate():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
+        time.sleep(0.1)
 
 
 def wait_for_action(page: Page, n: int) -> None:
@@ -197,11 +204,11 @@ def _bond_by_session(player: Player, game: str) -> None:
     _write(player, "POST", f"/api/games/{game}/actions", bond)
 
 
-def _act(player: Player, url: str, game: str) -> str:
+def _act(player: Player, client: httpx.Client, url: str, game: str) -> str:
     """The seat at the page makes its decision in the secret dialog (a bond: the amount
     offered first; a claim: the first city offered, 2.5.4); the action's type."""
     page = player.page
-    before = count(url, game)
+    before = count(client, url, game)
     wait_for_action(page, before)
     page.click("#open-secret")
     dialog = page.locator("#secret-dialog")
@@ -231,6 +238,7 @@ class Flow:
         self.wes = _player(browser, "Wes", urls.wes)
         self.watcher = _player(browser, "watcher", urls.watcher)
         self.players = {p.name: p for p in (self.uma, self.vic, self.wes)}
+        self.http = http()
         self.game = ""
         self.wes_token = ""
         self.acted: dict[str, list[str]] = {name: [] for name in self.players}
@@ -239,6 +247,7 @@ class Flow:
     def close(self) -> None:
         for p in (self.uma, self.vic, self.wes, self.watcher):
             p.context.close()
+        self.http.close()
 
     def run(self) -> None:
         # Pages under a loaded machine's CPU: every expectation waits up to 30 s (Playwright's
@@ -320,8 +329,8 @@ class Flow:
         # Every clock runs now (the bonds are written by all at once, 2.5.2): Uma and Vic
         # write theirs at once, through their browsers' sessions (their pages act later);
         # Wes writes none, and his clock runs out.
-        wait_until("the game to start", lambda: httpx.get(
-            f"{uma.url}/api/games/{game}", timeout=60).status_code == 200)
+        wait_until("the game to start", lambda: self.http.get(
+            f"{uma.url}/api/games/{game}").status_code == 200)
         for p in (uma, vic):
             _bond_by_session(p, game)
         page.wait_for_url(f"**/games/{game}#token=*")
@@ -345,7 +354,7 @@ class Flow:
         page.fill("#alert-quiet", str(QUIET_MINUTES))
         page.click("#alert-form button[type=submit]")
         expect(page.locator("#alert-status")).to_have_text("Saved: alerts on.")
-        saved = _get(wes.url, f"/api/games/{game}/alerts", self.wes_token)
+        saved = _get(self.http, wes.url, f"/api/games/{game}/alerts", self.wes_token)
         assert (saved["webhook"], saved["quiet_seconds"]) == (hook, QUIET_MINUTES * 60)
 
         # The accounts' seats need no token: their session answers (a URL without one).
@@ -353,7 +362,7 @@ class Flow:
             open_game(p.page, f"{p.url}/games/{game}")
             expect(p.page.locator("#seat-name")).to_have_text(p.name)
             expect(p.page.locator("#keep-link")).to_be_hidden()
-        rules = _get(uma.url, f"/api/games/{game}/seats")
+        rules = _get(self.http, uma.url, f"/api/games/{game}/seats")
         assert abs(rules["clock"]["bank"] - self.bank) < 0.01  # typed in minutes
         assert rules["clock"]["increment"] == INCREMENT_SECONDS
         assert (rules["clock"]["at_zero"], rules["clock"]["bot"]) == ("bot", "random")
@@ -393,21 +402,21 @@ class Flow:
         # The bot writes Wes's bond, and his claim if his comes first: then the game waits
         # for Uma or Vic (the bots wait for people).
         wait_until("the bot's bond for Wes and a person's decision",
-                   lambda: "Wes" in _bonds(wes.url, game)
-                   and bool(deciding(wes.url, game) & {"Uma", "Vic"}))
+                   lambda: "Wes" in _bonds(self.http, wes.url, game)
+                   and bool(deciding(self.http, wes.url, game) & {"Uma", "Vic"}))
         page.locator("#seats-card").scroll_into_view_if_needed()
         shot(page, "clock-laptop", self.tmp)
         stand_in.get_by_role("button", name="Take my seat back").click()
         expect(page.get_by_role("button", name="Hand my seat to a bot")).to_be_visible()
         expect(page.locator(".seats .stand-ins")).to_have_count(0)
-        seats = _get(wes.url, f"/api/games/{game}/seats")
+        seats = _get(self.http, wes.url, f"/api/games/{game}/seats")
         assert "Wes" not in seats["stand_ins"]
         assert seats["clock"]["seats"]["Wes"]["flagged"]  # the flag stays
 
     # --- 4. a reload and a changed URL keep each seat -------------------------------------
 
     def reload_and_changed_url_keep_each_seat(self) -> None:
-        n = count(self.uma.url, self.game)
+        n = count(self.http, self.uma.url, self.game)
         for p in (self.wes, self.vic):  # a guest's seat (his browser), an account's
             page = p.page
             if p is self.wes:
@@ -429,7 +438,7 @@ class Flow:
         """Each player's "My games" (a page beside the game's, in his browser): whose turn
         it is, as the engine's turn model says (the claims, 2.5.4: one decides)."""
         game = self.game
-        now = deciding(self.uma.url, game)
+        now = deciding(self.http, self.uma.url, game)
         assert len(now) == 1, now
         for p in self.players.values():
             page = p.watch(p.context.new_page())
@@ -452,11 +461,11 @@ class Flow:
         """Whoever decides now (one seat, the engine's turn model) acts on his page; his
         name and the action's id."""
         url = self.uma.url
-        now = deciding(url, self.game)
+        now = deciding(self.http, url, self.game)
         assert len(now) == 1, now
         name = next(iter(now))
-        self.acted[name].append(_act(self.players[name], url, self.game))
-        return name, count(url, self.game)
+        self.acted[name].append(_act(self.players[name], self.http, url, self.game))
+        return name, count(self.http, url, self.game)
 
     def play_until_each_has_acted(self) -> None:
         """The claims until Wes, whose bond the bot wrote, has decided himself, and two
@@ -476,14 +485,14 @@ class Flow:
         through, and the claim is his again."""
         game, url = self.game, self.uma.url
         (asker, first), (second, last) = self.last_two
-        assert asker != second and last == first + 1 == count(url, game)
+        assert asker != second and last == first + 1 == count(self.http, url, game)
         to = first - 1
         voters = [n for n in self.players if n != asker]
         page = self.players[asker].page
         first_voter = self.players[voters[0]].page
         # The clocks run for the seat deciding now; the card shows them.
         expect(page.locator(".seats .clock.running")).to_contain_text(
-            _next_claimant(url, game))
+            _next_claimant(self.http, url, game))
         asked = f"{asker} asks to take the game back to action {to} (2 actions taken back)"
 
         _ask_takeback(page, to)
@@ -500,7 +509,7 @@ class Flow:
         first_voter.locator(".seats .request").get_by_role("button", name="Refuse").click()
         expect(page.locator(".seats .request-done")).to_contain_text(f"refused by {voters[0]}")
         expect(page.locator(".seats .request")).to_have_count(0)
-        assert count(url, game) == last  # nothing changed
+        assert count(self.http, url, game) == last  # nothing changed
         expect(page.locator(".seats .clock.running")).to_have_count(1)  # running again
 
         _ask_takeback(page, to)
@@ -514,7 +523,7 @@ class Flow:
         expect(page.locator("#log li.undone")).to_have_count(2)
         expect(page.locator(".seats")).to_contain_text(f"were taken back to action {to}")
         wait_for_action(page, last + 2)
-        assert deciding(url, game) == {asker}  # his claim to make again
+        assert deciding(self.http, url, game) == {asker}  # his claim to make again
         expect(page.locator("#open-secret")).to_have_count(1)
 
     # --- 7. the alerts -------------------------------------------------------------------
@@ -541,13 +550,14 @@ def _ask_takeback(page: Page, to: int) -> None:
     page.get_by_role("button", name="Ask the others").click()
 
 
-def _bonds(url: str, game: str) -> list[str]:
+def _bonds(client: httpx.Client, url: str, game: str) -> list[str]:
     """Whose bonds are in the public log."""
-    return [line["action"]["entity"] for line in _get(url, f"/api/games/{game}/log")["actions"]
+    return [line["action"]["entity"]
+            for line in _get(client, url, f"/api/games/{game}/log")["actions"]
             if line["action"]["type"] == "place_bond"]
 
 
-def _next_claimant(url: str, game: str) -> str:
-    now = deciding(url, game)
+def _next_claimant(client: httpx.Client, url: str, game: str) -> str:
+    now = deciding(client, url, game)
     assert len(now) == 1, now
     return next(iter(now))
