@@ -238,8 +238,8 @@ class Game:
                 raise
             raise own from error
 
-    def _process(self, action: object, in_place: bool) -> list[Event]:
-        checked = check_action(action)
+    def _process(self, action: object, in_place: bool, check: bool = True) -> list[Event]:
+        checked = check_action(action) if check else dict(action)  # type: ignore[call-overload]
         if checked["id"] != self.next_id():
             raise InputError(f"action.id: expected {self.next_id()}, got {checked['id']}")
         if checked["type"] in ("undo", "redo"):
@@ -252,7 +252,7 @@ class Game:
         decided = entity if co is None else controller(self.state, co)
         new = self.state if in_place else self.state.clone()
         new.seq = len(self._done) + 1
-        events = _apply(self.rules, new, checked, check=True)
+        events = _apply(self.rules, new, checked, check=check)
         self.log.append(checked)
         self._done.append(checked)
         # Snapshots beyond the new action exist only along an undone line (see _set_state).
@@ -418,6 +418,18 @@ class Game:
         # Built now: the undo barrier is read from the last state built.
         game._state, game._state_len = game._rebuild(len(game._done)), len(game._done)
         return game
+
+    @classmethod
+    def positions(cls, settings: Settings, actions: Iterable[dict[str, Any]],
+                  ) -> Iterator[tuple[Game, dict[str, Any]]]:
+        """Each action of a trusted log with the game just before it: one game, moved on by
+        the action (without checks, as :meth:`replay` with ``check=False``) when the next is
+        asked for.  To look at every position of a log, or to try actions on a :meth:`fork`
+        of one, at the cost of one unchecked replay."""
+        game = cls(settings)
+        for action in actions:
+            yield game, action
+            game._process(action, in_place=False, check=False)
 
     # --- queries ----------------------------------------------------------------------------
 
