@@ -109,3 +109,16 @@ def test_legal_actions_are_accepted_by_process_as_they_are(at: int) -> None:
             trial = game.fork()
             trial.process(action)
             assert trial.log[-1] == action and len(game.log) == at
+
+
+def test_positions_walk_a_log_through_the_states_of_its_prefixes() -> None:
+    """``Game.positions``: each action of the log with the game just before it (the prefix's
+    state, as ``Game.at`` rebuilds it), and the walk ends at the replay's state."""
+    settings, actions = _fixture()
+    full = _replayed()
+    game = Game(settings)
+    for i, (game, action) in enumerate(Game.positions(settings, actions)):
+        assert action is actions[i] and game.next_id() == i + 1
+        if i % 97 == 0:
+            assert game.state == full.at(i).state
+    assert game.state == full.state and game.log == full.log

@@ -19,6 +19,7 @@ Public API::
     game.to_log() / Game.from_log(data)    # the log file: settings, actions, engine version
     Game.replay(settings, actions, check=False)  # trusted logs only: no legality checks
     replay_events(settings, actions)       # each action of a log with its events
+    Game.positions(settings, actions)      # trusted logs: each action with the game before it
     game.finished, game.scores()           # the end (5.1, 5.2)
 
 ``process`` applies the action to a copy of the state and keeps the copy only when every check
