@@ -4,6 +4,7 @@ only, and a normal game whose log replays (issue 13)."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import pytest
@@ -15,13 +16,20 @@ from india1853.rules.game.scenario import build
 SETTINGS = Settings(("Ann", "Bob", "Cat"), seed=4)
 
 
+@cache
+def _built(*script: str) -> Game:
+    """``build(SETTINGS, script)`` of points, built once for the file's tests (which only look
+    at it; test_deterministic_from_the_seed builds its own twice)."""
+    return build(SETTINGS, list(script))
+
+
 def _replays(game: Game) -> None:
     again = Game.from_log(game.to_log())  # checked replay: every action legal
     assert again.moderator_view() == game.moderator_view()
 
 
 def test_the_first_operating_round_is_a_company_operating() -> None:
-    game = build(SETTINGS, ["first operating round"])
+    game = _built("first operating round")
     st = game.state
     assert st.round == "operating" and st.turn.order[st.turn.index] in st.companies
     assert game.active_entities() == [(st.turn.order[st.turn.index], "company")]
@@ -29,7 +37,7 @@ def test_the_first_operating_round_is_a_company_operating() -> None:
 
 
 def test_a_company_at_its_track_step() -> None:
-    game = build(SETTINGS, ["EIR track"])
+    game = _built("EIR track")
     st = game.state
     assert (st.round, st.turn.order[st.turn.index], st.turn.step) == ("operating", "EIR", "track")
     assert not st.pending
@@ -38,22 +46,22 @@ def test_a_company_at_its_track_step() -> None:
 
 
 def test_points_in_order_phase_and_end() -> None:
-    game = build(SETTINGS, ["stock round 2", "phase 3"])
+    game = _built("stock round 2", "phase 3")
     assert game.state.phase >= 3
-    stock_2 = build(SETTINGS, ["stock round 2"])
+    stock_2 = _built("stock round 2")
     assert (stock_2.state.round, stock_2.state.stock_round) == ("stock", 2)
     # The later point plays on from the earlier one: the same first actions.
     assert game.log[:len(stock_2.log)] == stock_2.log
-    end = build(SETTINGS, ["end"])
+    end = _built("end")
     assert end.finished and end.scores()
     _replays(end)
 
 
 def test_deterministic_from_the_seed() -> None:
     one, two = build(SETTINGS, ["EIR track"]), build(SETTINGS, ["EIR track"])
-    assert one.log == two.log
+    assert one.log == two.log == _built("EIR track").log
     other = build(Settings(("Ann", "Bob", "Cat"), seed=5), ["stock round 2"])
-    assert other.log != build(SETTINGS, ["stock round 2"]).log
+    assert other.log != _built("stock round 2").log
 
 
 def test_intents_are_played_as_legal_actions() -> None:

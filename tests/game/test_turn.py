@@ -7,6 +7,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -46,14 +47,13 @@ def _sampled(name: str, every: int = 97, first: int = 2) -> Iterator[tuple[Game,
     """The game before each sampled action of the log, with that action: the first ``first``
     of each (decision, action type) and every ``every``-th."""
     data = _log(name)
-    game = Game(Settings.from_json(data["settings"]))
     seen: Counter[tuple[str, str]] = Counter()
-    for i, action in enumerate(data["actions"]):
+    positions = Game.positions(Settings.from_json(data["settings"]), data["actions"])
+    for i, (game, action) in enumerate(positions):
         key = (_kind(game), action["type"])
         if seen[key] < first or i % every == 0:
             yield game, action
         seen[key] += 1
-        game.process(action)
 
 
 def _decider(model: dict[str, Any], entity: str) -> str:
@@ -111,17 +111,23 @@ def _option(model: dict[str, Any], type_: str) -> dict[str, Any]:
 
 
 def _at(name: str, count: int) -> Game:
+    """The game after the first ``count`` actions of a fixture log (test_fixtures.py replays
+    every log checked): a fork of one replay kept for the file's tests."""
+    return _replayed(name, count).fork()
+
+
+@cache
+def _replayed(name: str, count: int) -> Game:
     data = _log(name)
-    return Game(Settings.from_json(data["settings"]), data["actions"][:count])
+    return Game.replay(Settings.from_json(data["settings"]), data["actions"][:count],
+                       check=False)
 
 
 def _first(name: str, pred: Any) -> Game:
     data = _log(name)
-    game = Game(Settings.from_json(data["settings"]))
-    for action in data["actions"]:
+    for game, action in Game.positions(Settings.from_json(data["settings"]), data["actions"]):
         if pred(game, action):
             return game
-        game.process(action)
     raise AssertionError("no such moment in the log")
 
 
@@ -237,7 +243,7 @@ def test_contract_cities_stay_secret_in_claims_and_after() -> None:
     # public words that happen to be city names.
     public = " ".join(c.name for c in rules.companies) + " " + " ".join(rules.ed.tiles)
     for count in (12, 30, 60, 200):
-        game = Game(settings, data["actions"][:count])
+        game = _at(FULL, count)
         for viewer in settings.players:
             model = turn_model(game, viewer)
             assert all(d["player"] == viewer for d in model["decisions"])
@@ -261,7 +267,7 @@ def test_contract_cities_stay_secret_in_claims_and_after() -> None:
 
 def test_the_end_has_scores_and_no_decisions() -> None:
     data = _log("greedy-3p-seed3.json")
-    game = Game.from_log(data)
+    game = Game.from_log(data, check=False)
     for viewer in (None, *game.settings.players):
         model = turn_model(game, viewer)
         assert model["finished"] and model["decisions"] == [] and model["active"] == []
@@ -318,9 +324,10 @@ def test_first_edition_games_give_a_model_at_every_kind_of_decision(path: Path) 
     (14.5: another seat's claims stay out of the model until every bid is in), Company Credits,
     train sales to the bank; every option's action is one ``process`` accepts."""
     data = json.loads(path.read_text())
-    game = Game(Settings.from_json(data["settings"]))
     kinds: set[str] = set()
-    for action in data["actions"]:
+    settings = Settings.from_json(data["settings"])
+    game = Game(settings)
+    for game, action in Game.positions(settings, data["actions"]):
         kind = _kind(game)
         if kind not in kinds or game.state.round == "bids":
             kinds.add(kind)
@@ -337,7 +344,7 @@ def test_first_edition_games_give_a_model_at_every_kind_of_decision(path: Path) 
             decisions = turn_model(game, who)["decisions"]
             assert decisions and all(d["options"] for d in decisions)
             assert all(set(o) >= OPTION_KEYS for d in decisions for o in d["options"])
-        game.process(action)
+    # The walk is over: the game is after the log's last action.
     # Contract bids unless the game starts without them (Simplified Game, Alternative Rules 1.0).
     assert "bids" in kinds or game.rules.dealt_start or game.rules.share_by_share_start
     assert turn_model(game, None)["finished"]
@@ -380,10 +387,10 @@ def test_a_first_edition_turn_model_cites_the_first_editions_rules(path: Path) -
     the end 40-41), never a second-edition number, at every kind of decision; each cited rule
     keeps a summary where the first edition's summaries have one."""
     data = json.loads(path.read_text())
-    game = Game(Settings.from_json(data["settings"]))
     seen: set[str] = set()
     cited: set[str] = set()
-    for action in [*data["actions"], None]:
+
+    def look(game: Game, action: dict[str, Any] | None) -> None:
         kind = _kind(game)
         if kind not in seen:
             seen.add(kind)
@@ -393,8 +400,12 @@ def test_a_first_edition_turn_model_cites_the_first_editions_rules(path: Path) -
                 for where, rule in _citations(model):
                     assert not SECOND_NUMBER.search(rule), (kind, where, rule)
                     cited.add(rule)
-        if action is not None:
-            game.process(action)
+
+    settings = Settings.from_json(data["settings"])
+    game = Game(settings)
+    for game, action in Game.positions(settings, data["actions"]):
+        look(game, action)
+    look(game, None)  # the end: the walk is over, the game after the log's last action
     assert {"20", "21.1", "31"} <= cited
 
 
@@ -403,11 +414,9 @@ def test_a_first_edition_game_names_its_rounds_as_the_1989_rules_do(path: Path) 
     """The 1989 rules play Dealing Rounds (SECTION 2, 20) and Railway Rounds (SECTION 3, 30),
     not Stock and Operating Rounds: the turn model's titles say so."""
     data = json.loads(path.read_text())
-    game = Game(Settings.from_json(data["settings"]))
     titles: set[str] = set()
-    for action in data["actions"]:
+    for game, _ in Game.positions(Settings.from_json(data["settings"]), data["actions"]):
         titles.add(turn_model(game, None)["title"])
-        game.process(action)
     words = " ".join(titles)
     assert "Dealing Round 1" in titles and "Railway Round 1" in titles
     assert "Stock Round" not in words and "Operating Round" not in words

@@ -4,6 +4,7 @@ equals the game replayed from scratch, and logs of many undo/redo pairs load to 
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,14 @@ FIXTURE = Path(__file__).resolve().parents[1] / "games" / "greedy-3p-seed3.json"
 def _fixture() -> tuple[Settings, list[dict[str, object]]]:
     data = json.loads(FIXTURE.read_text())
     return Settings.from_json(data["settings"]), data["actions"]
+
+
+@cache
+def _replayed() -> Game:
+    """The whole fixture replayed without checks (test_fixtures.py replays it checked), once
+    for the file: its positions are taken with ``Game.at``, a new game each."""
+    settings, actions = _fixture()
+    return Game.replay(settings, actions, check=False)
 
 
 def _undo(game: Game) -> None:
@@ -90,8 +99,7 @@ def test_undo_past_a_revealed_secret_is_refused_after_loading_a_log() -> None:
 def test_legal_actions_are_accepted_by_process_as_they_are(at: int) -> None:
     """Issue 13, engine API: each legal action carries the next id and is processed unchanged
     (on a fork, positions of a recorded game reached with Game.at)."""
-    settings, actions = _fixture()
-    game = Game.replay(settings, actions, check=False).at(at)
+    game = _replayed().at(at)
     assert len(game.log) == at and game.next_id() == at + 1
     for entity, _ in game.active_entities():
         legal = game.legal_actions(entity)
@@ -101,3 +109,16 @@ def test_legal_actions_are_accepted_by_process_as_they_are(at: int) -> None:
             trial = game.fork()
             trial.process(action)
             assert trial.log[-1] == action and len(game.log) == at
+
+
+def test_positions_walk_a_log_through_the_states_of_its_prefixes() -> None:
+    """``Game.positions``: each action of the log with the game just before it (the prefix's
+    state, as ``Game.at`` rebuilds it), and the walk ends at the replay's state."""
+    settings, actions = _fixture()
+    full = _replayed()
+    game = Game(settings)
+    for i, (game, action) in enumerate(Game.positions(settings, actions)):
+        assert action is actions[i] and game.next_id() == i + 1
+        if i % 97 == 0:
+            assert game.state == full.at(i).state
+    assert game.state == full.state and game.log == full.log

@@ -453,7 +453,9 @@ def _local_paths(graph: RouteGraph, hex_: str, start: Node | None, end: Node | N
                  ) -> list[tuple[tuple[Node, ...], tuple[int, ...]]]:
     """Every way through one hex from ``start`` to ``end`` (None: from/to any of its
     stations), passing only through that hex's stations."""
-    local = [t for t in graph.tracks if t.hex == hex_]
+    tracks_in = getattr(graph, "tracks_in", None)  # a TrackGraph's tracks by hex
+    local = (list(tracks_in(hex_)) if tracks_in is not None
+             else [t for t in graph.tracks if t.hex == hex_])
     by_node: dict[Node, list[TrackLike]] = {}
     for t in local:
         by_node.setdefault(t.a, []).append(t)

@@ -19,6 +19,7 @@ Public API::
     game.to_log() / Game.from_log(data)    # the log file: settings, actions, engine version
     Game.replay(settings, actions, check=False)  # trusted logs only: no legality checks
     replay_events(settings, actions)       # each action of a log with its events
+    Game.positions(settings, actions)      # trusted logs: each action with the game before it
     game.finished, game.scores()           # the end (5.1, 5.2)
 
 ``process`` applies the action to a copy of the state and keeps the copy only when every check
@@ -132,14 +133,17 @@ def _apply(rules: GameRules, st: GameState, action: dict[str, Any], *,
     every replay (checked, unchecked, after undo) rebuilds it.  Returns the events the action
     set off (events.py): those the rules reported, the new round and the end of the game."""
     st.events = []
-    before = views.revealed(rules, st)
+    before = views.reveal_facts(rules, st)
     round_before = _round_of(st)
     apply_action(rules, st, action, check=check)
     sequence.after_action(rules, st)
     change(st, "round", "", "2.5 / 3 / 4.10", round_before, _round_of(st))
     if st.round == "finished" and round_before["round"] != "finished":
         _game_over(rules, st)
-    news = sorted(views.revealed(rules, st) - before)
+    after = views.reveal_facts(rules, st)
+    # Worded only when something changed: most actions reveal nothing.
+    news = [] if after == before else sorted(
+        views.reveal_wording(rules, after) - views.reveal_wording(rules, before))
     if news:
         st.undo_barrier = st.seq
         st.undo_barrier_reason = "; ".join(news)
@@ -193,7 +197,7 @@ class Game:
         self._kept_for: GameState | None = None
         self._kept: dict[str, Any] = {}
         for action in actions:
-            self.process(action)
+            self._cited(action, in_place=True)
 
     @property
     def state(self) -> GameState:
@@ -220,16 +224,23 @@ class Game:
         error the game is unchanged, and the error cites the game's own edition's rules
         (:func:`in_own_numbering`).  An undo's events are the undo and the changes of the
         action it takes back, reversed; a redo's, the redo and that action's events again."""
+        return self._cited(action, in_place=False)
+
+    def _cited(self, action: object, *, in_place: bool) -> list[Event]:
+        """:meth:`process`; ``in_place=True`` for the constructor's replay only: the action is
+        applied to the state itself, not to a copy (the copy was a seventh of a checked
+        replay's time), so an error leaves a broken game - which the constructor never hands
+        out: it raises."""
         try:
-            return self._process(action)
+            return self._process(action, in_place)
         except (InputError, RuleError) as error:
             own = in_own_numbering(self.settings.edition, error)
             if own is error:
                 raise
             raise own from error
 
-    def _process(self, action: object) -> list[Event]:
-        checked = check_action(action)
+    def _process(self, action: object, in_place: bool, check: bool = True) -> list[Event]:
+        checked = check_action(action) if check else dict(action)  # type: ignore[call-overload]
         if checked["id"] != self.next_id():
             raise InputError(f"action.id: expected {self.next_id()}, got {checked['id']}")
         if checked["type"] in ("undo", "redo"):
@@ -240,14 +251,16 @@ class Game:
         entity = checked["entity"]
         co = self.state.companies.get(entity)
         decided = entity if co is None else controller(self.state, co)
-        new = self.state.clone()
+        new = self.state if in_place else self.state.clone()
         new.seq = len(self._done) + 1
-        events = _apply(self.rules, new, checked, check=True)
+        events = _apply(self.rules, new, checked, check=check)
         self.log.append(checked)
         self._done.append(checked)
+        # Snapshots beyond the new action exist only along an undone line (see _set_state).
+        redone_line = bool(self._undone)
         self._undone.clear()
         self._deciders[checked["id"]] = decided
-        self._set_state(new)
+        self._set_state(new, redone_line)
         self._keep_events(checked["id"], events)
         return events
 
@@ -280,12 +293,14 @@ class Game:
         self._keep_events(key, events)
         return events
 
-    def _set_state(self, st: GameState) -> None:
+    def _set_state(self, st: GameState, undone_line: bool) -> None:
         """``st`` is the state after the actions in force, the last of them new: snapshots
-        beyond the previous ones (of the undone line) are dropped, and one taken if due."""
+        beyond the previous ones (of the undone line, if there was one: else there are none)
+        are dropped, and one taken if due."""
         n = len(self._done)
-        for k in [k for k in self._snapshots if k >= n]:
-            del self._snapshots[k]
+        if undone_line:
+            for k in [k for k in self._snapshots if k >= n]:
+                del self._snapshots[k]
         if n % SNAPSHOT_EVERY == 0:
             self._snapshots[n] = st.clone()
         self._state = st
@@ -404,6 +419,18 @@ class Game:
         # Built now: the undo barrier is read from the last state built.
         game._state, game._state_len = game._rebuild(len(game._done)), len(game._done)
         return game
+
+    @classmethod
+    def positions(cls, settings: Settings, actions: Iterable[dict[str, Any]],
+                  ) -> Iterator[tuple[Game, dict[str, Any]]]:
+        """Each action of a trusted log with the game just before it: one game, moved on by
+        the action (without checks, as :meth:`replay` with ``check=False``) when the next is
+        asked for.  To look at every position of a log, or to try actions on a :meth:`fork`
+        of one, at the cost of one unchecked replay."""
+        game = cls(settings)
+        for action in actions:
+            yield game, action
+            game._process(action, in_place=False, check=False)
 
     # --- queries ----------------------------------------------------------------------------
 

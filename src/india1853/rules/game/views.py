@@ -29,28 +29,50 @@ def revealed(rules: GameRules, st: GameState) -> frozenset[str]:
     bid (2.6.2-2.6.3), whether that bid names both the BBCI's cities.  The end of the contract
     bids reveals nothing: the claims are public from the start, the cities stay secret.
     """
-    out = set()
-    if st.round == "finished":
-        out.add("every bid's cities and which contracts failed, the game is over (5.1)")
-    if not bonds_secret(st):
-        out.add(f"the bonds, {rules.policy.bonds_revealed_rule}")
-    for p in st.players:
-        if p.bond_returned:
-            out.add(f"{p.name}'s cities, {cite(rules.ed.name, '4.3.2')}")
-        elif p.declared:
-            out.add(f"{p.name}'s cities, 15.4")
-    if st.kit is not None:
-        # MIK 2: a card drawn is seen by its drawer; one actioned, by everyone.
-        if st.kit.draws:
-            out.add(f"MIK 2 cards drawn: {st.kit.draws}")
-        if st.kit.shown:
-            out.add(f"MIK 2 cards actioned: {st.kit.shown}")
+    return reveal_wording(rules, reveal_facts(rules, st))
+
+
+RevealFacts = tuple[bool, bool, tuple[tuple[str, bool, bool], ...], int, int, bool]
+
+
+def reveal_facts(rules: GameRules, st: GameState) -> RevealFacts:
+    """What :func:`revealed` is worded from: (the game over, the bonds public, each player's
+    (name, contract fulfilled, cities declared), the MIK 2 cards drawn and actioned, the BBCI's
+    first director's bid settled).  Equal facts, equal secrets revealed: the engine compares
+    these before and after every action and words them only when they differ."""
+    kit = st.kit
+    bbci = False
     spec = rules.bbci
     if spec is not None:
         co = st.companies[spec.initials]
-        if co.had_director and co.first_director_round == FIRST_STOCK_ROUND:
-            cities = " and ".join(rules.bbci_major_cities())
-            out.add(f"whether {spec.initials}'s first director's bid names {cities}, 2.6.2")
+        bbci = co.had_director and co.first_director_round == FIRST_STOCK_ROUND
+    return (st.round == "finished", not bonds_secret(st),
+            tuple((p.name, p.bond_returned, p.declared) for p in st.players),
+            0 if kit is None else kit.draws, 0 if kit is None else kit.shown, bbci)
+
+
+def reveal_wording(rules: GameRules, facts: RevealFacts) -> frozenset[str]:
+    """The secrets of :func:`reveal_facts`, each in words citing its rule."""
+    finished, bonds_public, players, draws, shown, bbci = facts
+    out = set()
+    if finished:
+        out.add("every bid's cities and which contracts failed, the game is over (5.1)")
+    if bonds_public:
+        out.add(f"the bonds, {rules.policy.bonds_revealed_rule}")
+    for name, bond_returned, declared in players:
+        if bond_returned:
+            out.add(f"{name}'s cities, {cite(rules.ed.name, '4.3.2')}")
+        elif declared:
+            out.add(f"{name}'s cities, 15.4")
+    # MIK 2: a card drawn is seen by its drawer; one actioned, by everyone.
+    if draws:
+        out.add(f"MIK 2 cards drawn: {draws}")
+    if shown:
+        out.add(f"MIK 2 cards actioned: {shown}")
+    spec = rules.bbci
+    if spec is not None and bbci:
+        cities = " and ".join(rules.bbci_major_cities())
+        out.add(f"whether {spec.initials}'s first director's bid names {cities}, 2.6.2")
     return frozenset(out)
 
 
