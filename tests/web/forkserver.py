@@ -198,6 +198,13 @@ def _serve_forks() -> None:
 
     india1853.interfaces.cli.build_parser()  # imports every command module
     warm_up()
+    # Each edition's data, loaded and checked on a server's first game of it (cached per
+    # process: data/loader.py): about 0.1 CPU-s in every server, paid here once.
+    from india1853.interfaces.web.turn import turn
+    from india1853.rules.game import Game, Settings
+
+    for edition in ("second", "first"):
+        turn(Game(Settings(("Ann", "Bob", "Cat"), 1, edition, ())), None)
     # The charts (stats.svg, interfaces/charts.py) import matplotlib when first drawn: about
     # 0.9 CPU-s in each server that draws them (the secrecy differential's, test_api's, the
     # end screen's), paid here once instead.

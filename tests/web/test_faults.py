@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import sqlite3
 import subprocess
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +41,42 @@ def played_game(server: ServerProcess, actions: int = 8) -> tuple[str, str]:
     return game, hot
 
 
+@dataclass(frozen=True)
+class Played:
+    """Databases of stopped servers, each test working on a copy (issue 20: a server start
+    and the game played once per file, not once per test): ``one`` holds the game of
+    ``played_game`` (``game``, ``hot``; ``before``: its view for the hotseat token), ``two``
+    the same and ``other``, a game of two actions played after it."""
+
+    one: Path
+    two: Path
+    game: str
+    hot: str
+    before: dict[str, Any]
+    other: str
+
+    def copy(self, which: Path, data_dir: Path) -> None:
+        shutil.copytree(which, data_dir, ignore=shutil.ignore_patterns("server.err"))
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    root = tmp_path_factory.mktemp("played")
+    server = ServerProcess(root / "one")
+    try:
+        game, hot = played_game(server)
+        before = view(client(server.url), game, hot)
+    finally:
+        server.stop()
+    shutil.copytree(root / "one", root / "two")
+    server = ServerProcess(root / "two")
+    try:
+        other, _ = played_game(server, 2)
+    finally:
+        server.stop()
+    return Played(root / "one", root / "two", game, hot, before, other)
+
+
 def damage(data_dir: Path, sql: str, *params: Any) -> None:
     with sqlite3.connect(data_dir / "india1853.sqlite3") as db:
         assert db.execute(sql, params).rowcount == 1
@@ -56,13 +94,11 @@ def damage(data_dir: Path, sql: str, *params: Any) -> None:
     ("UPDATE actions SET data = '[1, 2]' WHERE game_id = ? AND idx = 3", "not a JSON object"),
 ])
 def test_a_damaged_log_row_is_reported_never_replayed(
-        tmp_path: Path, start_server: Callable[[Path], ServerProcess], sql: str,
-        reason: str) -> None:
+        tmp_path: Path, start_server: Callable[[Path], ServerProcess], played: Played,
+        sql: str, reason: str) -> None:
     data_dir = tmp_path / "db"
-    server = start_server(data_dir)
-    game, hot = played_game(server)
-    other, _ = played_game(server, 2)
-    server.stop()
+    played.copy(played.two, data_dir)  # a game of eight actions, another of two
+    game, hot, other = played.game, played.hot, played.other
     damage(data_dir, sql, game)
     again = start_server(data_dir)
     c = client(again.url)
@@ -151,12 +187,11 @@ def _bond_row(data_dir: Path, game: str) -> tuple[int, int]:
 
 
 def test_a_row_whose_digest_was_removed_is_damage(
-        tmp_path: Path, start_server: Callable[[Path], ServerProcess]) -> None:
+        tmp_path: Path, start_server: Callable[[Path], ServerProcess], played: Played) -> None:
     """Issue 19 item 9: a bond changed and its digest set to NULL went through silently."""
     data_dir = tmp_path / "db"
-    server = start_server(data_dir)
-    game, hot = played_game(server)
-    server.stop()
+    played.copy(played.one, data_dir)  # played_game's game, the server stopped
+    game, hot = played.game, played.hot
     idx, amount = _bond_row(data_dir, game)
     damage(data_dir, "UPDATE actions SET data = json_set(data, '$.amount', ?), digest = NULL "
                      "WHERE game_id = ? AND idx = ?", amount + 190, game, idx)
@@ -183,12 +218,10 @@ def test_a_row_whose_digest_was_removed_is_damage(
 
 
 def test_rows_written_before_digests_load_only_on_the_operators_word(
-        tmp_path: Path, start_server: Callable[[Path], ServerProcess]) -> None:
+        tmp_path: Path, start_server: Callable[[Path], ServerProcess], played: Played) -> None:
     data_dir = tmp_path / "db"
-    server = start_server(data_dir)
-    game, hot = played_game(server)
-    before = view(client(server.url), game, hot)
-    server.stop()
+    played.copy(played.one, data_dir)  # played_game's game, the server stopped
+    game, hot, before = played.game, played.hot, played.before
     with sqlite3.connect(data_dir / "india1853.sqlite3") as db:  # as migration 0002 left them
         assert db.execute("UPDATE actions SET digest = NULL WHERE game_id = ? AND idx <= 5",
                           (game,)).rowcount == 5

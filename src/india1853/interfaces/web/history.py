@@ -6,7 +6,9 @@ processes the next few actions on it, a step back or a long jump replays the log
 unchecked.  A history response (a view or a board after action N) never changes once built -
 the log's prefix is fixed - so each is built once and kept in a cache bounded by estimated
 bytes (budget.py), shared by all games.  The charts of a game's log (stats.svg: seconds of
-matplotlib) are kept there too, by the log's length: a longer log is another answer.
+matplotlib) are kept there too, by the log's length: a longer log is another answer; and by
+the numbers they chart, so that two logs with the same public history (games that differ
+only in a secret) are drawn once.
 """
 
 from __future__ import annotations

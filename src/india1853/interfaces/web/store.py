@@ -21,6 +21,7 @@ of games and the locks, the answers built from them, the bots' moves and the cha
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import tempfile
@@ -34,6 +35,7 @@ from typing import Any, TypeVar
 
 from india1853.errors import InputError, RuleError
 from india1853.interfaces.bots import BOT_NAMES, Bot, Decision, decision_for, make_bot
+from india1853.interfaces.charts import History as ChartHistory
 from india1853.interfaces.charts import draw, history
 from india1853.interfaces.logfile import escape_old_names
 from india1853.interfaces.narrate import LogLine, narrate, observed
@@ -431,9 +433,21 @@ class GameStore:
                                    lambda: self._draw_stats(game)).decode("utf-8")
 
     def _draw_stats(self, game: Game) -> bytes:
+        """The charts of ``game``'s public history; two logs whose public histories are the
+        same (games that differ only in a secret, a replayed copy of a game) share one
+        drawing: matplotlib draws the same bytes for the same numbers (charts.draw), and the
+        drawing costs seconds, the numbers a replay."""
         colours = {c.initials: c.colour for c in game.rules.ed.companies}
+        charted = history(game)
+        content = hashlib.sha256(json.dumps(
+            [charted.rounds, charted.worth, charted.prices, sorted(colours.items())],
+            sort_keys=True).encode()).hexdigest()
+        return self._history.drawn(content, 0, "charts of these numbers",
+                                   lambda: self._draw(charted, colours))
+
+    def _draw(self, charted: ChartHistory, colours: dict[str, str]) -> bytes:
         with self._charts_guard, tempfile.TemporaryDirectory() as tmp:
-            return draw(history(game), Path(tmp) / "stats.svg", colours).read_bytes()
+            return draw(charted, Path(tmp) / "stats.svg", colours).read_bytes()
 
     # --- writing ----------------------------------------------------------------------------
 
