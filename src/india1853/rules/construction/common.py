@@ -13,6 +13,11 @@ from india1853.rules.construction.context import CompanyContext, ConstructionPol
 
 
 def hex_spec(state: BoardState, text: str) -> HexSpec:
+    # The board's keys are canonical coordinates, which parse to themselves: the move
+    # generators ask with them thousands of times per turn.
+    found = state.edition.board.hexes.get(text)
+    if found is not None and found.coord == text:
+        return found
     try:
         coord = parse_coord(text)
     except CoordinateError as exc:
