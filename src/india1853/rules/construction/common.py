@@ -89,6 +89,7 @@ class Fitter:
         self._open: dict[str, frozenset[int]] = {}
         self._exits: dict[str, frozenset[int]] = {}
         self._distinct: dict[str, frozenset[int]] = {}
+        self._rotations: dict[tuple[str, str], tuple[int, ...]] = {}
 
     def open_sides(self, hex: str) -> frozenset[int]:
         if hex not in self._open:
@@ -109,4 +110,9 @@ class Fitter:
 
     def rotations(self, tile: TileSpec, hex: str) -> list[int]:
         """Distinct rotations of ``tile`` that fit ``hex`` (as fitting_rotations(distinct))."""
-        return [r for r in sorted(self.distinct(tile)) if self.fits(tile, hex, r)]
+        key = (tile.id, hex)
+        found = self._rotations.get(key)
+        if found is None:
+            found = self._rotations[key] = tuple(
+                r for r in sorted(self.distinct(tile)) if self.fits(tile, hex, r))
+        return list(found)

@@ -173,15 +173,17 @@ def legal_promotions(
     fitter = Fitter(state.edition.board)
     out: list[LegalMove] = []
     for hex, old, old_rotation in state.tiles_on_board():
+        offered = [(n, new) for n, new in ((n, state.edition.tiles[n])
+                                           for n in state.edition.promotions.get(old.id, ()))
+                   if new.colour in colours and state.supply_left(n) > 0]
+        if not offered:
+            continue  # the area test below is pure: nothing is lost by skipping it
         try:
             duty = _area_duty(state, ctx, policy, hex, None)
         except RuleError:
             continue
         checks = _HexChecks(state, ctx, policy, net, hex, duty)
-        for new_id in state.edition.promotions.get(old.id, ()):
-            new = state.edition.tiles[new_id]
-            if new.colour not in colours or state.supply_left(new_id) <= 0:
-                continue
+        for new_id, new in offered:
             distinct = fitter.distinct(new)
             for rotation in promotion_rotation_list(old, old_rotation, new):
                 if rotation not in distinct or not fitter.fits(new, hex, rotation):
