@@ -19,6 +19,7 @@ from india1853.rules.construction.context import (
     Lay,
     LegalMove,
 )
+from india1853.rules.construction.lines import LineGauge, Target
 from india1853.rules.construction.network import (
     LayTarget,
     Network,
@@ -351,7 +352,7 @@ class _SecondLays:
         self._ctx = ctx
         self._first: tuple[LayTarget, bool] | None = None
         self._home_answer: bool | None = None
-        self._answers: dict[LayTarget, bool] = {}
+        self._answers: dict[tuple[Target, ...], bool] = {}
 
     def _first_lay(self) -> tuple[LayTarget, bool]:
         if self._first is None:
@@ -374,7 +375,14 @@ class _SecondLays:
                 self._home_answer = first_home or first_lay_has_line(self._net, target1)
             return self._home_answer
         target2 = lay_target(lay.hex, tile, lay.rotation, None)
-        found = self._answers.get(target2)
+        # disjoint_lines sees the second lay only through its targets in the side graphs:
+        # tiles meeting the same reachable edges get the same answer.
+        graphs = self._net.side_graphs
+        key = tuple(target2.target(graphs[g]) for g in _SIDE_GRAPHS)
+        found = self._answers.get(key)
         if found is None:
-            found = self._answers[target2] = disjoint_lines(self._net, target1, target2)
+            found = self._answers[key] = disjoint_lines(self._net, target1, target2)
         return found
+
+
+_SIDE_GRAPHS: tuple[LineGauge, ...] = ("any", "broad", "metre")

@@ -57,6 +57,7 @@ class _Shared:
         self.reaches: dict[Gauge, Reach] | None = None
         self.railhead_gauges: dict[tuple[str, int], tuple[Gauge, ...]] = {}
         self.touches: dict[str, bool] = {}
+        self.arriving: dict[tuple[str, int], frozenset[Gauge]] = {}
 
 
 @dataclass(frozen=True)
@@ -162,13 +163,21 @@ class Network:
         gauge (a promotion "establishes a connection without a break of gauge", 4.2.2)."""
         for path in map_paths(tile, rotation):
             for end in (path.a, path.b):
-                if not isinstance(end, int):
-                    continue
-                node = edge_node(hex, end)
-                for g in LINE_GAUGES:
-                    if path.gauge in USABLE[g] and self.reaches[g].reached_from_outside(node, hex):
-                        return True
+                if isinstance(end, int) and path.gauge in self._arriving(hex, end):
+                    return True
         return False
+
+    def _arriving(self, hex: str, side: int) -> frozenset[Gauge]:
+        """The track gauges that a line arriving at this edge of ``hex`` from outside may go
+        on along (the gauges of :meth:`railhead_gauges`, each with dual track)."""
+        memo = self._shared.arriving
+        found = memo.get((hex, side))
+        if found is None:
+            usable: set[Gauge] = set()
+            for g in self.railhead_gauges(hex, side):
+                usable |= USABLE[g]
+            found = memo[(hex, side)] = frozenset(usable)
+        return found
 
 
 def _across(node: EdgeNode) -> str | None:
