@@ -112,13 +112,20 @@ class BoardState:
 
         Preprinted tiles are not part of the manifest and are ignored.
         """
+        return dict(self._counted_supply())
+
+    def supply_left(self, tile: str) -> int:
+        """How many of ``tile`` the supply still holds (``supply().get(tile, 0)``, uncopied)."""
+        return self._counted_supply().get(tile, 0)
+
+    def _counted_supply(self) -> dict[str, int]:
         if not self._supply:
             counts = dict(self.edition.manifest)
             for placed in self.tiles.values():
                 if placed.tile in counts:
                     counts[placed.tile] -= 1
             self._supply.update(counts)
-        return dict(self._supply)
+        return self._supply
 
     def station_by_side(self, hex: str, side: int | str) -> str:
         """The id of the station on ``hex`` whose track reaches map ``side`` (e.g. ``"NW"``).

@@ -306,6 +306,20 @@ def _station_map(
     return None
 
 
+def promotion_rotation_list(old: TileSpec, old_rotation: int, new: TileSpec) -> list[int]:
+    """The rotations of :func:`promotion_rotations`, without copying their station maps."""
+    out: list[int] = []
+    for rotation in ROTATIONS:
+        key = (id(old), old_rotation, id(new), rotation)
+        kept = _STATION_MAPS.get(key)
+        if kept is None or kept[0] is not old or kept[1] is not new:
+            promotion_station_map(old, old_rotation, new, rotation)
+            kept = _STATION_MAPS[key]
+        if kept[2] is not None:
+            out.append(rotation)
+    return out
+
+
 def promotion_rotations(
     old: TileSpec, old_rotation: int, new: TileSpec
 ) -> list[tuple[int, dict[str, str]]]:

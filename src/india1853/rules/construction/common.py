@@ -13,6 +13,11 @@ from india1853.rules.construction.context import CompanyContext, ConstructionPol
 
 
 def hex_spec(state: BoardState, text: str) -> HexSpec:
+    # The board's keys are canonical coordinates, which parse to themselves: the move
+    # generators ask with them thousands of times per turn.
+    found = state.edition.board.hexes.get(text)
+    if found is not None and found.coord == text:
+        return found
     try:
         coord = parse_coord(text)
     except CoordinateError as exc:
@@ -84,6 +89,7 @@ class Fitter:
         self._open: dict[str, frozenset[int]] = {}
         self._exits: dict[str, frozenset[int]] = {}
         self._distinct: dict[str, frozenset[int]] = {}
+        self._rotations: dict[tuple[str, str], tuple[int, ...]] = {}
 
     def open_sides(self, hex: str) -> frozenset[int]:
         if hex not in self._open:
@@ -104,4 +110,9 @@ class Fitter:
 
     def rotations(self, tile: TileSpec, hex: str) -> list[int]:
         """Distinct rotations of ``tile`` that fit ``hex`` (as fitting_rotations(distinct))."""
-        return [r for r in sorted(self.distinct(tile)) if self.fits(tile, hex, r)]
+        key = (tile.id, hex)
+        found = self._rotations.get(key)
+        if found is None:
+            found = self._rotations[key] = tuple(
+                r for r in sorted(self.distinct(tile)) if self.fits(tile, hex, r))
+        return list(found)

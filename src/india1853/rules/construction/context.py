@@ -110,6 +110,17 @@ class ConstructionPolicy:
 
     @classmethod
     def of(cls, edition: Edition) -> ConstructionPolicy:
+        """The edition's policy, worked out once per edition object (kept with it, so that
+        its id is never reused while the entry lives): every check asks for it."""
+        kept = _POLICIES.get(id(edition))
+        if kept is not None and kept[0] is edition:
+            return kept[1]
+        policy = cls._of(edition)
+        _POLICIES[id(edition)] = (edition, policy)
+        return policy
+
+    @classmethod
+    def _of(cls, edition: Edition) -> ConstructionPolicy:
         relaxed = edition.rules.areas_relaxed_phase
         trains: frozenset[str] = frozenset()
         if relaxed is not None:
@@ -135,3 +146,6 @@ class ConstructionPolicy:
     def double_lay_is_a_choice(self) -> bool:
         """Second edition 4.1.3: a major chooses how it gets its second lay."""
         return bool(self.double_lay_fees)
+
+
+_POLICIES: dict[int, tuple[Edition, ConstructionPolicy]] = {}

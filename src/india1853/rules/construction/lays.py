@@ -19,7 +19,9 @@ from india1853.rules.construction.context import (
     Lay,
     LegalMove,
 )
+from india1853.rules.construction.lines import LineGauge, Target
 from india1853.rules.construction.network import (
+    LayTarget,
     Network,
     disjoint_lines,
     first_lay_has_line,
@@ -242,7 +244,15 @@ def apply_lay(state: BoardState, ctx: CompanyContext, lay: Lay) -> tuple[BoardSt
 def legal_lays(
     state: BoardState, ctx: CompanyContext, *, network: Network | None = None
 ) -> list[LegalMove]:
-    """Every legal lay (hex, tile, rotation) with its cost."""
+    """Every legal lay (hex, tile, rotation) with its cost.
+
+    The same answer, in the same order, as :func:`check_lay` asked of every candidate (each
+    hex with a railhead or a waiting home base, in order; each yellow tile in the supply;
+    each distinct rotation that fits), with what does not depend on the candidate worked
+    out once: the hex's own tests (4.1.4, 4.1.8, 4.1.10 / 31.3, 31.6, 31.8), its railheads
+    (4.1.6 / 31.4), a tile's cost there (TABLE 4) and the second lay's lines (4.1.7 / 31.5),
+    which depend only on where the tile's track meets the hex's edges.
+    """
     policy = ConstructionPolicy.of(state.edition)
     try:
         _check_turn(policy, ctx)
@@ -253,21 +263,126 @@ def legal_lays(
     net = network if network is not None else Network(state, ctx.company)
     hexes = set(net.railheads())
     hexes |= {b.hex for b in state.company_bases(ctx.company) if b.station is None}
-    supply = state.supply()
     yellow = [t for tid, t in state.edition.tiles.items()
-              if t.colour == "yellow" and supply.get(tid, 0) > 0]
-    fitter = Fitter(state.edition.board)
+              if t.colour == "yellow" and state.supply_left(tid) > 0]
+    board = state.edition.board
+    fitter = Fitter(board)
+    second = _SecondLays(net, ctx) if ctx.lays_done else None
+    fits: dict[tuple[str, str], bool] = {}
     out: list[LegalMove] = []
     for hex in sorted(hexes):
+        if not yellow:
+            break
+        kind = board.hexes[hex].kind
+        spec = hex_spec(state, hex)
+        if not _open_for_a_lay(state, spec):
+            continue
+        hex = spec.coord
+        home = _home_base_waiting(state, ctx.company, hex)
+        accepts = None if home else _railhead_track_gauges(net, hex)
+        costs: dict[str, int | None] = {}
         for tile in yellow:
-            if not fits_kind(state.edition.board.hexes[hex].kind, tile):
+            key = (kind, tile.id)
+            fitting = fits.get(key)
+            if fitting is None:
+                fitting = fits[key] = fits_kind(kind, tile)
+            if not fitting:
                 continue
             for rotation in fitter.rotations(tile, hex):
-                lay = Lay(hex, tile.id, rotation)
-                try:
-                    cost = _check(state, ctx, lay, net, policy, fitted=True)
-                except RuleError:
+                if accepts is not None and not _meets_railhead(accepts, tile, rotation):
                     continue
-                out.append(LegalMove(lay, cost))
+                lay = Lay(hex, tile.id, rotation)
+                if second is not None and not second.allows(lay, tile, home):
+                    continue
+                if tile.id not in costs:
+                    costs[tile.id] = _payable_cost(state, ctx, policy, lay, tile)
+                cost = costs[tile.id]
+                if cost is not None:
+                    out.append(LegalMove(lay, cost))
     return out
 
+
+def _open_for_a_lay(state: BoardState, spec: HexSpec) -> bool:
+    """The hex's own tests of :func:`_check_place`: playable (4.1.10 / 31.8), neither a
+    preprinted city nor a hex with a tile (4.1.4 / 31.3)."""
+    return (spec.playable and spec.kind != "large_city" and spec.preprinted is None
+            and spec.coord not in state.tiles)
+
+
+def _railhead_track_gauges(net: Network, hex: str) -> dict[int, frozenset[Gauge]]:
+    """For each side of ``hex``, the track gauges that continue a railhead there (4.1.6 /
+    31.4): as :func:`_extends_railhead` asks it, once per hex."""
+    out: dict[int, frozenset[Gauge]] = {}
+    for side in range(6):
+        usable: set[Gauge] = set()
+        for g in net.railhead_gauges(hex, side):
+            usable |= USABLE[g]
+        out[side] = frozenset(usable)
+    return out
+
+
+def _meets_railhead(accepts: dict[int, frozenset[Gauge]], tile: TileSpec, rotation: int) -> bool:
+    for path in map_paths(tile, rotation):
+        for end in (path.a, path.b):
+            if isinstance(end, int) and path.gauge in accepts[end]:
+                return True
+    return False
+
+
+def _payable_cost(
+    state: BoardState, ctx: CompanyContext, policy: ConstructionPolicy, lay: Lay, tile: TileSpec
+) -> int | None:
+    """The lay's cost, or None when the company may not pay it (as :func:`_check` ends)."""
+    cost = lay_cost(state, ctx, policy, lay)
+    try:
+        check_payment(ctx, cost, f"tile {tile.id} on {lay.hex}")
+    except RuleError:
+        return None
+    return cost
+
+
+class _SecondLays:
+    """Rule 4.1.7 / 31.5 for every candidate second lay on one board: the first lay and its
+    line's target are found once (and an inconsistent first lay refused, as
+    :func:`_check_second_lay` does, when the first candidate reaches the test); the answer
+    for a lay depends only on its hex and where its track meets the hex's edges."""
+
+    def __init__(self, net: Network, ctx: CompanyContext) -> None:
+        self._net = net
+        self._ctx = ctx
+        self._first: tuple[LayTarget, bool] | None = None
+        self._home_answer: bool | None = None
+        self._answers: dict[tuple[Target, ...], bool] = {}
+
+    def _first_lay(self) -> tuple[LayTarget, bool]:
+        if self._first is None:
+            state, ctx = self._net.state, self._ctx
+            done = ctx.lays_done[0]
+            first = Lay(hex_spec(state, done.hex).coord, done.tile, done.rotation)
+            placed = state.tile_at(first.hex)
+            if placed is None or placed[0].id != first.tile:
+                raise InputError(f"lays_done: the first lay ({first.tile} on {first.hex}) is "
+                                 "not on the board given")
+            first_home = _home_node(state, ctx.company, first.hex)
+            target = lay_target(first.hex, placed[0], placed[1], first_home)
+            self._first = (target, first_home is not None)
+        return self._first
+
+    def allows(self, lay: Lay, tile: TileSpec, home: bool) -> bool:
+        target1, first_home = self._first_lay()
+        if home:
+            if self._home_answer is None:
+                self._home_answer = first_home or first_lay_has_line(self._net, target1)
+            return self._home_answer
+        target2 = lay_target(lay.hex, tile, lay.rotation, None)
+        # disjoint_lines sees the second lay only through its targets in the side graphs:
+        # tiles meeting the same reachable edges get the same answer.
+        graphs = self._net.side_graphs
+        key = tuple(target2.target(graphs[g]) for g in _SIDE_GRAPHS)
+        found = self._answers.get(key)
+        if found is None:
+            found = self._answers[key] = disjoint_lines(self._net, target1, target2)
+        return found
+
+
+_SIDE_GRAPHS: tuple[LineGauge, ...] = ("any", "broad", "metre")

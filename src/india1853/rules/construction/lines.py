@@ -311,27 +311,29 @@ def pair_flow(
     for i, (a, b) in enumerate(arcs):
         extra.setdefault(a, []).append((b, m + i))
         extra.setdefault(b, []).append((a, m + i))
-    ends = g.ends
+    ends, adj = g.ends, g.adj
     flow: dict[int, int] = {}
-
-    def residual(frm: int, e: int) -> int:
-        f = flow.get(e, 0)
-        if e >= m:
-            a, _ = arcs[e - m]
-            return 1 - f if frm == a else f
-        return 1 - f if frm == ends[e][0] else 1 + f
-
+    none: list[tuple[int, int]] = []
     value = 0
     while value < 2:
         parent: dict[int, tuple[int, int]] = {_SOURCE: (_SOURCE, -1)}
         queue: deque[int] = deque([_SOURCE])
         while queue and _SINK not in parent:
             n = queue.popleft()
-            steps = extra.get(n, [])
-            for nxt, e in (*g.adj[n], *steps) if n >= 0 else steps:
-                if nxt not in parent and residual(n, e) > 0:
-                    parent[nxt] = (n, e)
-                    queue.append(nxt)
+            if n >= 0:
+                for nxt, e in adj[n]:
+                    if nxt not in parent:
+                        # Residual capacity of the graph's arc (1 each way, flow f one way).
+                        f = flow.get(e, 0)
+                        if (1 - f if n == ends[e][0] else 1 + f) > 0:
+                            parent[nxt] = (n, e)
+                            queue.append(nxt)
+            for nxt, e in extra.get(n, none):
+                if nxt not in parent:
+                    f = flow.get(e, 0)
+                    if (1 - f if n == arcs[e - m][0] else f) > 0:
+                        parent[nxt] = (n, e)
+                        queue.append(nxt)
         if _SINK not in parent:
             break
         n = _SINK

@@ -45,47 +45,82 @@ from india1853.rules.construction.trainreach import TrainReach
 from india1853.rules.routes import Train
 
 
+class _Shared:
+    """What a company's network on one board state works out, kept with the (immutable)
+    state so that every :class:`Network` of that state and company shares it: the engine
+    asks for the lays, the promotions, the bases, a lay's check and the frontier posts of
+    one board, each with its own Network."""
+
+    def __init__(self) -> None:
+        self.side_graphs: dict[LineGauge, SideGraph] | None = None
+        self.train_reaches: dict[tuple[str, ...], TrainReach] = {}
+        self.reaches: dict[Gauge, Reach] | None = None
+        self.railhead_gauges: dict[tuple[str, int], tuple[Gauge, ...]] = {}
+        self.touches: dict[str, bool] = {}
+        self.arriving: dict[tuple[str, int], frozenset[Gauge]] = {}
+
+
 @dataclass(frozen=True)
 class Network:
-    """The company's lines on one board state (computed lazily, then cached)."""
+    """The company's lines on one board state (computed lazily, then shared by every Network
+    of the same state and company)."""
 
     state: BoardState
     company: str
 
     @cached_property
+    def _shared(self) -> _Shared:
+        networks = self.state._derived.setdefault("networks", {})
+        assert isinstance(networks, dict)
+        found = networks.get(self.company)
+        if not isinstance(found, _Shared):
+            found = networks[self.company] = _Shared()
+        return found
+
+    @cached_property
     def graph(self) -> TrackGraph:
         return TrackGraph.build(self.state)
 
-    @cached_property
+    @property
     def side_graphs(self) -> dict[LineGauge, SideGraph]:
         """The side graphs of rule 4.1.7 / 31.5 (:mod:`.lines`), sharing one resource table."""
-        resources = Resources()
-        gauges: tuple[LineGauge, ...] = ("any", "broad", "metre")
-        return {g: build_side_graph(self.graph, self.company, g, resources) for g in gauges}
-
-    @cached_property
-    def _train_reaches(self) -> dict[tuple[str, ...], TrainReach]:
-        return {}
+        shared = self._shared
+        if shared.side_graphs is None:
+            resources = Resources()
+            gauges: tuple[LineGauge, ...] = ("any", "broad", "metre")
+            shared.side_graphs = {g: build_side_graph(self.graph, self.company, g, resources)
+                                  for g in gauges}
+        return shared.side_graphs
 
     def train_reach(self, trains: Iterable[str]) -> TrainReach:
         """Where runs of the named trains of the company go (4.2.3, 4.4.2), shared by every
         move asked of this network."""
         key = tuple(sorted(trains))
-        found = self._train_reaches.get(key)
+        reaches = self._shared.train_reaches
+        found = reaches.get(key)
         if found is None:
             edition = self.state.edition
             found = TrainReach(self.graph, self.company, [Train.named(edition, n) for n in key])
-            self._train_reaches[key] = found
+            reaches[key] = found
         return found
 
-    @cached_property
+    @property
     def reaches(self) -> dict[Gauge, Reach]:
-        return {g: reach(self.graph, self.company, g) for g in LINE_GAUGES}
+        shared = self._shared
+        if shared.reaches is None:
+            shared.reaches = {g: reach(self.graph, self.company, g) for g in LINE_GAUGES}
+        return shared.reaches
 
     def railhead_gauges(self, hex: str, side: int) -> tuple[Gauge, ...]:
         """Gauges of the company's lines that end at this edge of an empty hex (4.1.6 / 31.4)."""
-        node = edge_node(hex, side)
-        return tuple(g for g in LINE_GAUGES if self.reaches[g].reached_from_outside(node, hex))
+        memo = self._shared.railhead_gauges
+        found = memo.get((hex, side))
+        if found is None:
+            node = edge_node(hex, side)
+            reaches = self.reaches
+            found = memo[(hex, side)] = tuple(
+                g for g in LINE_GAUGES if reaches[g].reached_from_outside(node, hex))
+        return found
 
     def railheads(self) -> dict[str, dict[int, tuple[Gauge, ...]]]:
         """Every empty playable hex with a railhead on one of its sides."""
@@ -108,7 +143,14 @@ class Network:
 
     def touches(self, hex: str) -> bool:
         """Whether any line reaches a track of ``hex`` (or a base sits on it)."""
-        if any(b.hex == hex for b in self.state.company_bases(self.company)):
+        memo = self._shared.touches
+        found = memo.get(hex)
+        if found is None:
+            found = memo[hex] = self._touches(hex)
+        return found
+
+    def _touches(self, hex: str) -> bool:
+        if any(b.hex == hex and b.company == self.company for b in self.state.bases):
             return True
         tracks = {t.id for t in self.graph.tracks_in(hex)}
         return any(tracks & r.tracks for r in self.reaches.values())
@@ -121,13 +163,21 @@ class Network:
         gauge (a promotion "establishes a connection without a break of gauge", 4.2.2)."""
         for path in map_paths(tile, rotation):
             for end in (path.a, path.b):
-                if not isinstance(end, int):
-                    continue
-                node = edge_node(hex, end)
-                for g in LINE_GAUGES:
-                    if path.gauge in USABLE[g] and self.reaches[g].reached_from_outside(node, hex):
-                        return True
+                if isinstance(end, int) and path.gauge in self._arriving(hex, end):
+                    return True
         return False
+
+    def _arriving(self, hex: str, side: int) -> frozenset[Gauge]:
+        """The track gauges that a line arriving at this edge of ``hex`` from outside may go
+        on along (the gauges of :meth:`railhead_gauges`, each with dual track)."""
+        memo = self._shared.arriving
+        found = memo.get((hex, side))
+        if found is None:
+            usable: set[Gauge] = set()
+            for g in self.railhead_gauges(hex, side):
+                usable |= USABLE[g]
+            found = memo[(hex, side)] = frozenset(usable)
+        return found
 
 
 def _across(node: EdgeNode) -> str | None:

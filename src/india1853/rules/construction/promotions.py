@@ -6,7 +6,7 @@ from india1853.board.hexes import neighbours
 from india1853.board.state import BoardState
 from india1853.board.tiles import (
     fitting_rotations,
-    promotion_rotations,
+    promotion_rotation_list,
     promotion_station_map,
 )
 from india1853.data.model import TileSpec
@@ -156,32 +156,98 @@ def apply_promotion(
 def legal_promotions(
     state: BoardState, ctx: CompanyContext, *, network: Network | None = None
 ) -> list[LegalMove]:
-    """Every legal promotion (hex, tile, rotation) with its cost and run duty."""
+    """Every legal promotion (hex, tile, rotation) with its cost and run duty.
+
+    The same answer, in the same order, as :func:`check_promotion` asked of every candidate
+    (each tile on the board, in order; each tile its chart allows that the phase and the
+    supply offer; each distinct rotation that keeps the track and fits the grid), with what
+    does not depend on the candidate worked out once per hex: the grey neighbours (4.2.7 /
+    31.17), the connection of the old tile (4.2.2 / 31.13), the area and run duty (4.2.2-4.2.3
+    / 31.13) and the cost (4.2.11, 4.2.13 / 31.21, 31.23).
+    """
     if ctx.lays_done or ctx.promoted:
         return []
     policy = ConstructionPolicy.of(state.edition)
     colours = tile_colours(state, ctx)
-    supply = state.supply()
     net = network if network is not None else Network(state, ctx.company)
     fitter = Fitter(state.edition.board)
     out: list[LegalMove] = []
     for hex, old, old_rotation in state.tiles_on_board():
+        offered = [(n, new) for n, new in ((n, state.edition.tiles[n])
+                                           for n in state.edition.promotions.get(old.id, ()))
+                   if new.colour in colours and state.supply_left(n) > 0]
+        if not offered:
+            continue  # the area test below is pure: nothing is lost by skipping it
         try:
-            _area_duty(state, ctx, policy, hex, None)
+            duty = _area_duty(state, ctx, policy, hex, None)
         except RuleError:
             continue
-        for new_id in state.edition.promotions.get(old.id, ()):
-            new = state.edition.tiles[new_id]
-            if new.colour not in colours or supply.get(new_id, 0) <= 0:
-                continue
+        checks = _HexChecks(state, ctx, policy, net, hex, duty)
+        for new_id, new in offered:
             distinct = fitter.distinct(new)
-            for rotation, _ in promotion_rotations(old, old_rotation, new):
+            for rotation in promotion_rotation_list(old, old_rotation, new):
                 if rotation not in distinct or not fitter.fits(new, hex, rotation):
                     continue
                 move = Promotion(hex, new_id, rotation)
+                if checks.exact:
+                    cost = checks.cost(old, new, rotation)
+                    if cost is None:
+                        continue
+                    out.append(LegalMove(move, cost, duty))
+                    continue
                 try:
                     outcome = _check(state, ctx, move, net, policy, fitted=True)
                 except RuleError:
                     continue
                 out.append(LegalMove(move, outcome.cost, outcome.duty))
     return out
+
+
+class _HexChecks:
+    """:func:`_check` for the candidates on one hex whose tile is the one being promoted
+    (``exact``; any other hex is checked in full): the tests that depend only on the hex
+    are made once, lazily, in :func:`_check`'s order."""
+
+    def __init__(self, state: BoardState, ctx: CompanyContext, policy: ConstructionPolicy,
+                 net: Network, hex: str, duty: str | None) -> None:
+        self._state, self._ctx, self._policy, self._net = state, ctx, policy, net
+        self._hex = hex
+        self._duty = duty
+        spec = state.edition.board.hexes.get(hex)
+        self.exact = spec is not None and spec.coord == hex
+        self._grey: bool | None = None
+        self._touches: bool | None = None
+        self._reached: bool | None = None
+        self._cost: int | None = None
+        self._paid: bool | None = None
+
+    def cost(self, old: TileSpec, new: TileSpec, rotation: int) -> int | None:
+        """The promotion's cost if :func:`_check` accepts it, else None."""
+        state, hex = self._state, self._hex
+        if self._grey is None:
+            self._grey = any(
+                (found := state.tile_at(other)) is not None and found[0].colour == "grey"
+                for other in neighbours(hex).values())
+        if self._grey and (old.colour == "brown" or new.colour == "grey"):
+            return None
+        if self._touches is None:
+            self._touches = self._net.touches(hex)
+        if not (self._touches or self._net.enters(hex, new, rotation)):
+            return None
+        if self._duty is not None:
+            if self._reached is None:
+                try:
+                    _area_duty(state, self._ctx, self._policy, hex, self._net)
+                    self._reached = True
+                except RuleError:
+                    self._reached = False
+            if not self._reached:
+                return None
+        if self._paid is None:
+            self._cost = promotion_cost(state, hex)
+            try:
+                check_payment(self._ctx, self._cost, f"promoting {hex}")
+                self._paid = True
+            except RuleError:
+                self._paid = False
+        return self._cost if self._paid else None
