@@ -90,7 +90,9 @@ def reduce_graph(graph: RouteGraph, gauge: TrainGauge, resources: _Resources,
     links, their ids and the resource bits come out in the same order as if every chain were
     walked from both ends."""
     incident: dict[Node, list[TrackLike]] = {}
-    for t in graph.tracks:
+    # By id (a graph's tracks already are: the sort only checks), so that each node's
+    # tracks are in the order its chains are walked.
+    for t in sorted(graph.tracks, key=_track_id):
         if (t.gauge == gauge or t.gauge == "dual") and t.a != t.b:
             found = incident.get(t.a)
             if found is None:
@@ -102,9 +104,13 @@ def reduce_graph(graph: RouteGraph, gauge: TrainGauge, resources: _Resources,
                 incident[t.b] = [t]
             else:
                 found.append(t)
-    roles: dict[Node, str] = {
-        n: _edge_role(ts) for n, ts in incident.items() if n[0] == "E"
-    }
+    roles: dict[Node, str] = {}
+    for n, ts in incident.items():
+        if n[0] == "E":
+            if len(ts) == 2:  # (_edge_role, inline: most edges have one track each side)
+                roles[n] = "pass" if ts[0].hex != ts[1].hex else "dead"
+            else:
+                roles[n] = _edge_role(ts)
     keys = sorted(n for n in incident if n[0] == "S" or roles[n] == "junction")
     index = {n: i for i, n in enumerate(keys)}
     bits = resources.bits
@@ -115,7 +121,7 @@ def reduce_graph(graph: RouteGraph, gauge: TrainGauge, resources: _Resources,
     raw: list[tuple[int, int, int, str, str, int, int, tuple[Node, ...], tuple[int, ...]]] = []
     reverse_of: list[int] = []
     for start in keys:
-        for first in sorted(incident[start], key=_track_id):
+        for first in incident[start]:
             kept = reverses.pop((start, first.id), None)
             if kept is not None:
                 nodes, tracks, core, duty, hub, forward = kept
