@@ -19,7 +19,7 @@ from oracle import OracleAnswer, board, oracle_best, train
 
 from india1853.board.graph import TrackGraph, reach
 from india1853.board.hexes import neighbour, neighbours, opposite
-from india1853.board.state import BoardState
+from india1853.board.state import Base, BoardState
 from india1853.board.tiles import fitting_rotations, map_paths
 from india1853.data.loader import load_edition
 from india1853.data.model import Edition, TileSpec
@@ -174,7 +174,11 @@ def positions(draw: st.DrawFn, edition: str = "second", radius: int = 3, min_til
         others = [c for c in COMPANIES if all(b[:2] != (c, node[1]) for b in bases)]
         for company in others[:draw(st.integers(0, max(0, free)))]:
             bases.append((company, node[1], node[2]))
-    graph = TrackGraph.build(board(edition, layout, bases))
+    # The grown board with the bases added (the same board ``board(edition, layout, bases)``
+    # builds from scratch, its graph grown from the one above).
+    for company, hex_, station in bases:
+        state = state.with_base(Base(company, hex_, station))
+    graph = TrackGraph.build(state)
     names = [draw(st.sampled_from(_trains_for(ed, {t.gauge for t in graph.tracks
                                                     if t.hex == home})))]
     # A network where the first train reaches no other station says little: grow another.
