@@ -299,12 +299,11 @@ def check_junction_once(i: int, route: Route, graph: RouteGraph) -> None:
     """4.2.5 / 31.15 with 4.5.5 / 33.5: a junction tile is run through as if it were a
     Station, so one run passes it at most once, even on different lines (two runs may meet
     there on different lines, 4.5.10)."""
-    visits = Counter(route.hexes)
-    again = sorted(h for h, n in visits.items() if n > 1)
-    if not again:
-        return
     junctions = junction_hexes(graph)
-    for hex_ in again:
+    if not junctions:
+        return
+    visits = Counter(h for h in route.hexes if h in junctions)
+    for hex_ in sorted(h for h, n in visits.items() if n > 1):
         if hex_ in junctions:
             raise RuleError("4.5.5", f"{_label(i, route)}: passes the junction at {hex_} "
                             "twice (4.2.5: a junction is run through as a station, and a "
