@@ -90,15 +90,22 @@ def all_paths(graph: TrackGraph, company: str, gauge: str, max_large: int,
 def legal_routes(graph: TrackGraph, company: str, train: Train,
                  max_paths: int | None = None) -> list[Route]:
     """Every path the literal checker accepts as a run of ``train``."""
-    out: list[Route] = []
+    return [route for route, _ in _judged_routes(graph, company, train, max_paths)]
+
+
+def _judged_routes(graph: TrackGraph, company: str, train: Train, max_paths: int | None
+                   ) -> list[tuple[Route, int]]:
+    """Every path the literal checker accepts as a run of ``train``, with the value it gave
+    it (one judgement per path: the same call again would give the same answer)."""
+    out: list[tuple[Route, int]] = []
     most = 1 if train.one_m else train.large
     for nodes, tids in all_paths(graph, company, train.gauge, most, max_paths):
         route = Route(train, nodes, tids)
         try:
-            check_routes(graph, company, [train], [route])
+            value = check_routes(graph, company, [train], [route]).total
         except RuleError:
             continue
-        out.append(route)
+        out.append((route, value))
     return out
 
 
@@ -137,8 +144,7 @@ def _options(graph: TrackGraph, company: str, train: Train, max_paths: int | Non
              bits: dict[object, int]) -> _Options:
     tracks = {t.id: t for t in graph.tracks}
     runs = []
-    for route in legal_routes(graph, company, train, max_paths):
-        plain = check_routes(graph, company, [train], [route]).total
+    for route, plain in _judged_routes(graph, company, train, max_paths):
         mailed = check_routes(graph, company, [train], [Route(train, route.nodes,
                                                               route.tracks, True)]).total
         used = 0

@@ -10,6 +10,7 @@ import json
 import random
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -17,18 +18,28 @@ import pytest
 from india1853.board.graph import TrackGraph
 from india1853.errors import RuleError
 from india1853.rules.position import load_position, runnable_trains
-from india1853.rules.router import best_run
+from india1853.rules.router import BestRun, best_run
 from india1853.rules.router.arms import arms_of, runs_at_least
 from india1853.rules.routes import Train, check_routes
 
 STRESS = Path(__file__).resolve().parents[2] / "bench" / "stress"
 
 
+@cache
 def _load(path: Path) -> tuple[TrackGraph, str, list[Train], list[str]]:
+    """The position (loaded once per module: the tests only read it)."""
     doc = json.loads(path.read_text())
     position = load_position(doc)
     company, trains, duties = runnable_trains(position, doc["bench"]["company"])
     return TrackGraph.build(position.board), company, trains, duties
+
+
+@cache
+def _best(name: str, kernel: bool = True) -> BestRun:
+    """The router's answer for the position's trains without its duty (by the kernel, or
+    the pure-Python search): asked once, for every test that checks it."""
+    graph, company, trains, _ = _load(STRESS / f"{name}.json")
+    return best_run(graph, company, trains, kernel=kernel)
 
 
 def _two_train_positions() -> list[str]:
@@ -54,8 +65,8 @@ def test_the_stress_set_has_two_train_positions() -> None:
 def test_kernel_matches_the_pure_python_router(name: str) -> None:
     graph, company, trains, _ = _load(STRESS / f"{name}.json")
     # Without the duty, so that the kernel takes every one of these positions.
-    fast = best_run(graph, company, trains)
-    reference = best_run(graph, company, trains, kernel=False)
+    fast = _best(name)
+    reference = _best(name, kernel=False)
     assert fast.optimal and reference.optimal
     assert fast.run.total == reference.run.total == fast.upper_bound
     assert fast.stats.root_bound >= fast.run.total
@@ -70,10 +81,10 @@ def test_kernel_matches_the_pure_python_router(name: str) -> None:
 
 def test_kernel_gives_each_train_a_run_within_its_large_station_limit() -> None:
     # A '4' beside a '6' (4.5.4): the kernel must hold the '4' to four Large Stations.
-    graph, company, trains, _ = _load(STRESS / "legal-eir-4-6-t150-s44.json")
+    graph, _, trains, _ = _load(STRESS / "legal-eir-4-6-t150-s44.json")
     assert sorted(t.name for t in trains) == ["4", "6"]
-    fast = best_run(graph, company, trains)
-    reference = best_run(graph, company, trains, kernel=False)
+    fast = _best("legal-eir-4-6-t150-s44")
+    reference = _best("legal-eir-4-6-t150-s44", kernel=False)
     assert fast.run.total == reference.run.total and fast.optimal
     for rv in fast.run.routes:
         larges = sum(1 for s in rv.route.stations if graph.stations[s].kind == "large")
@@ -106,7 +117,7 @@ def test_kernel_with_drawn_duty_hexes_matches_the_pure_python_router(name: str) 
     # of both), and any hex of track (mostly out of reach: the 4.2.3 error).
     near = sorted({h for group in ([t] for t in trains) for rv in
                    best_run(graph, company, group).run.routes for h in rv.route.hexes}
-                  | {h for rv in best_run(graph, company, trains).run.routes
+                  | {h for rv in _best(name).run.routes
                      for h in rv.route.hexes})
     anywhere = sorted({t.hex for t in graph.tracks})
     draws = [sorted(rng.sample(near, count)) for count in (1, 1, 2, 2, 3, 4)]

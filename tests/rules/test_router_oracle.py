@@ -19,7 +19,7 @@ from oracle import OracleAnswer, board, oracle_best, train
 
 from india1853.board.graph import TrackGraph, reach
 from india1853.board.hexes import neighbour, neighbours, opposite
-from india1853.board.state import BoardState
+from india1853.board.state import Base, BoardState
 from india1853.board.tiles import fitting_rotations, map_paths
 from india1853.data.loader import load_edition
 from india1853.data.model import Edition, TileSpec
@@ -103,20 +103,43 @@ def _fits(edition: str, tile: str, hex_: str, side: int, gauge: str) -> tuple[in
     return tuple(out)
 
 
-def _open_ends(state: BoardState, laid: list[str], area: set[str]
+@cache
+def _options(edition: str, wanted: str, hex_: str, side: int, gauge: str
+             ) -> tuple[tuple[str, int], ...]:
+    """(tile, rotation) of the ``wanted`` kind (or, if none fits, of any kind, in the order
+    of the kinds) that meets track of ``gauge`` at ``side`` of ``hex_``."""
+    kinds = _tiles_by_kind(edition)
+    options = [(t, r) for t in kinds.get(wanted, ()) for r in _fits(edition, t, hex_,
+                                                                     side, gauge)]
+    return tuple(options or [(t, r) for k in sorted(kinds) for t in kinds[k]
+                             for r in _fits(edition, t, hex_, side, gauge)])
+
+
+@cache
+def _track_ends(edition: str, coord: str, tile: str, rotation: int
+                ) -> tuple[tuple[str, int, str], ...]:
+    """(neighbouring hex, its side facing the track, the track's gauge) for every piece of
+    track of ``tile`` on ``coord`` running to a side."""
+    out = []
+    for path in map_paths(load_edition(edition).tiles[tile], rotation):
+        for end in (path.a, path.b):
+            if isinstance(end, int):
+                across = neighbour(coord, end)
+                if across is not None:
+                    out.append((across, opposite(end), path.gauge))
+    return tuple(out)
+
+
+def _open_ends(state: BoardState, laid: list[str], area: set[str], edition: str
                ) -> list[tuple[str, int, str]]:
     """(empty hex of the area, its side facing the track, the track's gauge) for every piece
     of track of the ``laid`` tiles running to an empty hex of ``area``."""
     out = set()
     for coord in laid:
-        placed = state.tile_at(coord)
-        assert placed is not None
-        for path in map_paths(*placed):
-            for end in (path.a, path.b):
-                if isinstance(end, int):
-                    across = neighbour(coord, end)
-                    if across in area and state.tile_at(across) is None:
-                        out.add((across, opposite(end), path.gauge))
+        placed = state.tiles[coord]
+        for across, side, gauge in _track_ends(edition, coord, placed.tile, placed.rotation):
+            if across in area and across not in state.tiles:
+                out.add((across, side, gauge))
     return sorted(out)
 
 
@@ -143,15 +166,12 @@ def positions(draw: st.DrawFn, edition: str = "second", radius: int = 3, min_til
     count = draw(st.integers(min_tiles, max_tiles))
     laid = [home]
     while len(laid) < count:
-        ends = _open_ends(state, laid, area)
+        ends = _open_ends(state, laid, area, edition)
         if not ends:
             break
         hex_, side, gauge = draw(st.sampled_from(ends))
         wanted = draw(st.sampled_from(KINDS))
-        options = [(t, r) for t in kinds.get(wanted, ()) for r in _fits(edition, t, hex_,
-                                                                         side, gauge)]
-        options = options or [(t, r) for k in sorted(kinds) for t in kinds[k]
-                              for r in _fits(edition, t, hex_, side, gauge)]
+        options = list(_options(edition, wanted, hex_, side, gauge))
         if not options:
             area.discard(hex_)  # nothing meets this end here
             continue
@@ -174,7 +194,11 @@ def positions(draw: st.DrawFn, edition: str = "second", radius: int = 3, min_til
         others = [c for c in COMPANIES if all(b[:2] != (c, node[1]) for b in bases)]
         for company in others[:draw(st.integers(0, max(0, free)))]:
             bases.append((company, node[1], node[2]))
-    graph = TrackGraph.build(board(edition, layout, bases))
+    # The grown board with the bases added (the same board ``board(edition, layout, bases)``
+    # builds from scratch, its graph grown from the one above).
+    for company, hex_, station in bases:
+        state = state.with_base(Base(company, hex_, station))
+    graph = TrackGraph.build(state)
     names = [draw(st.sampled_from(_trains_for(ed, {t.gauge for t in graph.tracks
                                                     if t.hex == home})))]
     # A network where the first train reaches no other station says little: grow another.

@@ -6,6 +6,7 @@ certificate; with a budget it must answer with a legal run set marked not proven
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from oracle import oracle_best
 from india1853.board.graph import TrackGraph
 from india1853.interfaces.game_render import OptimalRun, describe_run
 from india1853.rules.position import load_position, runnable_trains
-from india1853.rules.router import Budget, best_run
+from india1853.rules.router import BestRun, Budget, best_run
 from india1853.rules.routes import Train, check_routes
 
 STRESS = Path(__file__).resolve().parents[2] / "bench" / "stress"
@@ -46,11 +47,23 @@ LISTING_POSITIONS = (
 )
 
 
+@cache
 def _load(name: str) -> tuple[TrackGraph, str, list[Train], list[str]]:
+    """The position (loaded once per module: the tests only read it)."""
     doc = json.loads((STRESS / f"{name}.json").read_text())
     position = load_position(doc)
     company, trains, duties = runnable_trains(position, doc["bench"]["company"])
     return TrackGraph.build(position.board), company, trains, duties
+
+
+@cache
+def _best(name: str, nodes: int | None = None) -> BestRun:
+    """The router's answer for the position, without a budget or (``nodes``) within a
+    budget of that many search nodes: asked once, for every test that checks it."""
+    graph, company, trains, duties = _load(name)
+    if nodes is None:
+        return best_run(graph, company, trains, duties)
+    return best_run(graph, company, trains, duties, budget=Budget(nodes=nodes))
 
 
 def _legal_total(graph: TrackGraph, company: str, trains: list[Train], duties: list[str],
@@ -61,7 +74,7 @@ def _legal_total(graph: TrackGraph, company: str, trains: list[Train], duties: l
 @pytest.mark.parametrize("name", ORACLE_POSITIONS)
 def test_stress_position_matches_oracle(name: str) -> None:
     graph, company, trains, duties = _load(name)
-    best = best_run(graph, company, trains, duties)
+    best = _best(name)
     answer = oracle_best(graph, company, trains, duties)
     assert answer is not None
     assert best.optimal
@@ -74,7 +87,7 @@ def test_stress_position_matches_oracle(name: str) -> None:
 @pytest.mark.parametrize("name", LISTING_POSITIONS)
 def test_stress_position_same_optimum_every_way(name: str) -> None:
     graph, company, trains, duties = _load(name)
-    best = best_run(graph, company, trains, duties)
+    best = _best(name)
     complete = best_run(graph, company, trains, duties, first_threshold=0)
     plain = best_run(graph, company, trains, duties, greedy_start=False)
     assert best.optimal and complete.optimal and plain.optimal
@@ -84,8 +97,8 @@ def test_stress_position_same_optimum_every_way(name: str) -> None:
 
 def test_budget_answers_best_so_far_marked_not_proven() -> None:
     graph, company, trains, duties = _load("shared-worst-s4-n100-66")
-    exact = best_run(graph, company, trains, duties)
-    quick = best_run(graph, company, trains, duties, budget=Budget(nodes=0))
+    exact = _best("shared-worst-s4-n100-66")
+    quick = _best("shared-worst-s4-n100-66", nodes=0)
     assert exact.optimal and not exact.stats.budget_exhausted
     assert quick.stats.budget_exhausted and not quick.optimal
     # The run set is legal and worth what it says; the bound still bounds the optimum.
@@ -107,7 +120,7 @@ def test_budget_with_a_duty_still_covers_it() -> None:
 
 def test_budget_not_reached_changes_nothing() -> None:
     graph, company, trains, duties = _load("shared-hard-0021-137t-BNR-6-6-nod")
-    exact = best_run(graph, company, trains, duties)
+    exact = _best("shared-hard-0021-137t-BNR-6-6-nod")
     roomy = best_run(graph, company, trains, duties, budget=Budget(seconds=600.0,
                                                                    nodes=10**9))
     assert not roomy.stats.budget_exhausted and roomy.optimal
@@ -115,8 +128,8 @@ def test_budget_not_reached_changes_nothing() -> None:
 
 
 def test_terminal_says_when_a_run_is_not_yet_proven() -> None:
-    graph, company, trains, duties = _load("shared-worst-s4-n100-66")
-    quick = best_run(graph, company, trains, duties, budget=Budget(nodes=0))
+    company = _load("shared-worst-s4-n100-66")[1]
+    quick = _best("shared-worst-s4-n100-66", nodes=0)
     routes = tuple(rv.route for rv in quick.run.routes)
     unproven = describe_run(OptimalRun(company, routes, quick.run.total, quick.optimal))
     assert unproven.startswith(f"{company}: best so far, not yet proven: run £")

@@ -14,14 +14,16 @@ trains), 4.2.3 / 4.4.2 (duties); first edition 33, 34.2-34.3, 34.6.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeVar, cast
 
 from india1853.board.hexes import neighbour, opposite, parse_coord, side_between
 from india1853.data.model import Edition, TrainSpec
 from india1853.data.model import TrainGauge as TrainGauge
 from india1853.errors import DataError, InputError, RuleError
+
+_T = TypeVar("_T")
 
 Gauge = Literal["broad", "metre", "dual"]
 StationNode = tuple[Literal["S"], str, str]
@@ -195,7 +197,23 @@ def _label(index: int, route: Route) -> str:
     return f"route {index + 1} (train {route.train.name})"
 
 
-def _track_index(graph: RouteGraph) -> dict[int, TrackLike]:
+def _kept(graph: RouteGraph, key: str, make: Callable[[RouteGraph], _T]) -> _T:
+    """``make(graph)``, kept with a track graph (its ``derived``: a graph never changes once
+    built) so that every run checked on one board shares it; made anew for a graph without."""
+    derived = getattr(graph, "derived", None)
+    if not isinstance(derived, dict):
+        return make(graph)
+    found = derived.get(key)
+    if found is None:
+        found = derived[key] = make(graph)
+    return cast(_T, found)
+
+
+def _track_index(graph: RouteGraph) -> Mapping[int, TrackLike]:
+    return _kept(graph, "routes_track_index", _make_track_index)
+
+
+def _make_track_index(graph: RouteGraph) -> dict[int, TrackLike]:
     return {t.id: t for t in graph.tracks}
 
 
@@ -265,6 +283,10 @@ def junction_hexes(graph: RouteGraph) -> frozenset[str]:
     """The hexes of junction tiles: tiles without a station on which two lines meet at a tile
     edge (green 80-86, brown 106-108, grey 112).  4.2.5 / 31.15: trains run through the brown
     and grey ones "as if they were Stations but without scoring" (docs/rulings.md)."""
+    return _kept(graph, "routes_junction_hexes", _junction_hexes)
+
+
+def _junction_hexes(graph: RouteGraph) -> frozenset[str]:
     with_station = {info.hex for info in graph.stations.values()}
     ends: Counter[tuple[str, Node]] = Counter()
     for t in graph.tracks:
@@ -277,12 +299,11 @@ def check_junction_once(i: int, route: Route, graph: RouteGraph) -> None:
     """4.2.5 / 31.15 with 4.5.5 / 33.5: a junction tile is run through as if it were a
     Station, so one run passes it at most once, even on different lines (two runs may meet
     there on different lines, 4.5.10)."""
-    visits = Counter(route.hexes)
-    again = sorted(h for h, n in visits.items() if n > 1)
-    if not again:
-        return
     junctions = junction_hexes(graph)
-    for hex_ in again:
+    if not junctions:
+        return
+    visits = Counter(h for h in route.hexes if h in junctions)
+    for hex_ in sorted(h for h, n in visits.items() if n > 1):
         if hex_ in junctions:
             raise RuleError("4.5.5", f"{_label(i, route)}: passes the junction at {hex_} "
                             "twice (4.2.5: a junction is run through as a station, and a "

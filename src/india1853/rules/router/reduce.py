@@ -71,10 +71,6 @@ class _Resources:
         return 1 << index
 
 
-def _usable(track: TrackLike, gauge: TrainGauge) -> bool:
-    return track.gauge == gauge or track.gauge == "dual"
-
-
 def _edge_role(tracks: Sequence[TrackLike]) -> str:
     """How a tile edge behaves for a line: ``pass`` (one track on each side), ``junction``
     (several, on both sides) or ``dead`` (a line arriving could only turn back, 4.5.5)."""
@@ -87,56 +83,92 @@ def _edge_role(tracks: Sequence[TrackLike]) -> str:
 def reduce_graph(graph: RouteGraph, gauge: TrainGauge, resources: _Resources,
                  duty_bits: dict[str, int], hub_bits: dict[str, int]) -> ReducedGraph:
     """Stage 1 for one gauge (4.5.3 / 33.3: the train's gauge or dual).  ``hub_bits``: a bit
-    per junction tile (:func:`india1853.rules.routes.junction_hexes`, 4.2.5)."""
+    per junction tile (:func:`india1853.rules.routes.junction_hexes`, 4.2.5).
+
+    Each chain is walked once, from the first of its two key nodes in order; its reverse
+    (the same chain from its other end) is kept until that end's turn comes, so that the
+    links, their ids and the resource bits come out in the same order as if every chain were
+    walked from both ends."""
     incident: dict[Node, list[TrackLike]] = {}
-    for t in graph.tracks:
-        if _usable(t, gauge) and t.a != t.b:
-            incident.setdefault(t.a, []).append(t)
-            incident.setdefault(t.b, []).append(t)
-    roles: dict[Node, str] = {
-        n: _edge_role(ts) for n, ts in incident.items() if n[0] == "E"
-    }
+    # By id (a graph's tracks already are: the sort only checks), so that each node's
+    # tracks are in the order its chains are walked.
+    for t in sorted(graph.tracks, key=_track_id):
+        if (t.gauge == gauge or t.gauge == "dual") and t.a != t.b:
+            found = incident.get(t.a)
+            if found is None:
+                incident[t.a] = [t]
+            else:
+                found.append(t)
+            found = incident.get(t.b)
+            if found is None:
+                incident[t.b] = [t]
+            else:
+                found.append(t)
+    roles: dict[Node, str] = {}
+    for n, ts in incident.items():
+        if n[0] == "E":
+            if len(ts) == 2:  # (_edge_role, inline: most edges have one track each side)
+                roles[n] = "pass" if ts[0].hex != ts[1].hex else "dead"
+            else:
+                roles[n] = _edge_role(ts)
     keys = sorted(n for n in incident if n[0] == "S" or roles[n] == "junction")
     index = {n: i for i, n in enumerate(keys)}
+    bits = resources.bits
+    # Per (key node, first track id): the chain walked from its other end, reversed, with
+    # its resource bits but its end's, its duty and junction bits, and its forward link.
+    reverses: dict[tuple[Node, int], tuple[tuple[Node, ...], tuple[TrackLike, ...], int, int,
+                                           int, int]] = {}
     raw: list[tuple[int, int, int, str, str, int, int, tuple[Node, ...], tuple[int, ...]]] = []
+    reverse_of: list[int] = []
     for start in keys:
-        for first in sorted(incident[start], key=lambda t: t.id):
-            walked = _walk_chain(start, first, incident, roles, index)
-            if walked is None:
-                continue
-            nodes, tracks = walked
+        for first in incident[start]:
+            kept = reverses.pop((start, first.id), None)
+            if kept is not None:
+                nodes, tracks, core, duty, hub, forward = kept
+                reverse_of[forward] = len(raw)
+                reverse_of.append(forward)
+            else:
+                walked = _walk_chain(start, first, incident, roles, index)
+                if walked is None:
+                    continue
+                nodes, tracks = walked
+                if nodes[-1] == start:
+                    continue
+                core = 0
+                for n in nodes[1:-1]:
+                    bit = bits.get(n)
+                    if bit is None:
+                        bit = bits[n] = len(bits)
+                    core |= 1 << bit
+                if len(tracks) == 1 and start[0] == "S" and nodes[1][0] == "S":
+                    core |= resources.bit(("T", first.id))
+                duty = 0
+                if duty_bits:
+                    for tr in tracks:
+                        duty |= duty_bits.get(tr.hex, 0)
+                hub = _hubs_passed(tracks, hub_bits) if hub_bits else 0
+                if hub < 0:
+                    if nodes[-1][0] == "E":
+                        resources.bit(nodes[-1])  # (its bit taken all the same, as ever)
+                    continue  # 4.2.5: a junction tile passed twice (so from either end)
+                reverses[nodes[-1], tracks[-1].id] = (nodes[::-1], tracks[::-1], core, duty,
+                                                       hub, len(raw))
+                reverse_of.append(-1)
             end = nodes[-1]
-            if end == start:
-                continue
-            mask = 0
-            for n in nodes[1:-1]:
-                mask |= resources.bit(n)
-            for k, tr in enumerate(tracks):
-                if nodes[k][0] == "S" and nodes[k + 1][0] == "S":
-                    mask |= resources.bit(("T", tr.id))
-            if end[0] == "E":
-                mask |= resources.bit(end)
-            duty = 0
-            for tr in tracks:
-                duty |= duty_bits.get(tr.hex, 0)
-            hub = _hubs_passed(tracks, hub_bits)
-            if hub < 0:
-                continue  # 4.2.5: a junction tile passed twice
+            mask = core | resources.bit(end) if end[0] == "E" else core
             raw.append((index[start], index[end], mask, tracks[0].hex, tracks[-1].hex, duty,
                         hub, nodes, tuple(tr.id for tr in tracks)))
-    # Pair each directed link with its reverse (the same chain walked from the other end).
-    by_tracks: dict[tuple[int, tuple[int, ...]], int] = {}
-    for i, item in enumerate(raw):
-        by_tracks[item[0], item[8]] = i
-    links: list[Link] = []
-    for i, (s, e, mask, lh, ah, duty, hub, nodes, tids) in enumerate(raw):
-        rev = by_tracks[e, tids[::-1]]
-        links.append(Link(i, rev, min(tids), s, e, mask, lh, ah, duty, hub, nodes, tids))
+    links = [Link(i, reverse_of[i], min(tids), s, e, mask, lh, ah, duty, hub, nodes, tids)
+             for i, (s, e, mask, lh, ah, duty, hub, nodes, tids) in enumerate(raw)]
     adjacency: list[list[Link]] = [[] for _ in keys]
     for link in links:
         adjacency[link.start].append(link)
     return ReducedGraph(gauge, tuple(keys), tuple(links), tuple(tuple(a) for a in adjacency),
                         len(hub_bits))
+
+
+def _track_id(track: TrackLike) -> int:
+    return track.id
 
 
 def _hubs_passed(tracks: Sequence[TrackLike], hub_bits: dict[str, int]) -> int:
@@ -157,6 +189,9 @@ def _hubs_passed(tracks: Sequence[TrackLike], hub_bits: dict[str, int]) -> int:
 def _walk_chain(start: Node, first: TrackLike, incident: dict[Node, list[TrackLike]],
                 roles: dict[Node, str], index: dict[Node, int],
                 ) -> tuple[tuple[Node, ...], tuple[TrackLike, ...]] | None:
+    """The chain from key node ``start`` along ``first`` through tile edges with one track on
+    each side, to the next key node; None if it ends at a dead end (or ever came back to a
+    node it passed)."""
     nodes: list[Node] = [start]
     tracks: list[TrackLike] = []
     track = first
@@ -167,11 +202,8 @@ def _walk_chain(start: Node, first: TrackLike, incident: dict[Node, list[TrackLi
         tracks.append(track)
         if there in index:
             return tuple(nodes), tuple(tracks)
-        if roles.get(there) != "pass":
+        if roles.get(there) != "pass" or there in nodes[:-1]:
             return None
-        if there in nodes[:-1]:
-            return None
-        nxt = [t for t in incident[there] if t is not track]
-        track = nxt[0]
+        one, two = incident[there]
+        track = two if one is track else one
         here = there
-
