@@ -179,9 +179,9 @@ def _home_node(state: BoardState, company: str, hex: str) -> StationNode | None:
     return None
 
 
-def _check_second_lay(net: Network, ctx: CompanyContext, lay: Lay, tile: TileSpec) -> None:
-    """Rule 4.1.7 / 31.5 for the second lay of the turn (``net`` is after the first lay)."""
-    state = net.state
+def _first_lay(state: BoardState, ctx: CompanyContext) -> tuple[Lay, LayTarget, bool]:
+    """The turn's first lay (rule 4.1.7 / 31.5), its line's target and whether it is on a hex
+    of the company's home base; InputError if ``ctx.lays_done`` is not on the board."""
     done = ctx.lays_done[0]
     first = Lay(hex_spec(state, done.hex).coord, done.tile, done.rotation)
     placed = state.tile_at(first.hex)
@@ -189,10 +189,16 @@ def _check_second_lay(net: Network, ctx: CompanyContext, lay: Lay, tile: TileSpe
         raise InputError(f"lays_done: the first lay ({first.tile} on {first.hex}) is not on the "
                          "board given")
     first_home = _home_node(state, ctx.company, first.hex)
-    target1 = lay_target(first.hex, placed[0], placed[1], first_home)
+    return first, lay_target(first.hex, placed[0], placed[1], first_home), first_home is not None
+
+
+def _check_second_lay(net: Network, ctx: CompanyContext, lay: Lay, tile: TileSpec) -> None:
+    """Rule 4.1.7 / 31.5 for the second lay of the turn (``net`` is after the first lay)."""
+    state = net.state
+    first, target1, first_home = _first_lay(state, ctx)
     if _home_base_waiting(state, ctx.company, lay.hex):
         # The second lay needs no line; the first needs one from any other base.
-        if first_home is not None or first_lay_has_line(net, target1):
+        if first_home or first_lay_has_line(net, target1):
             return
     else:
         target2 = lay_target(lay.hex, tile, lay.rotation, None)
@@ -356,16 +362,8 @@ class _SecondLays:
 
     def _first_lay(self) -> tuple[LayTarget, bool]:
         if self._first is None:
-            state, ctx = self._net.state, self._ctx
-            done = ctx.lays_done[0]
-            first = Lay(hex_spec(state, done.hex).coord, done.tile, done.rotation)
-            placed = state.tile_at(first.hex)
-            if placed is None or placed[0].id != first.tile:
-                raise InputError(f"lays_done: the first lay ({first.tile} on {first.hex}) is "
-                                 "not on the board given")
-            first_home = _home_node(state, ctx.company, first.hex)
-            target = lay_target(first.hex, placed[0], placed[1], first_home)
-            self._first = (target, first_home is not None)
+            _, target, first_home = _first_lay(self._net.state, self._ctx)
+            self._first = (target, first_home)
         return self._first
 
     def allows(self, lay: Lay, tile: TileSpec, home: bool) -> bool:
