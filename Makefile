@@ -14,15 +14,20 @@ unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: run play test lint typecheck unit bench soak clean chromium services integration
 
-# The packages are installed by uv (a PyPI package, installed by the venv's own pip): it
-# resolves and downloads in parallel and compiles no bytecode up front (a module is compiled
-# when first imported), about 9 CPU-s and a minute of wall against pip's 60 CPU-s and 8 minutes
-# measured side by side on a cold cache (issue 20: `make test` on a fresh clone, install
-# included, under 6 minutes). The venv keeps its pip for installing one package by hand.
+# The packages are installed by uv (a PyPI package): it resolves and downloads in parallel and
+# compiles no bytecode up front (a module is compiled when first imported), about 9 CPU-s and a
+# minute of wall against pip's 60 CPU-s and 8 minutes measured side by side on a cold cache
+# (issue 20: `make test` on a fresh clone, install included, under 6 minutes). uv itself is
+# installed by the interpreter's own pip into .venv/uv, beside a venv made without pip: a venv
+# with pip (ensurepip installs and compiles pip) and pip's install of uv cost about 12 CPU-s
+# against 4 (docs/performance.md); an interpreter without pip has the venv's (ensurepip) do
+# it. The venv gets pip from uv, for installing one package by hand (.venv/bin/pip install ...).
 $(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet "uv>=0.9,<1"
-	$(BIN)/uv pip install --quiet --python $(BIN)/python -e ".[dev]"
+	$(PYTHON) -m venv --without-pip $(VENV)
+	$(PYTHON) -m pip install --quiet --target $(VENV)/uv "uv>=0.9,<1" \
+		|| ($(BIN)/python -m ensurepip --default-pip \
+			&& $(BIN)/pip install --quiet --target $(VENV)/uv "uv>=0.9,<1")
+	$(VENV)/uv/bin/uv pip install --quiet --python $(BIN)/python -e ".[dev]" pip
 	touch $(STAMP)
 
 # The router's compiled kernel (numba, issue 15): compiled once into numba's cache (next to
