@@ -24,9 +24,9 @@ unexport PYTHONDONTWRITEBYTECODE
 # it. The venv gets pip from uv, for installing one package by hand (.venv/bin/pip install ...).
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv --without-pip $(VENV)
-	$(PYTHON) -m pip install --quiet --target $(VENV)/uv "uv>=0.9,<1" \
+	$(PYTHON) -m pip install --quiet --root-user-action=ignore --target $(VENV)/uv "uv>=0.9,<1" \
 		|| ($(BIN)/python -m ensurepip --default-pip \
-			&& $(BIN)/pip install --quiet --target $(VENV)/uv "uv>=0.9,<1")
+			&& $(BIN)/pip install --quiet --root-user-action=ignore --target $(VENV)/uv "uv>=0.9,<1")
 	$(VENV)/uv/bin/uv pip install --quiet --python $(BIN)/python -e ".[dev]" pip
 	touch $(STAMP)
 
