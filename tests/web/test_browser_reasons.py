@@ -275,7 +275,7 @@ def test_the_share_table_warns_and_the_tab_title_sound_and_notification_tell_a_s
                    headers={"Authorization": f"Bearer {game['tokens']['Ann']}"}, timeout=60)
     assert r.status_code == 200, r.text
     expect(cat).to_have_title("(Your turn) 1853 — Stock Round 2")
-    cat.wait_for_function("document.body.dataset.alerted === '43'", polling=100)
+    cat.wait_for_function("() => document.body.dataset.alerted === '43'", polling=100)
     notes = cat.evaluate("window.__notes")
     assert len(notes) == 1 and notes[0][0] == "1853: your turn" and "Cat" in notes[0][1]
     expect(ann).to_have_title("1853 — Stock Round 2")
