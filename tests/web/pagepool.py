@@ -13,8 +13,12 @@ a test's page is, by default, a page an earlier test used, handed back clean:
 - a page that crashed, was closed, or whose server is gone is closed, never handed out.
 
 Each page has a context of its own (its own cookies and storage), so two pages of one test are
-two browsers as before. What a test cannot hand back clean (an init script of its own) asks
-for a page of its own (``Pages.new(own=True)`` in test_browser.py).
+two browsers as before. The contexts keep the server's real Content Security Policy (no
+``bypass_csp``): every browser test runs the UI as a user's browser does, and the test of the
+CSP itself (test_browser.py) takes a pooled page instead of a context of its own. The tests'
+``wait_for_function`` predicates are functions (``"() => ..."``), which Playwright calls over
+the DevTools protocol; a bare expression would be ``eval``'d in the page, which the CSP
+forbids.
 """
 
 from __future__ import annotations
@@ -88,10 +92,7 @@ class PagePool:
         self._idle = []
 
     def _open(self, viewport: ViewportSize, init_script: str) -> Page:
-        # Playwright evaluates wait_for_function's string predicates with eval, which the
-        # server's CSP forbids; the UI itself runs under the real CSP in
-        # test_browser.py::test_the_ui_runs_under_the_real_csp.
-        context = self.browser.new_context(viewport=viewport, bypass_csp=True)
+        context = self.browser.new_context(viewport=viewport)  # the real CSP (see above)
         context.set_default_timeout(self.timeout_ms)
         self.opened += 1
         page = context.new_page()

@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 from pagepool import PagePool
-from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
+from playwright.sync_api import Page, ViewportSize, expect
 
 GAMES = Path(__file__).parent.parent / "games"
 SCREENSHOTS = Path(__file__).parent.parent.parent / "docs" / "screenshots"
@@ -28,9 +28,14 @@ LAPTOP: ViewportSize = {"width": 1366, "height": 768}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 TIMEOUT_MS = 30_000
 
-# Records every server-sent event the page receives (the frames a WebSocket test would read).
+# Records every server-sent event the page receives (the frames a WebSocket test would read),
+# and every Content Security Policy violation the page reports (the CSP test below), both from
+# before the page's own scripts run.
 RECORD_EVENTS = """
 (() => {
+  window.__csp = [];
+  document.addEventListener("securitypolicyviolation",
+    (e) => window.__csp.push(e.violatedDirective + " " + e.blockedURI));
   window.__frames = [];
   const Native = window.EventSource;
   window.EventSource = class extends Native {
@@ -52,49 +57,41 @@ class Errors:
 
 
 class Pages:
-    """Opens pages for a test, each in a context of its own (its own cookies and storage):
-    by default a page an earlier test used, handed back clean after the test (pagepool.py:
-    a new context and its first page cost chromium about 2 CPU-s more); ``own=True``: a new
-    context, closed after the test (for a page the test changes in ways the pool cannot
-    undo, such as an init script of its own)."""
+    """Opens pages for a test, each in a context of its own (its own cookies and storage), under
+    the server's real Content Security Policy: a page an earlier test used, handed back clean
+    after the test (pagepool.py: a new context and its first page cost chromium about 2 CPU-s
+    more)."""
 
-    def __init__(self, browser: Browser, pool: PagePool) -> None:
-        self.browser = browser
+    def __init__(self, pool: PagePool) -> None:
         self.pool = pool
         self.taken: list[Page] = []
-        self.contexts: list[BrowserContext] = []
 
-    def new(self, viewport: ViewportSize = LAPTOP, permissions: tuple[str, ...] = (),
-            *, own: bool = False) -> tuple[Page, Errors]:
-        if own:
-            context = self.browser.new_context(
-                viewport=viewport, permissions=list(permissions), bypass_csp=True)
-            self.contexts.append(context)
-            context.set_default_timeout(TIMEOUT_MS)
-            page = context.new_page()
-            page.add_init_script(RECORD_EVENTS)
-        else:
-            page = self.pool.take(viewport, permissions, RECORD_EVENTS)
-            self.taken.append(page)
+    def new(self, viewport: ViewportSize = LAPTOP,
+            permissions: tuple[str, ...] = ()) -> tuple[Page, Errors]:
+        page = self.pool.take(viewport, permissions, RECORD_EVENTS)
+        self.taken.append(page)
         return page, Errors(page)
 
     def close(self) -> None:
         for page in self.taken:
             self.pool.give_back(page, RECORD_EVENTS)
-        for context in self.contexts:
-            context.close()
 
 
 @pytest.fixture
-def pages(browser: Browser, page_pool: PagePool) -> Iterator[Pages]:
-    opened = Pages(browser, page_pool)
+def pages(page_pool: PagePool) -> Iterator[Pages]:
+    opened = Pages(page_pool)
     yield opened
     opened.close()
 
 
 def shot(page: Page, name: str, tmp_path: Path) -> None:
     path = tmp_path / f"{name}.png"
-    page.screenshot(path=str(path))
+    # The caret is hidden (Playwright's default) only when a text field has the focus: hiding
+    # it adds and removes a style sheet, a restyle of the whole page and its board (about a
+    # fifth of a screenshot's CPU); with no caret on the page the picture is the same.
+    editing = page.evaluate("document.activeElement?.matches("
+                            "'input, textarea, [contenteditable]') ?? false")
+    page.screenshot(path=str(path), caret="hide" if editing else "initial")
     assert path.stat().st_size > 10_000
     if os.environ.get("INDIA1853_SCREENSHOTS") == "1":
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -127,7 +124,7 @@ def last_action(url: str, game_id: str) -> dict[str, Any]:
 def wait_for_action(page: Page, n: int) -> None:
     """Until the page shows the game after action ``n`` (polled on a timer: animation frames
     do not come to a page in the background)."""
-    page.wait_for_function(f"document.getElementById('history-at')?.max === '{n}'",
+    page.wait_for_function(f"() => document.getElementById('history-at')?.max === '{n}'",
                            polling=100)
 
 
@@ -137,7 +134,7 @@ def action_count(page: Page) -> int:
 
 def open_game(page: Page, url: str, link: str) -> None:
     page.goto(url + link)
-    page.wait_for_function("(document.getElementById('history-at')?.max ?? '') !== ''",
+    page.wait_for_function("() => (document.getElementById('history-at')?.max ?? '') !== ''",
                            polling=100)
     confirm_cover(page)
     expect(page.locator("#headline")).not_to_be_empty()
@@ -150,7 +147,8 @@ def confirm_cover(page: Page) -> str | None:
         return None
     seat = page.inner_text("#cover-confirm").removeprefix("I am ")
     page.click("#cover-confirm")
-    page.wait_for_function(f"document.body.dataset.viewer === {json.dumps(seat)}", polling=100)
+    page.wait_for_function(f"() => document.body.dataset.viewer === {json.dumps(seat)}",
+                           polling=100)
     return seat
 
 
@@ -189,7 +187,7 @@ def test_a_page_comes_back_clean_for_the_next_test(page_pool: PagePool, server_u
         assert again.evaluate("navigator.permissions.query({name: 'clipboard-read'})"
                               ".then(p => p.state)") != "granted"
         again.evaluate("console.log('after')")
-        again.wait_for_function("window.__frames !== undefined")  # the init script stays
+        again.wait_for_function("() => window.__frames !== undefined")  # the init script stays
         assert "after" not in heard
     finally:
         page_pool.give_back(again, RECORD_EVENTS)
@@ -564,37 +562,24 @@ def test_compose_a_first_edition_secret_bid(pages: Pages, server_url: str,
 
 # --- the real Content Security Policy (was test_browser_csp.py) ---------------------------------
 
-# Every CSP violation the page reports, recorded before any of its own scripts run.
-RECORD_VIOLATIONS = """
-window.__csp = [];
-document.addEventListener("securitypolicyviolation",
-  (e) => window.__csp.push(e.violatedDirective + " " + e.blockedURI));
-"""
 
-
-def test_the_ui_runs_under_the_real_csp(browser: Browser, server_url: str) -> None:
+def test_the_ui_runs_under_the_real_csp(pages: Pages, server_url: str) -> None:
     """The browser UI under the server's real Content Security Policy (security.py): the lobby
     and a game page load, draw the board and follow the game's events with no CSP violation
-    and no script error (the other tests' contexts bypass the CSP for wait_for_function)."""
+    (RECORD_EVENTS records them from before the page's own scripts run) and no script error.
+    Every pooled page runs under the real CSP (pagepool.py); this test is the one that looks
+    for violations."""
     with httpx.Client(base_url=server_url, timeout=60) as c:
         made = c.post("/api/games", json={"players": [{"name": "Ann"}, {"name": "Bob"},
                                                       {"name": "Cat"}], "seed": 3}).json()
-    context = browser.new_context()
-    try:
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.add_init_script(RECORD_VIOLATIONS)
-        for link in ("/", made["links"]["Ann"]):
-            response = page.goto(server_url + link)
-            assert response is not None
-            assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
-            page.wait_for_load_state("networkidle")
-            if link != "/":
-                # The game page has drawn the board (an SVG) from the API (a locator's wait:
-                # Playwright's own script, which the CSP does not restrict).
-                expect(page.locator("#board svg")).to_be_attached(timeout=TIMEOUT_MS)
-            assert page.evaluate("window.__csp") == [], link
-        assert errors == []
-    finally:
-        context.close()
+    page, errors = pages.new()
+    for link in ("/", made["links"]["Ann"]):
+        response = page.goto(server_url + link)
+        assert response is not None
+        assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
+        page.wait_for_load_state("networkidle")
+        if link != "/":
+            # The game page has drawn the board (an SVG) from the API.
+            expect(page.locator("#board svg")).to_be_attached(timeout=TIMEOUT_MS)
+        assert page.evaluate("window.__csp") == [], link
+    assert errors.seen == []

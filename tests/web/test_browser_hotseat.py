@@ -59,7 +59,7 @@ def covered_for(page: Page, seat: str) -> None:
     expect(page.locator("#cover-title")).to_have_text(f"Pass to {seat}")
     expect(page.locator("#cover-confirm")).to_have_text(f"I am {seat}")
     expect(page.locator("#cover-confirm")).to_be_focused()
-    page.wait_for_function("document.body.dataset.viewer === ''", polling=100)
+    page.wait_for_function("() => document.body.dataset.viewer === ''", polling=100)
     # Nothing behind the cover can be reached: the board, the tables, the decisions.
     assert page.evaluate("document.querySelector('main.layout').inert")
     assert page.evaluate("document.querySelector('header.topbar').inert")
@@ -68,7 +68,8 @@ def covered_for(page: Page, seat: str) -> None:
 
 
 def seat_view(page: Page, seat: str) -> None:
-    page.wait_for_function(f"document.body.dataset.viewer === {json.dumps(seat)}", polling=100)
+    page.wait_for_function(f"() => document.body.dataset.viewer === {json.dumps(seat)}",
+                           polling=100)
     expect(page.locator("#cover")).to_be_hidden()
 
 

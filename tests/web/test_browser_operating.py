@@ -294,7 +294,7 @@ def test_undo_takes_back_ones_decision_with_the_bots_replies(
     company = buy.get_attribute("data-company")
     buy.click()
     # Cat and Bob reply; Ann decides again.
-    page.wait_for_function("Number(document.getElementById('history-at')?.max) >= 21",
+    page.wait_for_function("() => Number(document.getElementById('history-at')?.max) >= 21",
                            polling=100)
     expect(page.locator("#undo")).to_be_enabled()
     label = page.inner_text("#undo")
@@ -359,7 +359,7 @@ def test_the_end_shows_final_scores_and_charts(pages: Pages, server_url: str,
     expect(chart).to_be_visible()
     # The charts are drawn by matplotlib on the server (seconds of CPU): under a loaded
     # machine's contention they took longer than the default 30 s (it failed so on main).
-    page.wait_for_function("document.querySelector('#scores img').naturalWidth > 0",
+    page.wait_for_function("() => document.querySelector('#scores img').naturalWidth > 0",
                            polling=100, timeout=120_000)
     shot(page, "final-laptop", tmp_path)
     assert errors.seen == []

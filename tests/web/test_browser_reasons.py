@@ -258,9 +258,12 @@ def test_the_share_table_warns_and_the_tab_title_sound_and_notification_tell_a_s
     ann.locator("#shares").scroll_into_view_if_needed()
     shot(ann, "float-and-warning-laptop", tmp_path)
     # The tab title, a sound and a notification tell a seat it is its turn.
-    cat, errors = pages.new(own=True)  # its own context: the init script stays with it
-    cat.add_init_script(RECORD_NOTIFICATIONS)
+    cat, errors = pages.new()
     open_game(cat, server_url, game["links"]["Cat"])
+    # The page looks ``Notification`` up only when it alerts or asks for permission (not
+    # when it loads): replaced now, before the switch, it records what the page would show
+    # (a pooled page: an init script of its own would need a new context, 2 CPU-s more).
+    cat.evaluate(RECORD_NOTIFICATIONS)
     expect(cat).to_have_title("1853 — Stock Round 2")
     toggle = cat.locator("#alerts-toggle")
     expect(toggle).not_to_be_checked()  # off by default
@@ -272,7 +275,7 @@ def test_the_share_table_warns_and_the_tab_title_sound_and_notification_tell_a_s
                    headers={"Authorization": f"Bearer {game['tokens']['Ann']}"}, timeout=60)
     assert r.status_code == 200, r.text
     expect(cat).to_have_title("(Your turn) 1853 — Stock Round 2")
-    cat.wait_for_function("document.body.dataset.alerted === '43'", polling=100)
+    cat.wait_for_function("() => document.body.dataset.alerted === '43'", polling=100)
     notes = cat.evaluate("window.__notes")
     assert len(notes) == 1 and notes[0][0] == "1853: your turn" and "Cat" in notes[0][1]
     expect(ann).to_have_title("1853 — Stock Round 2")
