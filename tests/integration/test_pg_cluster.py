@@ -309,10 +309,11 @@ def test_processes_starting_at_once_on_an_empty_database(pg_url: str) -> None:
 
 
 def test_bots_go_on_when_the_process_that_woke_them_dies(
-        pg_url: str, redis_url: str, start_server: Callable[..., Server]) -> None:
-    # B starts first, so that its start-up look for games with bots finds nothing: only its
-    # sweep (sweep.py) can learn that A left the bots of this game with a turn to play.
-    b = start_server(pg_url, redis_url, bot_delay=1.0)
+        pair: Pair, redis_url: str, start_server: Callable[..., Server]) -> None:
+    # B (the module's) started before the game was made, so that its start-up look for games
+    # with bots found nothing: only its sweep (sweep.py) can learn that A left the bots of
+    # this game with a turn to play.
+    pg_url, b = pair.db, pair.b
     a = start_server(pg_url, redis_url, bot_delay=1.0)
     players = [{"name": "Ann"}, {"name": "B1", "bot": "greedy"},
                {"name": "B2", "bot": "greedy"}, {"name": "B3", "bot": "greedy"}]
