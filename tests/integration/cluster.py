@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import selectors
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -106,6 +108,9 @@ class Stream:
         self.error: str | None = None
         self._stop = threading.Event()
         self._cond = threading.Condition()
+        # The stream's connection, shut by close(): left open at a server's stop, it held the
+        # stop for uvicorn's whole graceful timeout (2 s a server).
+        self._socket: socket.socket | None = None
         params: dict[str, str] = {}
         if token:
             r = client(ticket_from or url).post(f"/api/games/{game_id}/stream-ticket",
@@ -121,6 +126,10 @@ class Stream:
             with httpx.Client(base_url=url, timeout=httpx.Timeout(60.0, read=None),
                               verify=TLS) as c, \
                     c.stream("GET", f"/api/games/{game_id}/events", params=params) as r:
+                with self._cond:
+                    self._socket = r.extensions["network_stream"].get_extra_info("socket")
+                if self._stop.is_set():
+                    return
                 event_id, data = None, ""
                 for line in r.iter_lines():
                     if self._stop.is_set():
@@ -162,4 +171,10 @@ class Stream:
                 self._cond.wait(min(left, 0.5))
 
     def close(self) -> None:
-        self._stop.set()
+        """Stops reading and closes the connection (the server sees the page leave)."""
+        with self._cond:
+            self._stop.set()
+            if self._socket is not None:
+                with contextlib.suppress(OSError):
+                    self._socket.shutdown(socket.SHUT_RDWR)  # wakes the reading thread
+        self._thread.join(10)

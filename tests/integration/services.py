@@ -87,7 +87,9 @@ def postgres() -> Iterator[str]:
     subprocess.run(_as_postgres([
         _pg_bin("pg_ctl"), "-D", str(data), "-l", str(log), "-w", "-t", "60", "start", "-o",
         f"-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories={base} "
-        "-c fsync=off -c max_connections=100"]),
+        # A test cluster keeps nothing across a crash: no flush, no full-page images.
+        "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
+        "-c max_connections=100"]),
         check=True, capture_output=True, timeout=120)
     try:
         _wait_port(port, "PostgreSQL")
@@ -154,11 +156,21 @@ def shared_redis(config: pytest.Config) -> str:
     return _shared(config, _REDIS, redis)
 
 
-def empty_postgres(config: pytest.Config) -> str:
-    """:func:`shared_postgres`'s database, emptied (every table dropped) for one test."""
+def empty_postgres(config: pytest.Config, database: str = "india1853") -> str:
+    """A database of :func:`shared_postgres`'s server, emptied (every table dropped) for one
+    test, or for the servers a test module shares; ``database`` other than the first is
+    created on first use (a test of its own while the module's servers use the first)."""
     from sqlalchemy import create_engine, text
 
     url = shared_postgres(config)
+    if database != "india1853":
+        admin = create_engine(url, isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            if not conn.execute(text("SELECT 1 FROM pg_database WHERE datname = :d"),
+                                {"d": database}).scalar():
+                conn.execute(text(f'CREATE DATABASE "{database}"'))
+        admin.dispose()
+        url = url.rsplit("/", 1)[0] + "/" + database
     engine = create_engine(url)
     with engine.begin() as conn:
         conn.execute(text("DROP SCHEMA public CASCADE"))

@@ -50,6 +50,34 @@ def pg_url(request: pytest.FixtureRequest) -> str:
     return services.empty_postgres(request.config)
 
 
+class Pair:
+    """Two server processes on one database and the Redis, shared by the module's tests
+    that neither stop nor kill them: a server's start (its schema check on PostgreSQL
+    included) cost about half a second of CPU and two of waiting, twenty times a run."""
+
+    def __init__(self, db: str, a: Server, b: Server) -> None:
+        self.db, self.a, self.b = db, a, b
+
+
+@pytest.fixture(scope="module")
+def pair(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+         ) -> Iterator[Pair]:
+    """The module's two processes on a database of their own (``pg_url``'s tests empty the
+    other one) and the test process's Redis; each test plays its own game on them."""
+    db = services.empty_postgres(request.config, "india1853_pair")
+    redis = services.shared_redis(request.config)
+    base = tmp_path_factory.mktemp("pair")
+    a = Server(base / "a", db, redis)
+    try:
+        b = Server(base / "b", db, redis)
+    except BaseException:
+        a.stop()
+        raise
+    yield Pair(db, a, b)
+    a.stop()
+    b.stop()
+
+
 @pytest.fixture
 def start_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
     started: list[Server] = []
@@ -84,10 +112,8 @@ def public(state: dict[str, Any]) -> dict[str, Any]:
     return {"last": state["last_action_id"], "turn": state["turn"]}
 
 
-def test_two_processes_one_game_concurrent_pages_converge(
-        pg_url: str, redis_url: str, start_server: Callable[..., Server]) -> None:
-    a = start_server(pg_url, redis_url)
-    b = start_server(pg_url, redis_url)
+def test_two_processes_one_game_concurrent_pages_converge(pair: Pair) -> None:
+    a, b, pg_url = pair.a, pair.b, pair.db
     made = client(a.url).post("/api/games", json={"players": PLAYERS, "seed": 11}).json()
     game, tokens = made["id"], made["tokens"]
     # Every seat and a spectator follow the game on both processes, each seat's stream opened
@@ -149,10 +175,8 @@ def test_two_processes_one_game_concurrent_pages_converge(
         stream.close()
 
 
-def test_an_action_on_one_process_is_pushed_to_pages_on_the_other(
-        pg_url: str, redis_url: str, start_server: Callable[..., Server]) -> None:
-    a = start_server(pg_url, redis_url)
-    b = start_server(pg_url, redis_url)
+def test_an_action_on_one_process_is_pushed_to_pages_on_the_other(pair: Pair) -> None:
+    a, b = pair.a, pair.b
     made = client(a.url).post("/api/games", json={"players": PLAYERS[:3], "seed": 2}).json()
     game, tokens = made["id"], made["tokens"]
     watcher = Stream(b.url, game)
@@ -177,8 +201,8 @@ def test_an_action_on_one_process_is_pushed_to_pages_on_the_other(
 
 
 def test_bots_move_once_with_two_processes(
-        pg_url: str, redis_url: str, start_server: Callable[..., Server]) -> None:
-    a = start_server(pg_url, redis_url)
+        pair: Pair, redis_url: str, start_server: Callable[..., Server]) -> None:
+    a, pg_url = pair.a, pair.db
     players = [{"name": "Ann"}, {"name": "B1", "bot": "greedy"},
                {"name": "B2", "bot": "greedy"}, {"name": "B3", "bot": "greedy"}]
     made = client(a.url).post("/api/games", json={"players": players, "seed": 9}).json()
@@ -208,9 +232,9 @@ def test_bots_move_once_with_two_processes(
 
 
 def test_kill_9_of_one_process_loses_no_acknowledged_action(
-        pg_url: str, redis_url: str, start_server: Callable[..., Server]) -> None:
+        pair: Pair, redis_url: str, start_server: Callable[..., Server]) -> None:
+    pg_url, b = pair.db, pair.b  # B, the survivor, is the module's
     a = start_server(pg_url, redis_url)
-    b = start_server(pg_url, redis_url)
     made = client(a.url).post("/api/games", json={"players": PLAYERS, "hotseat": True,
                                                    "seed": 4}).json()
     game, hot = made["id"], made["hotseat_token"]
@@ -285,10 +309,11 @@ def test_processes_starting_at_once_on_an_empty_database(pg_url: str) -> None:
 
 
 def test_bots_go_on_when_the_process_that_woke_them_dies(
-        pg_url: str, redis_url: str, start_server: Callable[..., Server]) -> None:
-    # B starts first, so that its start-up look for games with bots finds nothing: only its
-    # sweep (sweep.py) can learn that A left the bots of this game with a turn to play.
-    b = start_server(pg_url, redis_url, bot_delay=1.0)
+        pair: Pair, redis_url: str, start_server: Callable[..., Server]) -> None:
+    # B (the module's) started before the game was made, so that its start-up look for games
+    # with bots found nothing: only its sweep (sweep.py) can learn that A left the bots of
+    # this game with a turn to play.
+    pg_url, b = pair.db, pair.b
     a = start_server(pg_url, redis_url, bot_delay=1.0)
     players = [{"name": "Ann"}, {"name": "B1", "bot": "greedy"},
                {"name": "B2", "bot": "greedy"}, {"name": "B3", "bot": "greedy"}]
@@ -342,13 +367,12 @@ def csrf(c: httpx.Client) -> dict[str, str]:
     return {"X-CSRF-Token": c.cookies["india1853_csrf"]}
 
 
-def test_accounts_and_joining_across_two_processes(
-        pg_url: str, start_server: Callable[..., Server]) -> None:
+def test_accounts_and_joining_across_two_processes(pair: Pair) -> None:
     """Accounts and open seats (issue 22 items 1-2): migration 0006 on PostgreSQL, a session
     made by one process good at the other, a seat joined at one and taken by the account at
     the other, and three guests racing for the two last open seats at two processes: two get
     them, one is told the game has started (the seating's row locked FOR UPDATE)."""
-    one, two = start_server(pg_url), start_server(pg_url)
+    one, two = pair.a, pair.b
     ann, bob = client(one.url), client(two.url)
     r = ann.post("/api/account/sign-up", json={"name": "Ann", "password": "ann password"})
     assert r.status_code == 201, r.text
@@ -393,12 +417,11 @@ def test_accounts_and_joining_across_two_processes(
 
 
 def test_a_clock_runs_out_once_across_processes_and_a_takeback_crosses_them(
-        pg_url: str, redis_url: str, start_server: Callable[..., Server]) -> None:
+        pair: Pair) -> None:
     """Issue 22 items 5-7 on two processes: the action at zero claimed once (both processes
     asked at once, both sweeps running), a takeback asked on one process and accepted on
     the other, and a seat handed to a bot and taken back heard at once across them."""
-    a = start_server(pg_url, redis_url)
-    b = start_server(pg_url, redis_url)
+    a, b, pg_url = pair.a, pair.b, pair.db
     players = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat", "bot": "greedy"}]
     made = client(a.url).post("/api/games", json={
         "players": players, "seed": 4,
@@ -520,19 +543,16 @@ def stand_in_crosses(a: Server, b: Server, game: str, tokens: dict[str, str]) ->
         page.close()
 
 
-def test_a_128_bit_seed_survives_postgresql(pg_url: str, tmp_path: Path) -> None:
+def test_a_128_bit_seed_survives_postgresql(pair: Pair, tmp_path: Path) -> None:
     seed = 2**128 - 3
-    server = Server(tmp_path / "one", pg_url)
-    try:
-        with client(server.url) as c:
-            r = c.post("/api/games", json={"players": PLAYERS, "seed": seed,
-                                           "edition": "first", "variants": ["mik2"]})
-            assert r.status_code == 201, r.text
-            made = r.json()
-            ann = c.get(f"/api/games/{made['id']}", headers=auth(made["tokens"]["Ann"])).content
-    finally:
-        server.stop()
-    again = Server(tmp_path / "two", pg_url)
+    with client(pair.a.url) as c:
+        r = c.post("/api/games", json={"players": PLAYERS, "seed": seed,
+                                       "edition": "first", "variants": ["mik2"]})
+        assert r.status_code == 201, r.text
+        made = r.json()
+        ann = c.get(f"/api/games/{made['id']}", headers=auth(made["tokens"]["Ann"])).content
+    # A process started now has the game in no cache: it reads the seed from PostgreSQL.
+    again = Server(tmp_path / "two", pair.db)
     try:
         with client(again.url) as c:
             view = c.get(f"/api/games/{made['id']}", headers=auth(made["tokens"]["Ann"]))
