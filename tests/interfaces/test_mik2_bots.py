@@ -53,10 +53,16 @@ def test_bots_play_the_kit_from_their_own_views(bot: str, bound: int) -> None:
 def test_the_cli_simulates_the_kit(capsys: pytest.CaptureFixture[str]) -> None:
     from india1853.interfaces.cli import main
 
+    # The first 150 actions hold the bonds, the bids, the first MIK 2 draws and plays (from
+    # action 27) and operating turns; test_bots_play_the_kit_from_their_own_views plays the
+    # kit to the end.
     code = main(["simulate", "--games", "1", "--bots", "greedy,greedy,greedy",
-                 "--edition", "first", "--variant", "mik2", "--seed", "3"])
+                 "--edition", "first", "--variant", "mik2", "--seed", "3",
+                 "--max-actions", "150"])
     assert code in (0, None)
-    assert "finished" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "finished" in out
+    assert "first edition, bots greedy,greedy,greedy" in out and "action_limit: 1" in out
 
 
 def test_a_kit_game_is_hidden_in_the_public_view() -> None:

@@ -86,11 +86,19 @@ def test_a_first_edition_game_with_mik2_and_strong_bots_ends() -> None:
 
 
 def test_simulate_offers_the_strong_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    """The command seats the strong bot (its default budget) and plays with it: the bonds,
+    the contract bids, stock rounds and operating rounds (its lays, runs and trains) of the
+    first 300 actions; whole games with it end in the tests above (a whole game here cost
+    three times as much and the summary showed no more)."""
     from india1853.interfaces.cli import main
 
-    code = main(["simulate", "--games", "1", "--bots", "strong,greedy,greedy", "--seed", "4"])
+    code = main(["simulate", "--games", "1", "--bots", "strong,greedy,greedy", "--seed", "4",
+                 "--max-actions", "300"])
     assert code in (0, None)
-    assert "finished" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "finished" in out
+    assert "bots strong,greedy,greedy" in out and "1 (strong)" in out
+    assert "action_limit: 1" in out
 
 
 # --- secrecy: the decision depends on the public history only ---------------------------------

@@ -31,8 +31,8 @@ from india1853.rules.game.settings import EDITIONS, Settings, player_counts
 
 DEFAULT_MAX_ACTIONS = 20_000
 # What the fork server of ``simulate(jobs > 1)`` imports before forking its workers: the table,
-# with the engine and the bots, and the compiler of the router's loops.
-WORKER_PRELOAD = ("india1853.interfaces.simulate", "numba")
+# with the engine and the bots, and the router's loops compiled (loaded once, not per worker).
+WORKER_PRELOAD = ("india1853.interfaces.simulate", "numba", "india1853.interfaces.bots.warm")
 ACTION_LIMIT = "action_limit"
 
 CSV_COLUMNS: tuple[str, ...] = (
