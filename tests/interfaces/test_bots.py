@@ -21,6 +21,7 @@ from india1853.interfaces.bots import (
     UnknownBotError,
     decision_for,
     make_bot,
+    reads_prices,
 )
 from india1853.interfaces.simulate import BotError, play_game, seat_names
 from india1853.rules.game.game import Game, effective_actions
@@ -41,6 +42,11 @@ class Spy:
     @property
     def player(self) -> str:
         return self.inner.player
+
+    @property
+    def priced(self) -> bool:
+        # Watching does not change what the bot reads (the random bot: no prices).
+        return reads_prices(self.inner)
 
     def choose(self, decision: Decision) -> dict[str, Any]:
         choice = self.inner.choose(decision)
@@ -297,3 +303,19 @@ def test_greedy_buys_no_share_of_a_company_that_has_not_paid() -> None:
             bought += 1
             assert co["price"] > ed.company(choice["company"]).par, (choice, co["price"])
     assert bought > 0
+
+
+def test_a_decision_without_prices_is_the_same_view_and_legal_list() -> None:
+    """The table asks the engine for the view and the legal actions only for a bot that reads
+    no prices (the random bot): the same lists as the priced decision, and no price at all
+    (asking one is an error, not a silent 0)."""
+    game = Game(Settings(players=("A", "B", "C"), seed=1))
+    full = decision_for(game, "A", "A")
+    bare = decision_for(game, "A", "A", priced=False)
+    assert not reads_prices(make_bot("random", "A", 1))
+    assert reads_prices(make_bot("greedy", "A", 1)) and reads_prices(make_bot("strong", "A", 1))
+    assert (bare.entity, bare.view, bare.legal) == (full.entity, full.view, full.legal)
+    assert full.priced and full.options and not bare.priced and not bare.options
+    assert full.cost(full.legal[0]) > 0
+    with pytest.raises(ValueError, match="without prices"):
+        bare.cost(bare.legal[0])

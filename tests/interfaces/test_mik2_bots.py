@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from india1853.interfaces.bots import Decision, make_bot
+from india1853.interfaces.bots import Decision, make_bot, reads_prices
 from india1853.interfaces.simulate import play_game
 from india1853.rules.game import Game, Settings
 
@@ -26,6 +26,11 @@ class Watching:
     @property
     def player(self) -> str:
         return self._bot.player
+
+    @property
+    def priced(self) -> bool:
+        # Watching does not change what the bot reads (the random bot: no prices).
+        return reads_prices(self._bot)
 
     def choose(self, decision: Decision) -> dict[str, Any]:
         self._seen.append((self.player, json.loads(json.dumps(decision.view["kit"]))))
