@@ -23,6 +23,8 @@ from india1853.interfaces.bots import (
     make_bot,
     reads_prices,
 )
+from india1853.interfaces.bots.greedy import board_of, knowledge
+from india1853.interfaces.bots.greedy.common import Positions
 from india1853.interfaces.simulate import BotError, play_game, seat_names
 from india1853.rules.game.game import Game, effective_actions
 from india1853.rules.game.settings import Settings
@@ -319,3 +321,31 @@ def test_a_decision_without_prices_is_the_same_view_and_legal_list() -> None:
     assert full.cost(full.legal[0]) > 0
     with pytest.raises(ValueError, match="without prices"):
         bare.cost(bare.legal[0])
+
+
+def test_a_bots_remembered_boards_are_the_views_boards() -> None:
+    """The greedy bot grows each new view's board from the last one it remembers (more tiles,
+    more bases): the same tiles and bases in the same order, and the same track graph, as the
+    board built afresh from the view; promotions (a tile replaced) are built afresh."""
+    game, _ = played("greedy", 4, seed=3)
+    k = knowledge("second")
+    positions = Positions()
+    replay = Game(game.settings)
+    grown = 0
+    last: TrackGraph | None = None
+    for action in effective_actions(game.log)[:400]:
+        replay.process({**action, "id": replay.next_id()})
+        if action["type"] not in ("lay_tile", "place_base"):
+            continue
+        view = replay.view(None)
+        fresh = board_of(k, view)
+        board = positions.board(k, view)
+        positions.value(board, action["entity"], [Train.named(k.ed, "2")])  # as a bot does
+        assert list(board.tiles.items()) == list(fresh.tiles.items())
+        assert board.bases == fresh.bases
+        graph = TrackGraph.build(board)
+        assert graph == TrackGraph.build(fresh)
+        # A grown graph keeps the tracks of the one it grew from (a fresh one has its own).
+        grown += bool(last and last.tracks and graph.tracks[0] is last.tracks[0])
+        last = graph
+    assert grown > 10
