@@ -4,6 +4,7 @@ public history with another seat's different secret gives the same decisions."""
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 from pathlib import Path
@@ -60,11 +61,18 @@ class Recorder:
         return choice
 
 
-def test_a_second_edition_game_with_a_strong_bot_ends() -> None:
+@functools.cache
+def second_edition_game() -> tuple[Game, Recorder]:
+    """A whole second-edition game, seed 2, of a quick strong bot (P1) and three greedy ones:
+    played once per file, read by the tests below (none changes it)."""
     strong = Recorder(quick("P1", 2))
     bots: dict[str, Bot] = {p: make_bot("greedy", p, 2) for p in PLAYERS}
     bots["P1"] = strong
-    game = play_game(Settings(PLAYERS, seed=2), bots, max_actions=5000)
+    return play_game(Settings(PLAYERS, seed=2), bots, max_actions=5000), strong
+
+
+def test_a_second_edition_game_with_a_strong_bot_ends() -> None:
+    game, strong = second_edition_game()
     assert game.finished
     assert game.view(None)["end_reason"] in ("bank_broken", "share_price")
     assert strong.choices > 50
@@ -161,14 +169,13 @@ def _other_city(settings: Settings, actions: list[dict[str, Any]], player: str
 
 
 def test_the_strong_bot_never_reads_another_seats_secret() -> None:
-    settings = Settings(PLAYERS, seed=8)
-    bots: dict[str, Bot] = {p: make_bot("greedy", p, 8) for p in PLAYERS}
-    bots["P1"] = quick("P1", 8)
-    game = play_game(settings, bots, max_actions=220)
-    actions = [dict(a) for a in game.log]
+    # The first 220 actions of the file's strong-bot game (the same bots, seed 2).
+    whole, _ = second_edition_game()
+    settings = whole.settings
+    actions = [dict(a) for a in whole.log[:220]]
     changed, at = _other_city(settings, actions, "P2")
-    first = _forced_replay(settings, actions[:len(changed)], quick("P1", 8))
-    second = _forced_replay(settings, changed, quick("P1", 8))
+    first = _forced_replay(settings, actions[:len(changed)], quick("P1", 2))
+    second = _forced_replay(settings, changed, quick("P1", 2))
     # The moderator sees the difference; P1's views are the same, and so are its decisions.
     a = Game(settings, [{**x, "id": n + 1} for n, x in enumerate(actions[:at + 1])])
     b = Game(settings, [{**x, "id": n + 1} for n, x in enumerate(changed[:at + 1])])
