@@ -21,7 +21,10 @@ from india1853.interfaces.bots import (
     UnknownBotError,
     decision_for,
     make_bot,
+    reads_prices,
 )
+from india1853.interfaces.bots.greedy import board_of, knowledge
+from india1853.interfaces.bots.greedy.common import Positions
 from india1853.interfaces.simulate import BotError, play_game, seat_names
 from india1853.rules.game.game import Game, effective_actions
 from india1853.rules.game.settings import Settings
@@ -41,6 +44,11 @@ class Spy:
     @property
     def player(self) -> str:
         return self.inner.player
+
+    @property
+    def priced(self) -> bool:
+        # Watching does not change what the bot reads (the random bot: no prices).
+        return reads_prices(self.inner)
 
     def choose(self, decision: Decision) -> dict[str, Any]:
         choice = self.inner.choose(decision)
@@ -101,10 +109,13 @@ def test_bot_never_undoes(name: str) -> None:
 
 
 def test_random_bot_is_repeatable_for_a_seed_and_varies_with_it() -> None:
-    first, _ = play("random", 4, seed=11, bound=300)
-    again, _ = play("random", 4, seed=11, bound=300)
-    other, _ = play("random", 4, seed=12, bound=300)
-    assert first.log == again.log
+    # The same seed again, played afresh, repeats the file's whole random game action for
+    # action as far as it goes (that game is played once per file: test_random_game_finishes).
+    whole, _ = played("random", 3, 2, 6_000)
+    first, _ = play("random", 3, seed=2, bound=300)
+    other, _ = play("random", 3, seed=3, bound=300)
+    assert len(whole.log) > 300
+    assert first.log == whole.log[:300]
     assert first.log != other.log
 
 
@@ -201,7 +212,7 @@ def test_greedy_finishes_with_other_player_counts(players: int) -> None:
 
 
 def test_random_game_finishes() -> None:
-    game, bots = played("random", 3, seed=2, bound=6_000)
+    game, bots = played("random", 3, 2, 6_000)
     assert game.finished
     _assert_only_legal_and_own_view(bots)
 
@@ -294,3 +305,47 @@ def test_greedy_buys_no_share_of_a_company_that_has_not_paid() -> None:
             bought += 1
             assert co["price"] > ed.company(choice["company"]).par, (choice, co["price"])
     assert bought > 0
+
+
+def test_a_decision_without_prices_is_the_same_view_and_legal_list() -> None:
+    """The table asks the engine for the view and the legal actions only for a bot that reads
+    no prices (the random bot): the same lists as the priced decision, and no price at all
+    (asking one is an error, not a silent 0)."""
+    game = Game(Settings(players=("A", "B", "C"), seed=1))
+    full = decision_for(game, "A", "A")
+    bare = decision_for(game, "A", "A", priced=False)
+    assert not reads_prices(make_bot("random", "A", 1))
+    assert reads_prices(make_bot("greedy", "A", 1)) and reads_prices(make_bot("strong", "A", 1))
+    assert (bare.entity, bare.view, bare.legal) == (full.entity, full.view, full.legal)
+    assert full.priced and full.options and not bare.priced and not bare.options
+    assert full.cost(full.legal[0]) > 0
+    with pytest.raises(ValueError, match="without prices"):
+        bare.cost(bare.legal[0])
+
+
+def test_a_bots_remembered_boards_are_the_views_boards() -> None:
+    """The greedy bot grows each new view's board from the last one it remembers (more tiles,
+    more bases): the same tiles and bases in the same order, and the same track graph, as the
+    board built afresh from the view; promotions (a tile replaced) are built afresh."""
+    game, _ = played("greedy", 4, seed=3)
+    k = knowledge("second")
+    positions = Positions()
+    replay = Game(game.settings)
+    grown = 0
+    last: TrackGraph | None = None
+    for action in effective_actions(game.log)[:400]:
+        replay.process({**action, "id": replay.next_id()})
+        if action["type"] not in ("lay_tile", "place_base"):
+            continue
+        view = replay.view(None)
+        fresh = board_of(k, view)
+        board = positions.board(k, view)
+        positions.value(board, action["entity"], [Train.named(k.ed, "2")])  # as a bot does
+        assert list(board.tiles.items()) == list(fresh.tiles.items())
+        assert board.bases == fresh.bases
+        graph = TrackGraph.build(board)
+        assert graph == TrackGraph.build(fresh)
+        # A grown graph keeps the tracks of the one it grew from (a fresh one has its own).
+        grown += bool(last and last.tracks and graph.tracks[0] is last.tracks[0])
+        last = graph
+    assert grown > 10

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from india1853.interfaces.bots import Decision, make_bot
+from india1853.interfaces.bots import Decision, make_bot, reads_prices
 from india1853.interfaces.simulate import play_game
 from india1853.rules.game import Game, Settings
 
@@ -26,6 +26,11 @@ class Watching:
     @property
     def player(self) -> str:
         return self._bot.player
+
+    @property
+    def priced(self) -> bool:
+        # Watching does not change what the bot reads (the random bot: no prices).
+        return reads_prices(self._bot)
 
     def choose(self, decision: Decision) -> dict[str, Any]:
         self._seen.append((self.player, json.loads(json.dumps(decision.view["kit"]))))
@@ -53,10 +58,16 @@ def test_bots_play_the_kit_from_their_own_views(bot: str, bound: int) -> None:
 def test_the_cli_simulates_the_kit(capsys: pytest.CaptureFixture[str]) -> None:
     from india1853.interfaces.cli import main
 
+    # The first 150 actions hold the bonds, the bids, the first MIK 2 draws and plays (from
+    # action 27) and operating turns; test_bots_play_the_kit_from_their_own_views plays the
+    # kit to the end.
     code = main(["simulate", "--games", "1", "--bots", "greedy,greedy,greedy",
-                 "--edition", "first", "--variant", "mik2", "--seed", "3"])
+                 "--edition", "first", "--variant", "mik2", "--seed", "3",
+                 "--max-actions", "150"])
     assert code in (0, None)
-    assert "finished" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "finished" in out
+    assert "first edition, bots greedy,greedy,greedy" in out and "action_limit: 1" in out
 
 
 def test_a_kit_game_is_hidden_in_the_public_view() -> None:

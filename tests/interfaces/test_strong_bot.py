@@ -4,6 +4,7 @@ public history with another seat's different secret gives the same decisions."""
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 from pathlib import Path
@@ -60,11 +61,18 @@ class Recorder:
         return choice
 
 
-def test_a_second_edition_game_with_a_strong_bot_ends() -> None:
+@functools.cache
+def second_edition_game() -> tuple[Game, Recorder]:
+    """A whole second-edition game, seed 2, of a quick strong bot (P1) and three greedy ones:
+    played once per file, read by the tests below (none changes it)."""
     strong = Recorder(quick("P1", 2))
     bots: dict[str, Bot] = {p: make_bot("greedy", p, 2) for p in PLAYERS}
     bots["P1"] = strong
-    game = play_game(Settings(PLAYERS, seed=2), bots, max_actions=5000)
+    return play_game(Settings(PLAYERS, seed=2), bots, max_actions=5000), strong
+
+
+def test_a_second_edition_game_with_a_strong_bot_ends() -> None:
+    game, strong = second_edition_game()
     assert game.finished
     assert game.view(None)["end_reason"] in ("bank_broken", "share_price")
     assert strong.choices > 50
@@ -86,11 +94,19 @@ def test_a_first_edition_game_with_mik2_and_strong_bots_ends() -> None:
 
 
 def test_simulate_offers_the_strong_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    """The command seats the strong bot (its default budget) and plays with it: the bonds,
+    the contract bids, stock rounds and operating rounds (its lays, runs and trains) of the
+    first 300 actions; whole games with it end in the tests above (a whole game here cost
+    three times as much and the summary showed no more)."""
     from india1853.interfaces.cli import main
 
-    code = main(["simulate", "--games", "1", "--bots", "strong,greedy,greedy", "--seed", "4"])
+    code = main(["simulate", "--games", "1", "--bots", "strong,greedy,greedy", "--seed", "4",
+                 "--max-actions", "300"])
     assert code in (0, None)
-    assert "finished" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "finished" in out
+    assert "bots strong,greedy,greedy" in out and "1 (strong)" in out
+    assert "action_limit: 1" in out
 
 
 # --- secrecy: the decision depends on the public history only ---------------------------------
@@ -153,14 +169,13 @@ def _other_city(settings: Settings, actions: list[dict[str, Any]], player: str
 
 
 def test_the_strong_bot_never_reads_another_seats_secret() -> None:
-    settings = Settings(PLAYERS, seed=8)
-    bots: dict[str, Bot] = {p: make_bot("greedy", p, 8) for p in PLAYERS}
-    bots["P1"] = quick("P1", 8)
-    game = play_game(settings, bots, max_actions=220)
-    actions = [dict(a) for a in game.log]
+    # The first 220 actions of the file's strong-bot game (the same bots, seed 2).
+    whole, _ = second_edition_game()
+    settings = whole.settings
+    actions = [dict(a) for a in whole.log[:220]]
     changed, at = _other_city(settings, actions, "P2")
-    first = _forced_replay(settings, actions[:len(changed)], quick("P1", 8))
-    second = _forced_replay(settings, changed, quick("P1", 8))
+    first = _forced_replay(settings, actions[:len(changed)], quick("P1", 2))
+    second = _forced_replay(settings, changed, quick("P1", 2))
     # The moderator sees the difference; P1's views are the same, and so are its decisions.
     a = Game(settings, [{**x, "id": n + 1} for n, x in enumerate(actions[:at + 1])])
     b = Game(settings, [{**x, "id": n + 1} for n, x in enumerate(changed[:at + 1])])

@@ -24,15 +24,15 @@ from pathlib import Path
 from typing import Any
 
 from india1853.errors import India1853Error, InputError
-from india1853.interfaces.bots import BOT_NAMES, Bot, decision_for, make_bot
+from india1853.interfaces.bots import BOT_NAMES, Bot, decision_for, make_bot, reads_prices
 from india1853.rules.game.game import Game
 from india1853.rules.game.rules_data import game_rules
 from india1853.rules.game.settings import EDITIONS, Settings, player_counts
 
 DEFAULT_MAX_ACTIONS = 20_000
 # What the fork server of ``simulate(jobs > 1)`` imports before forking its workers: the table,
-# with the engine and the bots, and the compiler of the router's loops.
-WORKER_PRELOAD = ("india1853.interfaces.simulate", "numba")
+# with the engine and the bots, and the router's loops compiled (loaded once, not per worker).
+WORKER_PRELOAD = ("india1853.interfaces.simulate", "numba", "india1853.interfaces.bots.warm")
 ACTION_LIMIT = "action_limit"
 
 CSV_COLUMNS: tuple[str, ...] = (
@@ -122,10 +122,11 @@ def next_action(game: Game, bots: dict[str, Bot]) -> dict[str, Any]:
     """Ask the bot of whoever must act now for its choice; the action is ready to process."""
     entity, _ = game.active_entities()[0]
     player = decider(game, entity)
-    decision = decision_for(game, player, entity)
+    bot = bots[player]
+    decision = decision_for(game, player, entity, priced=reads_prices(bot))
     if not decision.legal:
         raise BotError(f"{entity} must act but the engine offers no legal action")
-    choice = bots[player].choose(decision)
+    choice = bot.choose(decision)
     if choice not in decision.legal:
         raise BotError(f"bot of {player} chose an action not offered: {choice!r}")
     return {**choice, "id": game.next_id(), "created_at": 0}

@@ -37,6 +37,14 @@ class Bot(Protocol):
         ...
 
 
+def reads_prices(bot: Bot) -> bool:
+    """Whether ``bot`` reads the priced options and the outlook of its decisions: every bot
+    does unless it says otherwise with a ``priced = False`` attribute (the random bot, which
+    chooses among the legal actions alone); the table then asks the engine for less
+    (``decision_for(..., priced=False)``)."""
+    return bool(getattr(bot, "priced", True))
+
+
 class UnknownBotError(InputError):
     """A bot name that :func:`make_bot` does not know."""
 
@@ -78,7 +86,7 @@ def ask(bot: Bot, game: Game, entity: str) -> dict[str, Any]:
     """The bot's choice for ``entity`` (which its player decides for) in ``game`` now: one of
     the legal actions, without ``id`` and ``created_at``; an InputError if the bot chose an
     action the engine does not offer."""
-    decision = decision_for(game, bot.player, entity)
+    decision = decision_for(game, bot.player, entity, priced=reads_prices(bot))
     choice = bot.choose(decision)
     if choice not in decision.legal:
         raise InputError(f"bot {bot.player} chose an action not offered for {entity}: "
@@ -87,4 +95,4 @@ def ask(bot: Bot, game: Game, entity: str) -> dict[str, Any]:
 
 
 __all__ = ["BOT_NAMES", "Bot", "Decision", "UnknownBotError", "ask", "decision_for",
-           "make_bot"]
+           "make_bot", "reads_prices"]

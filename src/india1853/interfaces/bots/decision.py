@@ -37,7 +37,10 @@ def _key(action: Mapping[str, Any]) -> str:
 class Decision:
     """One decision of the entity that must act, as its player may see it (see the module
     docstring).  ``legal``: the legal actions (without ``id`` and ``created_at``), in the
-    engine's order; ``options``: the same, priced (the turn model's option dicts)."""
+    engine's order; ``options``: the same, priced (the turn model's option dicts).
+    ``priced``: False for a decision built for a bot that reads the legal actions and the
+    view only (:func:`decision_for` with ``priced=False``): it has no options, outlook or
+    prices, and asking it for a price is an error."""
 
     entity: str
     view: View
@@ -45,11 +48,14 @@ class Decision:
     options: list[dict[str, Any]]
     trains: Mapping[str, TrainOutlook] = field(default_factory=dict)
     to_float: Mapping[str, int] = field(default_factory=dict)
+    priced: bool = True
 
     def cost(self, action: Mapping[str, Any]) -> int:
         """The money the acting entity pays for one of ``legal`` (the turn model's price:
         tile and terrain costs 4.1.12, base 4.4.4, share 3.1.4/3.1.7, train 4.8, bond 2.5.9...;
         negative: it receives); 0 when no money moves."""
+        if not self.priced:
+            raise ValueError("decision: built without prices (priced=False)")
         return self._costs.get(_key(action), 0)
 
     def label(self, action: Mapping[str, Any]) -> str:
@@ -67,13 +73,20 @@ class Decision:
         return {_key(o["action"]): str(o["label"]) for o in self.options}
 
 
-def decision_for(game: Game, player: str, entity: str) -> Decision:
+def decision_for(game: Game, player: str, entity: str, *, priced: bool = True) -> Decision:
     """The decision of ``entity`` (which ``player`` decides for) as the engine answers it
     now: the player's view, the priced legal options, the trains outlook of the companies
     the decision is about (the acting company; in a stock round, each operating company whose
-    shares the player may sell) and each unfloated company's shares to float."""
+    shares the player may sell) and each unfloated company's shares to float.
+
+    ``priced=False``: the view and the legal actions only, for a bot that reads nothing
+    else (:func:`india1853.interfaces.bots.reads_prices`): pricing the options and the
+    outlook is most of a random bot's decision otherwise."""
     legal = game.legal_actions(entity)
     view = game.view(player)
+    if not priced:
+        return Decision(entity=entity, view=view, legal=[dict(a) for a in legal], options=[],
+                        priced=False)
     companies: Mapping[str, Any] = view["companies"]
     about = {entity} | {str(a["company"]) for a in legal if a["type"] == "sell_shares"}
     return Decision(

@@ -21,6 +21,9 @@ NEVER_CHOSEN: frozenset[str] = frozenset({"undo", "redo"})
 class RandomBot:
     """Uniform over the legal actions (undo and redo left out)."""
 
+    # It reads the legal actions only: the table need not price them for it.
+    priced = False
+
     def __init__(self, player: str, seed: int) -> None:
         self._player = player
         # The player's name joins the seed so that seats with one game seed differ.

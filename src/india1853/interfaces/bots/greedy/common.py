@@ -120,6 +120,9 @@ class Positions:
     def __init__(self) -> None:
         self._boards: dict[tuple[Any, ...], BoardState] = {}
         self._values: dict[tuple[Any, ...], int] = {}
+        # The remembered boards (alive while remembered, so their ids are theirs) whose track
+        # graph a valuation built: a later board grows its graph from theirs.
+        self._graphed: set[int] = set()
 
     def board(self, k: Knowledge, view: View) -> BoardState:
         """The board of ``view`` (as :func:`board_of` builds it), the same object while the
@@ -129,10 +132,46 @@ class Positions:
                tuple((c, h, s) for c, h, s in shown["bases"]))
         board = self._boards.get(key)
         if board is None:
+            grown = self._grown(key)
             if len(self._boards) >= self.BOARDS:
                 self._boards.clear()
-            board = self._boards[key] = board_of(k, view)
+                self._graphed.clear()
+            board = self._boards[key] = grown if grown is not None else board_of(k, view)
         return board
+
+    def _grown(self, key: tuple[Any, ...]) -> BoardState | None:
+        """The board of ``key`` made from the last board remembered, when that one's track
+        graph is built and the new board is it with more tiles on hexes that had none and more
+        bases, each appended in order (the lays and bases since the bot's last decision): by
+        the board's own ``with_tile`` and ``with_base``, so that each track graph grows from
+        the one before (``TrackGraph.build``) instead of being built again from every tile.
+        None unless the result has exactly the tiles and bases of ``key`` in the same order
+        (the board :func:`board_of` builds, so the same graph and the same values)."""
+        if not self._boards:
+            return None
+        last_key, last = next(reversed(self._boards.items()))
+        name, tiles, bases = key
+        _, old_tiles, old_bases = last_key
+        if (id(last) not in self._graphed or last_key[0] != name
+                or len(tiles) < len(old_tiles) or tiles[:len(old_tiles)] != old_tiles
+                or bases[:len(old_bases)] != old_bases or last_key == key):
+            return None
+        board = last
+        try:
+            # Each graph grows from its parent's while the parent is alive (a weak reference).
+            for h, t, r in tiles[len(old_tiles):]:
+                grown = board.with_tile(h, t, r)
+                TrackGraph.build(grown)
+                board = grown
+            for c, h, st in bases[len(old_bases):]:
+                grown = board.with_base(Base(c, h, st))
+                TrackGraph.build(grown)
+                board = grown
+        except India1853Error:
+            return None
+        same = (tuple((h, p.tile, p.rotation) for h, p in board.tiles.items()) == tiles
+                and tuple((b.company, b.hex, b.station) for b in board.bases) == bases)
+        return board if same else None
 
     def value(self, board: BoardState, initials: str, trains: list[Train]) -> int:
         """:func:`run_value` of the company on ``board``, computed once per position."""
@@ -145,6 +184,8 @@ class Positions:
             if len(self._values) >= self.LIMIT:
                 self._values.clear()
             value = self._values[key] = run_value(board, initials, trains)
+            if any(b is board for b in self._boards.values()):
+                self._graphed.add(id(board))
         return value
 
 
