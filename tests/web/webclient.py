@@ -30,7 +30,7 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def create(c: httpx.Client, **body: Any) -> dict[str, Any]:
+def create(c: httpx.Client | Loopback, **body: Any) -> dict[str, Any]:
     body.setdefault("players", PLAYERS)
     body.setdefault("seed", 5)
     r = c.post("/api/games", json=body)
@@ -39,7 +39,7 @@ def create(c: httpx.Client, **body: Any) -> dict[str, Any]:
     return data
 
 
-def view(c: httpx.Client, game_id: str, token: str | None = None,
+def view(c: httpx.Client | Loopback, game_id: str, token: str | None = None,
          **params: str) -> dict[str, Any]:
     r = c.get(f"/api/games/{game_id}", headers=auth(token) if token else {}, params=params)
     assert r.status_code == 200, r.text
@@ -47,8 +47,8 @@ def view(c: httpx.Client, game_id: str, token: str | None = None,
     return data
 
 
-def act(c: httpx.Client, game_id: str, token: str, action: dict[str, Any],
-        **params: str) -> httpx.Response:
+def act(c: httpx.Client | Loopback, game_id: str, token: str, action: dict[str, Any],
+        **params: str) -> httpx.Response | Reply:
     return c.post(f"/api/games/{game_id}/actions", json=action, headers=auth(token),
                   params=params)
 
