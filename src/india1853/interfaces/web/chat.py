@@ -81,6 +81,11 @@ class Chat:
         return {"messages": self._after(game_id, after)}
 
     def _after(self, game_id: str, after: int) -> list[dict[str, Any]]:
+        if self.db.sqlite:  # every page and stream asks: one plain statement (db.py)
+            return [{"id": i, "seat": seat, "text": text, "created_at": at}
+                    for i, seat, text, at in self.db.sqlite_rows(
+                        "SELECT id, seat, text, created_at FROM chat_messages WHERE game_id = ? "
+                        "AND id > ? ORDER BY id LIMIT ?", (game_id, after, PAGE))]
         with self.db.read() as conn:
             rows = conn.execute(select(chat_messages).where(chat_messages.c.game_id == game_id)
                                 .where(chat_messages.c.id > after)
