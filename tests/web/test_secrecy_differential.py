@@ -41,10 +41,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from conftest import ServerProcess
-from webclient import auth, client
+from webclient import Loopback, auth
 
 from india1853.rules.game import Game, Settings
 
@@ -110,7 +109,7 @@ def _logs(s: Scenario) -> tuple[Json, list[Json], list[Json]]:
     return data, a, b
 
 
-def _import(c: httpx.Client, data: Json, actions: list[Json]) -> Json:
+def _import(c: Loopback, data: Json, actions: list[Json]) -> Json:
     body = {"engine_version": data["engine_version"], "settings": data["settings"],
             "actions": actions}
     # With hints: each seat's hint (the strong bot's search on its view) is compared too.
@@ -128,7 +127,7 @@ def _normal(raw: bytes, game_id: str) -> bytes:
     return re.sub(rb'"(created_at|resolved_at|since)": ?[0-9.e+]+', rb'"\1":0', raw)
 
 
-def _snapshot_event(c: httpx.Client, path: str, params: dict[str, str]) -> bytes:
+def _snapshot_event(c: Loopback, path: str, params: dict[str, str]) -> bytes:
     """The event stream's first event (its snapshot), or the refusal."""
     with c.stream("GET", path, params=params, timeout=30) as r:
         if r.status_code != 200:
@@ -144,10 +143,11 @@ def _snapshot_event(c: httpx.Client, path: str, params: dict[str, str]) -> bytes
 class Table:
     """One game on the server, seen by the viewers who must not learn the secret."""
 
-    def __init__(self, c: httpx.Client, url: str, made: Json, owner: str) -> None:
+    def __init__(self, c: Loopback, url: str, made: Json, owner: str) -> None:
         self.c, self.url = c, url
         self.id: str = made["id"]
         self.hot: str = made["hotseat_token"]
+        self._spectator: bytes | None = None  # the spectator's GET in this state
         self.viewers: dict[str, str | None] = {
             **{f"seat {n}": t for n, t in made["tokens"].items() if n != owner},
             "spectator": None, "junk token": JUNK}
@@ -155,9 +155,19 @@ class Table:
     def post(self, action: Json) -> None:
         r = self.c.post(f"/api/games/{self.id}/actions", json=action, headers=auth(self.hot))
         assert r.status_code == 200, r.text
+        self._spectator = None
+
+    def _spectator_get(self) -> bytes:
+        """The spectator's GET of the game (status and body), asked once per state: the
+        same URL without a token at the same action is the same answer (the differential's
+        view and the check of the revealing rule share it)."""
+        if self._spectator is None:
+            r = self.c.get(f"/api/games/{self.id}")
+            self._spectator = f"{r.status_code} ".encode() + r.content
+        return self._spectator
 
     def spectator_view(self) -> Json:
-        view: Json = self.c.get(f"/api/games/{self.id}").json()["turn"]["view"]
+        view: Json = json.loads(self._spectator_get()[4:])["turn"]["view"]
         return view
 
     def responses(self, upcoming: Json | None, probe: Json, *,
@@ -193,7 +203,10 @@ class Table:
                 get(f"{g}/board.svg", "board")
             if full and token is None:
                 get(f"{g}/stats.svg", "stats.svg")
-            get(g, "view")
+            if token is None:
+                out.append((f"{who}: view", self._spectator_get()))
+            else:
+                get(g, "view")
             view = out[-1][1]  # the view now (only refused actions are posted below)
             get(f"{g}/hint", "hint")
             get(f"{g}/chat", "chat")  # issue 22: the chat, and the seat's alert settings
@@ -221,6 +234,7 @@ class Table:
                      {"kind": "takeback", "to": 0})
                 post(f"{g}/requests", "a takeback past the log",
                      {"kind": "takeback", "to": 10 ** 6})
+                self._spectator = None  # a request opened may show in the view
             post(f"{g}/actions", "an undo", {"type": "undo", "entity": "Nobody",
                                              "entity_type": "player", "created_at": 0,
                                              "id": upcoming["id"] if upcoming else 1})
@@ -292,7 +306,7 @@ def test_after_the_end_every_secret_is_public(server_url: str, name: str) -> Non
 def one_secret_choice_changes_no_byte_another_seat_receives(server_url: str, name: str) -> None:
     s = SCENARIOS[name]
     data, log_a, log_b = _logs(s)
-    c = client(server_url)
+    c = Loopback(server_url)
     owner = _owner(log_a[s.index])
     tables = [Table(c, server_url, _import(c, data, log_a[:s.index]), owner),
               Table(c, server_url, _import(c, data, log_b[:s.index]), owner)]
@@ -332,7 +346,7 @@ def one_secret_choice_changes_no_byte_another_seat_receives(server_url: str, nam
 def after_the_end_every_secret_is_public(server_url: str, name: str) -> None:
     s = SCENARIOS[name]
     data, log_a, log_b = _logs(s)
-    c = client(server_url)
+    c = Loopback(server_url)
     made = [_import(c, data, log) for log in (log_a, log_b)]
     logs = [c.get(f"/api/games/{m['id']}/log").content for m in made]
     views = [c.get(f"/api/games/{m['id']}").content for m in made]

@@ -27,7 +27,12 @@ REASONS = {"own": "handed over by its player", "clock": "its clock ran out",
 
 
 def bots_of(db: Database, game_id: str) -> dict[str, str]:
-    """The seats bots play for the time being, and each one's bot."""
+    """The seats bots play for the time being, and each one's bot (asked before every
+    action: on SQLite by one plain statement, in the primary key's order as SQLAlchemy's
+    select reads it)."""
+    if db.sqlite:
+        return {str(seat): str(bot) for seat, bot in db.sqlite_rows(
+            "SELECT seat, bot FROM stand_ins WHERE game_id = ? ORDER BY seat", (game_id,))}
     with db.read() as conn:
         return {r.seat: r.bot for r in conn.execute(
             select(stand_ins).where(stand_ins.c.game_id == game_id)).all()}

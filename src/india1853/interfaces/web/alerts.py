@@ -50,7 +50,7 @@ import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.message import EmailMessage
-from typing import Any
+from typing import Any, NamedTuple
 
 from anyio import CapacityLimiter, to_thread
 from sqlalchemy import Connection, delete, insert, select, update
@@ -176,6 +176,12 @@ def _webhook_url(url: object) -> str:
     return url
 
 
+class _SettingsRow(NamedTuple):
+    webhook: str | None
+    email: str | None
+    quiet_seconds: int | None
+
+
 def _settings_answer(row: Any, config: AlertConfig) -> dict[str, Any]:
     return {"webhook": row.webhook if row else None, "email": row.email if row else None,
             "quiet_seconds": row.quiet_seconds if row else None,
@@ -207,10 +213,19 @@ class Alerts:
 
     def settings(self, game_id: str, token: str | None, seat: str | None) -> dict[str, Any]:
         owner, _seat = self._owner(game_id, token, seat)
-        with self.store.db.read() as conn:
-            row = conn.execute(select(alert_settings)
-                               .where(alert_settings.c.owner == owner)).one_or_none()
-        return _settings_answer(row, self.config)
+        return _settings_answer(self._settings_of(owner), self.config)
+
+    def _settings_of(self, owner: str) -> Any:
+        """The owner's settings row (None: none); on SQLite by one plain statement (db.py):
+        a seat's page asks for them."""
+        db = self.store.db
+        if db.sqlite:
+            found = db.sqlite_rows("SELECT webhook, email, quiet_seconds FROM alert_settings "
+                                   "WHERE owner = ?", (owner,))
+            return _SettingsRow(*found[0]) if found else None
+        with db.read() as conn:
+            return conn.execute(select(alert_settings)
+                                .where(alert_settings.c.owner == owner)).one_or_none()
 
     def save(self, game_id: str, token: str | None, seat: str | None,
              body: object) -> dict[str, Any]:
@@ -228,10 +243,7 @@ class Alerts:
     # settings of an account: one for all its seats (accounts.py; social.py)
 
     def account_settings(self, account_id: int) -> dict[str, Any]:
-        with self.store.db.read() as conn:
-            row = conn.execute(select(alert_settings).where(
-                alert_settings.c.owner == account_owner(account_id))).one_or_none()
-        return _settings_answer(row, self.config)
+        return _settings_answer(self._settings_of(account_owner(account_id)), self.config)
 
     def save_account(self, account_id: int, body: object) -> dict[str, Any]:
         """Write the account's settings (all fields null: deleted); a seat's own settings,

@@ -80,7 +80,23 @@ class Chat:
         self.store.last_action_id(game_id)  # 404 for an unknown game
         return {"messages": self._after(game_id, after)}
 
+    def _newest(self, game_id: str) -> list[int]:
+        """The ids of the newest PAGE messages, the newest first (each stream asks once)."""
+        if self.db.sqlite:
+            return [int(i) for i, in self.db.sqlite_rows(
+                "SELECT id FROM chat_messages WHERE game_id = ? ORDER BY id DESC LIMIT ?",
+                (game_id, PAGE))]
+        with self.db.read() as conn:
+            return [int(i) for i in conn.execute(
+                select(chat_messages.c.id).where(chat_messages.c.game_id == game_id)
+                .order_by(chat_messages.c.id.desc()).limit(PAGE)).scalars().all()]
+
     def _after(self, game_id: str, after: int) -> list[dict[str, Any]]:
+        if self.db.sqlite:  # every page and stream asks: one plain statement (db.py)
+            return [{"id": i, "seat": seat, "text": text, "created_at": at}
+                    for i, seat, text, at in self.db.sqlite_rows(
+                        "SELECT id, seat, text, created_at FROM chat_messages WHERE game_id = ? "
+                        "AND id > ? ORDER BY id LIMIT ?", (game_id, after, PAGE))]
         with self.db.read() as conn:
             rows = conn.execute(select(chat_messages).where(chat_messages.c.game_id == game_id)
                                 .where(chat_messages.c.id > after)
@@ -120,11 +136,7 @@ class Chat:
         stream's start, every message up to PAGE of the newest) and the last message id;
         no event ("") when there is none."""
         if after is None:
-            with self.db.read() as conn:
-                ids = conn.execute(select(chat_messages.c.id)
-                                   .where(chat_messages.c.game_id == game_id)
-                                   .order_by(chat_messages.c.id.desc()).limit(PAGE)
-                                   ).scalars().all()
+            ids = self._newest(game_id)
             if not ids:
                 return 0, ""
             after = int(ids[-1]) - 1

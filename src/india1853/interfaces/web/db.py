@@ -271,6 +271,15 @@ class Database:
             row = raw.execute(sql, params).fetchone()
         return None if row is None else row[0]
 
+    def sqlite_rows(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        """One SQLite statement's rows, as :meth:`sqlite_scalar` runs it (its own snapshot,
+        no SQLAlchemy): for the small reads most requests make (the stand-ins before each
+        action, the chat).  SQLite only."""
+        assert self.sqlite
+        with self._reader.connect() as conn:
+            raw: Any = conn.connection.dbapi_connection
+            return list(raw.execute(sql, params).fetchall())
+
     def migrate(self) -> None:
         """Bring the schema to the newest migration (Alembic, shipped in the package)."""
         config = Config()
