@@ -109,6 +109,20 @@ def test_simulate_offers_the_strong_bot(capsys: pytest.CaptureFixture[str]) -> N
     assert "action_limit: 1" in out
 
 
+
+@pytest.mark.soak
+def test_simulate_plays_a_whole_game_with_the_strong_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    """The whole game the test above stops at 300 actions (make soak): the command's strong bot
+    with its default budget plays to an end of the game, not to the action limit."""
+    from india1853.interfaces.cli import main
+
+    code = main(["simulate", "--games", "1", "--bots", "strong,greedy,greedy", "--seed", "4"])
+    assert code in (0, None)
+    out = capsys.readouterr().out
+    assert "finished" in out and "1 (strong)" in out
+    assert "action_limit" not in out
+
+
 # --- secrecy: the decision depends on the public history only ---------------------------------
 
 
