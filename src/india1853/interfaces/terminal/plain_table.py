@@ -17,6 +17,7 @@ import re
 
 from rich import box as rich_box
 from rich.cells import cell_len
+from rich.columns import Columns
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.segment import Segment
 from rich.table import Column, Table
@@ -39,10 +40,17 @@ def _plain(cell: object) -> str | None:
         text = cell
     else:
         return None
-    # One line without outer blanks: rich's wrapping keeps such a line as it is.
-    if "\n" in text or "\t" in text or text != text.strip():
+    # One line with no blank at its end: rich's wrapping keeps such a line as it is.
+    if "\n" in text or "\t" in text or text != text.rstrip():
         return None
     return text
+
+
+def _as_plain(table: Table) -> PlainTable:
+    """The same table, laid out as a :class:`PlainTable`."""
+    plain = PlainTable.__new__(PlainTable)
+    plain.__dict__.update(vars(table))
+    return plain
 
 
 class PlainTable(Table):
@@ -65,9 +73,9 @@ class PlainTable(Table):
                 and self.box in _BOXES and not (self.box and self.show_edge)
                 and self.width is None and self.min_width is None and not self.expand
                 and not self.show_footer and not self.caption and not self.show_lines
-                and not self.leading and tuple(self.padding) == (0, 1, 0, 1)
-                and not self.collapse_padding and not self.row_styles
-                and self.title_justify == "left"
+                and not self.leading and self.padding[0] == self.padding[2] == 0
+                and not self.row_styles
+                and (not self.title or self.title_justify == "left")
                 and not any(row.end_section or row.style for row in self.rows)
                 and all(c.width is None and c.min_width is None and c.max_width is None
                         and not c.ratio and c.justify in ("left", "right")
@@ -85,8 +93,7 @@ class PlainTable(Table):
             if any(t is None for t in texts):
                 return None
             grid.append([t for t in texts if t is not None])
-        pads = [(0 if i == 0 and not self.pad_edge else 1,
-                 0 if i == count - 1 and not self.pad_edge else 1) for i in range(count)]
+        pads = [self._pad(i) for i in range(count)]
         widths = self._widths(grid, pads, options.max_width - (count - 1 if self.box else 0))
         if widths is None:
             return None
@@ -113,6 +120,16 @@ class PlainTable(Table):
             if header and self.box:
                 lines.append(self.box.get_row(widths, "head", edge=False))
         return lines
+
+    def _pad(self, index: int) -> tuple[int, int]:
+        """The spaces left and right of column ``index``'s cells (rich's ``_get_cells``)."""
+        _, right, _, left = self.padding
+        if self.collapse_padding and index > 0:
+            left = max(0, left - right)
+        if not self.pad_edge:
+            left = 0 if index == 0 else left
+            right = 0 if index == len(self.columns) - 1 else right
+        return left, right
 
     def _widths(self, grid: list[list[str]], pads: list[tuple[int, int]],
                 room: int) -> list[int] | None:
@@ -153,3 +170,12 @@ class PlainTable(Table):
         if index == 0:
             return self.box.head_vertical
         return self.box.foot_vertical if index == count - 1 else self.box.mid_vertical
+
+
+class PlainColumns(Columns):
+    """:class:`rich.columns.Columns` whose grid (rich's choice of columns) is a
+    :class:`PlainTable`."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for item in super().__rich_console__(console, options):
+            yield _as_plain(item) if type(item) is Table else item

@@ -15,7 +15,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rich import box
-from rich.columns import Columns
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.panel import Panel
@@ -28,7 +27,7 @@ from india1853.board.hexes import ROWS, SIDE_NAMES, split
 from india1853.data.model import Edition
 from india1853.data.summaries import rule_help
 from india1853.interfaces.narrate import place_name
-from india1853.interfaces.terminal.plain_table import PlainTable
+from india1853.interfaces.terminal.plain_table import PlainColumns, PlainTable
 from india1853.rules.game.wording import possessive
 
 Model = Mapping[str, Any]
@@ -456,7 +455,7 @@ def _claim_rows(options: Sequence[Option]) -> RenderableType:
         items.append(text)
     return Group(Text("Your options: claim CITY COMPANY, or the number of a share; (£N left): "
                       "the bond the city leaves uncovered (2.5.9)", style="italic"),
-                 Columns(items, padding=(0, 3)))
+                 PlainColumns(items, padding=(0, 3)))
 
 
 def _option_rows(rows: Sequence[tuple[str, str, str, str]], *,
@@ -482,7 +481,7 @@ def _option_rows(rows: Sequence[tuple[str, str, str, str]], *,
     items = [Text.assemble((f"{n:>3} ", "bold cyan"), text, (f" {cost}" if cost else ""),
                            (f" {note}" if note else "", "dim"))
              for n, text, cost, note in rows]
-    return Group(Text("Your options", style="italic"), Columns(items, padding=(0, 3)))
+    return Group(Text("Your options", style="italic"), PlainColumns(items, padding=(0, 3)))
 
 
 def disabled_lines(decision: Mapping[str, Any] | None, *, only: str | None = None,
