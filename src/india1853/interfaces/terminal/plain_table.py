@@ -106,15 +106,15 @@ class PlainTable(Table):
             lines.append(title + " " * (table_width - cell_len(title)))
         rows = list(zip(*grid, strict=True))
         for index, row in enumerate(rows):
-            cells = [self._cell(console, text, width, pad, column)
+            blocks = [self._cell(console, text, width, pad, column)
                      for text, width, pad, column in zip(row, widths, pads, self.columns,
                                                          strict=True)]
-            height = max(len(cell) for cell in cells)
+            height = max(len(block) for block in blocks)
             header = index == 0 and self.show_header
             # Rich aligns a header's cells at the bottom, the others at the top.
-            shaped = [[" " * width] * (height - len(cell)) + cell if header
-                      else cell + [" " * width] * (height - len(cell))
-                      for cell, width in zip(cells, widths, strict=True)]
+            shaped = [[" " * width] * (height - len(block)) + block if header
+                      else block + [" " * width] * (height - len(block))
+                      for block, width in zip(blocks, widths, strict=True)]
             divider = self._divider(index, len(rows))
             lines.extend(divider.join(parts) for parts in zip(*shaped, strict=True))
             if header and self.box:
