@@ -30,7 +30,7 @@ from india1853.interfaces.terminal.parse import (
     parse,
     resolve,
 )
-from india1853.interfaces.terminal.screen import option_text
+from india1853.interfaces.terminal.screen import legal_actions, option_text
 from india1853.rules.game.game import Game
 from india1853.rules.game.settings import Settings
 from india1853.rules.game.turn import turn_model
@@ -66,9 +66,9 @@ class Keyboard(io.StringIO):
             self.garbage_sent += 1
             return ["xyzzy", "0", "lay Z99 1 1", "sell", "bond -3"][self.garbage_sent % 5] + "\n"
         self.pending_garbage = False
-        # Asked only for a real decision: a track step's legal lays cost the engine a good
-        # part of a second, and the lines above do not need them.
-        legal = game.legal_actions(entity)
+        # The listed options are the screen's (the turn model's, which asked the engine for
+        # the legal actions once): each must read back as itself.
+        legal = legal_actions(self.ref[0].model, entity)
         for action in legal[:60]:
             text = option_text(action)
             command = parse(text, company_turn=entity_type == "company")

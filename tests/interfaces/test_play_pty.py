@@ -152,6 +152,10 @@ def saved(path: Path) -> list[dict[str, object]]:
     return actions
 
 
+GAMES = Path(__file__).parents[1] / "games"
+# The actions of the stored game left for the bots to play (its last operating rounds).
+BOTS_PLAY_LAST = 50
+
 HUMAN_VS_BOTS = ("play", "--players", "Ann,Bob,Cat", "--bots", "Bob,Cat", "--bot", "greedy",
                  "--seed", "7", "--save", "game.json")
 
@@ -271,13 +275,20 @@ def test_new_game_refuses_to_overwrite_a_save(terminals: list[Terminal],
 
 
 def test_a_bots_only_game_runs_to_the_end(terminals: list[Terminal], tmp_path: Path) -> None:
-    t = start(terminals, tmp_path, "play", "--players", "A,B,C", "--bots", "A,B,C",
-              "--bot", "greedy", "--seed", "11", "--save", "bots.json")
+    # The last rounds of a stored greedy game, resumed with bots in every seat: the bots play
+    # on to the end (a whole game costs the process several CPU-seconds; starting a new one
+    # with --bots is the other tests' part).
+    stored = json.loads((GAMES / "greedy-3p-seed3.json").read_text(encoding="utf-8"))
+    stored["actions"] = stored["actions"][:-BOTS_PLAY_LAST]
+    stored["table"] = {"bots": {"Ann": "greedy", "Bob": "greedy", "Cat": "greedy"}}
+    (tmp_path / "bots.json").write_text(json.dumps(stored), encoding="utf-8")
+    t = start(terminals, tmp_path, "play", "--load", "bots.json")
     t.expect(r"Game over", timeout=90)
     t.expect(r"Final scores \(5\.2\)")
     assert t.wait() == 0
     data = json.loads((tmp_path / "bots.json").read_text(encoding="utf-8"))
-    assert data["table"] == {"bots": {"A": "greedy", "B": "greedy", "C": "greedy"}}
+    assert data["table"] == {"bots": {"Ann": "greedy", "Bob": "greedy", "Cat": "greedy"}}
+    assert len(data["actions"]) > len(stored["actions"])
 
     game = Game.from_log({k: v for k, v in data.items() if k != "table"})
     assert game.finished

@@ -13,7 +13,7 @@ chart.  For a finished game the last points are the final scores (5.2).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -70,20 +70,29 @@ def _short(view: dict[str, Any]) -> str | None:
 
 
 def history(game: Game) -> History:
-    """Replay the game's actions, sampling at the end of every round and at the end."""
-    replay = Game(game.settings)
+    """Sample ``game`` at the start, at the end of every round and at the end.  Its actions
+    were checked when it was built, so they are replayed once more without checks."""
     out = History()
-    out.sample(replay, "start")
-    before = _short(replay.view(None)) or "start"
-    for action in game.log:
-        replay.process(action)
-        now = _short(replay.view(None))
-        if now is not None and now != before:
-            out.sample(replay, before)
+    before = "start"
+    for number, position in enumerate(_positions(game)):
+        now = _short(position.view(None))
+        if number == 0:
+            out.sample(position, "start")
+            before = now or "start"
+        elif now is not None and now != before:
+            out.sample(position, before)
             before = now
     if out.rounds[-1] != before:
-        out.sample(replay, before)
+        out.sample(game, before)
     return out
+
+
+def _positions(game: Game) -> Iterator[Game]:
+    """The game at its start, after each of its actions in turn, and as it is now (one game
+    moved on in place: each is to be read before the next is asked for)."""
+    for position, _ in Game.positions(game.settings, game.log):
+        yield position
+    yield game
 
 
 def draw(h: History, path: Path, colours: Mapping[str, str] | None = None) -> Path:

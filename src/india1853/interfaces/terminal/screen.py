@@ -15,7 +15,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rich import box
-from rich.columns import Columns
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.panel import Panel
@@ -28,6 +27,7 @@ from india1853.board.hexes import ROWS, SIDE_NAMES, split
 from india1853.data.model import Edition
 from india1853.data.summaries import rule_help
 from india1853.interfaces.narrate import place_name
+from india1853.interfaces.terminal.plain_table import PlainColumns, PlainTable
 from india1853.rules.game.wording import possessive
 
 Model = Mapping[str, Any]
@@ -154,7 +154,7 @@ def players_table(model: Model, title: str | None = None) -> Table:
     (another player's cash is hidden while the bonds are secret, 2.5.2)."""
     tables = model["tables"]
     players = tables["players"]
-    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, expand=False,
+    table = PlainTable(title=title, title_justify="left", box=box.SIMPLE_HEAD, expand=False,
                   pad_edge=False, show_edge=False)
     for col in ("player", "cash", "bond", "bid"):
         table.add_column(col, justify="right" if col != "player" else "left")
@@ -226,7 +226,7 @@ def companies_table(model: Model, current: str | None = None,
     its marker would move after its next dividend decision (4.7.1: withheld | paid from £A)."""
     tables = model["tables"]
     moves = tables["market"]["moves"]
-    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
+    table = PlainTable(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
                   show_edge=False)
     heading = moves_heading(model)
     # The first edition's companies hold Company Credits (23.1), not cash: the column says so.
@@ -455,13 +455,13 @@ def _claim_rows(options: Sequence[Option]) -> RenderableType:
         items.append(text)
     return Group(Text("Your options: claim CITY COMPANY, or the number of a share; (£N left): "
                       "the bond the city leaves uncovered (2.5.9)", style="italic"),
-                 Columns(items, padding=(0, 3)))
+                 PlainColumns(items, padding=(0, 3)))
 
 
 def _option_rows(rows: Sequence[tuple[str, str, str, str]], *,
                  heading: bool = True) -> RenderableType:
     if not heading:
-        table = Table(show_header=False, pad_edge=False, box=None)
+        table = PlainTable(show_header=False, pad_edge=False, box=None)
         for _ in range(4):
             table.add_column()
         for row in rows:
@@ -470,7 +470,7 @@ def _option_rows(rows: Sequence[tuple[str, str, str, str]], *,
         return table
     if len(rows) <= COLUMNS_FROM:
         # The heading stands apart: as a table title it would wrap to a narrow table's width.
-        table = Table(show_header=False, pad_edge=False, box=None)
+        table = PlainTable(show_header=False, pad_edge=False, box=None)
         table.add_column("n", justify="right", style="bold cyan")
         table.add_column("action")
         table.add_column("cost", justify="right")
@@ -481,7 +481,7 @@ def _option_rows(rows: Sequence[tuple[str, str, str, str]], *,
     items = [Text.assemble((f"{n:>3} ", "bold cyan"), text, (f" {cost}" if cost else ""),
                            (f" {note}" if note else "", "dim"))
              for n, text, cost, note in rows]
-    return Group(Text("Your options", style="italic"), Columns(items, padding=(0, 3)))
+    return Group(Text("Your options", style="italic"), PlainColumns(items, padding=(0, 3)))
 
 
 def disabled_lines(decision: Mapping[str, Any] | None, *, only: str | None = None,
