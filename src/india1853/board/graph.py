@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypeVar
 
 from india1853.board.hexes import neighbour, opposite
 from india1853.board.state import BoardState
@@ -181,12 +181,15 @@ class TrackGraph:
         hint = state._derived.pop("grown_from", None)
         if not isinstance(hint, tuple):
             return None
-        ref, hex = hint
+        ref, hex, promoted = hint
         parent = ref()
         old = None if parent is None else parent._derived.get("track_graph")
         if not isinstance(old, TrackGraph):
             return None
         tokens = _tokens_of(state)
+        if promoted:
+            assert hex is not None
+            return cls._promoted(old, state, hex, tokens)
         if hex is None:
             return cls(old.tracks, old.stations, old._incident, old._by_gauge, tokens,
                        old._by_hex)
@@ -211,6 +214,69 @@ class TrackGraph:
         if added:
             by_hex[hex] = added
         return cls(old.tracks + added, stations, incident, by_gauge, tokens, by_hex)
+
+    @classmethod
+    def _promoted(cls, old: TrackGraph, state: BoardState, hex: str,
+                  tokens: dict[StationNode, tuple[str, ...]]) -> TrackGraph | None:
+        """The graph of a state made from another by a promotion on ``hex`` (the hex keeps
+        its place among the tiles), from that state's graph: the same graph as :meth:`_build`
+        gives, to the ids and the order of every tuple and dict.  The hex's tracks are
+        replaced where they stood and the tracks after them renumbered; only the nodes those
+        tracks touch get new tuples.  None (build it anew) where the hex had no track."""
+        before = old._by_hex.get(hex, ())
+        if not before:
+            return None
+        first, end = before[0].id, before[-1].id + 1
+        tile, rotation = state.tiles[hex].tile, state.tiles[hex].rotation
+        placed_stations, paths = _PLACED.get(hex, state.edition.tiles[tile], rotation)
+        if not placed_stations and any(info.hex == hex for info in old.stations.values()):
+            return None
+        added = tuple(Track(first + i, hex, a, b, gauge) for i, (a, b, gauge) in enumerate(paths))
+        delta = len(added) - (end - first)
+        tail = old.tracks[end:]
+        moved = tail if not delta else tuple(
+            Track(t.id + delta, t.hex, t.a, t.b, t.gauge) for t in tail)
+        tracks = old.tracks[:first] + added + moved
+        stations: dict[StationNode, StationInfo] = {}
+        placed = False
+        for node, info in old.stations.items():
+            if info.hex != hex:
+                stations[node] = info
+            elif not placed:
+                placed = True
+                for new_info in placed_stations:
+                    stations[new_info.node] = new_info
+        if placed_stations and not placed:
+            return None  # the hex had no station: the new ones' place is not known
+        # The nodes whose tuples change: the hex's old and new tracks', and the renumbered.
+        here: dict[Node, list[Track]] = {}
+        for t in added:
+            for n in ((t.a,) if t.b == t.a else (t.a, t.b)):
+                here.setdefault(n, []).append(t)
+        affected: set[Node] = set(here)
+        for t in (*before, *(tail if delta else ())):
+            affected.add(t.a)
+            affected.add(t.b)
+
+        def patched(found: tuple[Track, ...], new_here: Iterable[Track]) -> tuple[Track, ...]:
+            return (*(t for t in found if t.id < first), *new_here,
+                    *(moved[t.id - end] for t in found if t.id >= end))
+
+        incident = dict(old._incident)
+        by_gauge = {g: dict(nodes) for g, nodes in old._by_gauge.items()}
+        for n in affected:
+            new_here = here.get(n, ())
+            _put(incident, n, patched(old._incident.get(n, ()), new_here))
+            for g, usable in by_gauge.items():
+                _put(usable, n, patched(old._by_gauge[g].get(n, ()),
+                                        [t for t in new_here if g in _LINES_USING[t.gauge]]))
+        by_hex = dict(old._by_hex)
+        by_hex[hex] = added
+        if delta:
+            for t in tail:
+                by_hex[t.hex] = tuple(moved[u.id - end] for u in old._by_hex[t.hex])
+        return cls(tracks, stations, _in_build_order(incident), _by_gauge_in_build_order(
+            by_gauge), tokens, _in_build_order(by_hex, by_hex=True))
 
     @classmethod
     def _build(cls, state: BoardState) -> TrackGraph:
@@ -270,6 +336,33 @@ class TrackGraph:
 
     def base_nodes(self, company: str) -> tuple[StationNode, ...]:
         return tuple(n for n, cs in self._tokens.items() if company in cs)
+
+
+def _put(nodes: dict[Node, tuple[Track, ...]], node: Node, found: tuple[Track, ...]) -> None:
+    if found:
+        nodes[node] = found
+    else:
+        nodes.pop(node, None)
+
+
+_K = TypeVar("_K")
+
+
+def _in_build_order(nodes: dict[_K, tuple[Track, ...]], *,
+                    by_hex: bool = False) -> dict[_K, tuple[Track, ...]]:
+    """``nodes`` in the order :meth:`TrackGraph._build` inserts them: by the first track
+    touching each (its tuple's first, as tuples hold tracks by id), and a track's end ``a``
+    before its end ``b`` (a hex by its first track alone)."""
+    def key(item: tuple[_K, tuple[Track, ...]]) -> tuple[int, bool]:
+        node, found = item
+        return found[0].id, (not by_hex and found[0].a != node)
+    return dict(sorted(nodes.items(), key=key))
+
+
+def _by_gauge_in_build_order(
+    by_gauge: dict[Gauge, dict[Node, tuple[Track, ...]]]
+) -> dict[Gauge, dict[Node, tuple[Track, ...]]]:
+    return {g: _in_build_order(nodes) for g, nodes in by_gauge.items()}
 
 
 def _tokens_of(state: BoardState) -> dict[StationNode, tuple[str, ...]]:
