@@ -14,10 +14,11 @@ track of the same hex (the merging lines of junction tiles).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Literal, TypeVar
+from typing import Literal
 
 from india1853.board.hexes import neighbour, opposite
 from india1853.board.state import BoardState
@@ -222,11 +223,14 @@ class TrackGraph:
         its place among the tiles), from that state's graph: the same graph as :meth:`_build`
         gives, to the ids and the order of every tuple and dict.  The hex's tracks are
         replaced where they stood and the tracks after them renumbered; only the nodes those
-        tracks touch get new tuples.  None (build it anew) where the hex had no track."""
+        tracks touch get new tuples.  None (build it anew) where the hex had no track, or where
+        more than a third of the tracks follow it (renumbering them costs more than a build)."""
         before = old._by_hex.get(hex, ())
         if not before:
             return None
         first, end = before[0].id, before[-1].id + 1
+        if 3 * (len(old.tracks) - end) > len(old.tracks):
+            return None
         tile, rotation = state.tiles[hex].tile, state.tiles[hex].rotation
         placed_stations, paths = _PLACED.get(hex, state.edition.tiles[tile], rotation)
         if not placed_stations and any(info.hex == hex for info in old.stations.values()):
@@ -257,26 +261,15 @@ class TrackGraph:
         for t in (*before, *(tail if delta else ())):
             affected.add(t.a)
             affected.add(t.b)
-
-        def patched(found: tuple[Track, ...], new_here: Iterable[Track]) -> tuple[Track, ...]:
-            return (*(t for t in found if t.id < first), *new_here,
-                    *(moved[t.id - end] for t in found if t.id >= end))
-
-        incident = dict(old._incident)
-        by_gauge = {g: dict(nodes) for g, nodes in old._by_gauge.items()}
-        for n in affected:
-            new_here = here.get(n, ())
-            _put(incident, n, patched(old._incident.get(n, ()), new_here))
-            for g, usable in by_gauge.items():
-                _put(usable, n, patched(old._by_gauge[g].get(n, ()),
-                                        [t for t in new_here if g in _LINES_USING[t.gauge]]))
-        by_hex = dict(old._by_hex)
-        by_hex[hex] = added
-        if delta:
-            for t in tail:
-                by_hex[t.hex] = tuple(moved[u.id - end] for u in old._by_hex[t.hex])
-        return cls(tracks, stations, _in_build_order(incident), _by_gauge_in_build_order(
-            by_gauge), tokens, _in_build_order(by_hex, by_hex=True))
+        renumbered = _Renumbered(first, end, moved)
+        incident = renumbered.nodes(old._incident, affected, here)
+        by_gauge = {
+            g: renumbered.nodes(nodes, affected, {
+                n: [t for t in ts if g in _LINES_USING[t.gauge]] for n, ts in here.items()})
+            for g, nodes in old._by_gauge.items()
+        }
+        by_hex = renumbered.hexes(old._by_hex, hex, added)
+        return cls(tracks, stations, incident, by_gauge, tokens, by_hex)
 
     @classmethod
     def _build(cls, state: BoardState) -> TrackGraph:
@@ -338,31 +331,62 @@ class TrackGraph:
         return tuple(n for n, cs in self._tokens.items() if company in cs)
 
 
-def _put(nodes: dict[Node, tuple[Track, ...]], node: Node, found: tuple[Track, ...]) -> None:
-    if found:
-        nodes[node] = found
-    else:
-        nodes.pop(node, None)
+def _first_id(item: tuple[object, tuple[Track, ...]]) -> int:
+    return item[1][0].id
 
 
-_K = TypeVar("_K")
+@dataclass(frozen=True)
+class _Renumbered:
+    """A promotion's tracks in a graph's tuples (:meth:`TrackGraph._promoted`): the tracks
+    ``first``..``end - 1`` (the hex's) replaced, those from ``end`` on by ``moved``.
 
+    A graph's dicts hold their keys in the order :meth:`TrackGraph._build` inserts them, by
+    the first track touching each (a track's end ``a`` before its end ``b``), so the keys
+    whose first track precedes the hex keep their places - a prefix, found by bisection -
+    and only the others are put in order again."""
 
-def _in_build_order(nodes: dict[_K, tuple[Track, ...]], *,
-                    by_hex: bool = False) -> dict[_K, tuple[Track, ...]]:
-    """``nodes`` in the order :meth:`TrackGraph._build` inserts them: by the first track
-    touching each (its tuple's first, as tuples hold tracks by id), and a track's end ``a``
-    before its end ``b`` (a hex by its first track alone)."""
-    def key(item: tuple[_K, tuple[Track, ...]]) -> tuple[int, bool]:
-        node, found = item
-        return found[0].id, (not by_hex and found[0].a != node)
-    return dict(sorted(nodes.items(), key=key))
+    first: int
+    end: int
+    moved: tuple[Track, ...]
 
+    def tracks(self, found: tuple[Track, ...], here: Iterable[Track]) -> tuple[Track, ...]:
+        first, end, moved = self.first, self.end, self.moved
+        return (*(t for t in found if t.id < first), *here,
+                *(moved[t.id - end] for t in found if t.id >= end))
 
-def _by_gauge_in_build_order(
-    by_gauge: dict[Gauge, dict[Node, tuple[Track, ...]]]
-) -> dict[Gauge, dict[Node, tuple[Track, ...]]]:
-    return {g: _in_build_order(nodes) for g, nodes in by_gauge.items()}
+    def nodes(self, old: dict[Node, tuple[Track, ...]], affected: set[Node],
+              here: dict[Node, list[Track]]) -> dict[Node, tuple[Track, ...]]:
+        items = list(old.items())
+        k = bisect_left(items, self.first, key=_first_id)
+        out = dict(items[:k])
+        # The keys after the prefix, whether their tracks change or not, then the new ones.
+        later: dict[Node, tuple[Track, ...]] = {
+            n: found for n, found in items[k:] if n not in affected}
+        for n in affected:
+            found = self.tracks(old.get(n, ()), here.get(n, ()))
+            if n in out:
+                if found:
+                    out[n] = found
+                else:
+                    del out[n]
+            elif found:
+                later[n] = found
+
+        def place(item: tuple[Node, tuple[Track, ...]]) -> tuple[int, bool]:
+            return item[1][0].id, item[1][0].a != item[0]
+        out.update(sorted(later.items(), key=place))
+        return out
+
+    def hexes(self, old: dict[str, tuple[Track, ...]], hex: str,
+              added: tuple[Track, ...]) -> dict[str, tuple[Track, ...]]:
+        items = list(old.items())
+        k = bisect_left(items, self.first, key=_first_id)
+        out = dict(items[:k])
+        if added:
+            out[hex] = added
+        for h, found in items[k + 1:]:
+            out[h] = tuple(self.moved[t.id - self.end] for t in found)
+        return out
 
 
 def _tokens_of(state: BoardState) -> dict[StationNode, tuple[str, ...]]:
