@@ -54,8 +54,8 @@ def _in_order(graph: TrackGraph) -> tuple[object, ...]:
 
 
 def test_a_graph_grown_from_the_previous_board_is_the_graph_built_anew() -> None:
-    # A lay on a new hex and a base grow the previous board's graph (TrackGraph._grown): the
-    # same tracks, ids, stations and orders as a build from scratch; a promotion is rebuilt.
+    # A lay on a new hex, a base and a promotion grow the previous board's graph
+    # (TrackGraph._grown): the same tracks, ids, stations and orders as a build from scratch.
     board = _second()
     TrackGraph.build(board)
     home = board.with_base(Base("EIR", "B8", None))  # a home base waiting for its tile
@@ -69,6 +69,12 @@ def test_a_graph_grown_from_the_previous_board_is_the_graph_built_anew() -> None
         assert "grown_from" not in step._derived
         assert _in_order(graph) == _in_order(TrackGraph._build(step))
     assert TrackGraph.build(steps[3]).tokens(station_node("B8", "st1")) == ("EIR",)
+    # Promotions: of a hex amid the tiles (the tracks after it renumbered), and of Delhi, the
+    # first of the printed cities (every other track renumbered).
     promoted = steps[3].with_tile("B8", "12", 0)
-    assert "grown_from" not in promoted._derived
+    assert promoted._derived.get("grown_from") is not None
     assert _in_order(TrackGraph.build(promoted)) == _in_order(TrackGraph._build(promoted))
+    assert "grown_from" not in promoted._derived
+    delhi = promoted.with_tile("F14", "500", 0)
+    assert _in_order(TrackGraph.build(delhi)) == _in_order(TrackGraph._build(delhi))
+    assert len(TrackGraph.build(delhi).tracks) != len(TrackGraph.build(promoted).tracks)

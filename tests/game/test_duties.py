@@ -24,7 +24,8 @@ GAMES = Path(__file__).resolve().parents[1] / "games"
 def _before(name: str, count: int) -> tuple[Game, list[dict[str, Any]]]:
     data = json.loads((GAMES / f"{name}.json").read_text())
     settings = Settings.from_json(data["settings"])
-    return Game.replay(settings, data["actions"][:count]), data["actions"]
+    # A trusted log (test_fixtures.py replays every one checked): replayed without checks.
+    return Game.replay(settings, data["actions"][:count], check=False), data["actions"]
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +36,7 @@ def sir_run() -> tuple[Game, list[dict[str, Any]]]:
 
 def _fresh(sir_run: tuple[Game, list[dict[str, Any]]]) -> Game:
     game, _ = sir_run
-    return Game.replay(game.settings, game.log, check=False)
+    return game.fork()
 
 
 def test_the_promotion_outside_the_area_set_a_duty(
@@ -118,7 +119,7 @@ def bbci_run() -> Game:
 
 
 def test_a_base_outside_the_area_must_be_on_a_run(bbci_run: Game) -> None:
-    game = Game.replay(bbci_run.settings, bbci_run.log, check=False)
+    game = bbci_run.fork()
     assert game.state.turn.duties == ["E7"] and game.state.turn.step == "run"
     offered = game.legal_actions("BBCI")
     assert [a["type"] for a in offered] == ["run_routes"]

@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 from india1853.board.tiles import promotion_station_map
-from india1853.rules.game import Game
+from india1853.rules.game import Game, Settings
 
 FIXTURE = Path(__file__).resolve().parents[1] / "games" / "greedy-3p-seed3.json"
 
@@ -23,7 +23,7 @@ def _formation_of_bnr(data: dict[str, object]) -> Game:
     """The game just after the stock round in which the BNR formed."""
     actions = data["actions"]
     assert isinstance(actions, list)
-    game = Game.replay(Game.from_log(data).settings, [])
+    game = Game(Settings.from_json(data["settings"]))
     for action in actions:
         game.process(dict(action))
         if game.state.companies["BNR"].formed:

@@ -14,6 +14,7 @@ track of the same hex (the merging lines of junction tiles).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -181,12 +182,15 @@ class TrackGraph:
         hint = state._derived.pop("grown_from", None)
         if not isinstance(hint, tuple):
             return None
-        ref, hex = hint
+        ref, hex, promoted = hint
         parent = ref()
         old = None if parent is None else parent._derived.get("track_graph")
         if not isinstance(old, TrackGraph):
             return None
         tokens = _tokens_of(state)
+        if promoted:
+            assert hex is not None
+            return cls._promoted(old, state, hex, tokens)
         if hex is None:
             return cls(old.tracks, old.stations, old._incident, old._by_gauge, tokens,
                        old._by_hex)
@@ -211,6 +215,61 @@ class TrackGraph:
         if added:
             by_hex[hex] = added
         return cls(old.tracks + added, stations, incident, by_gauge, tokens, by_hex)
+
+    @classmethod
+    def _promoted(cls, old: TrackGraph, state: BoardState, hex: str,
+                  tokens: dict[StationNode, tuple[str, ...]]) -> TrackGraph | None:
+        """The graph of a state made from another by a promotion on ``hex`` (the hex keeps
+        its place among the tiles), from that state's graph: the same graph as :meth:`_build`
+        gives, to the ids and the order of every tuple and dict.  The hex's tracks are
+        replaced where they stood and the tracks after them renumbered; only the nodes those
+        tracks touch get new tuples.  None (build it anew) where the hex had no track, or where
+        more than a third of the tracks follow it (renumbering them costs more than a build)."""
+        before = old._by_hex.get(hex, ())
+        if not before:
+            return None
+        first, end = before[0].id, before[-1].id + 1
+        if 3 * (len(old.tracks) - end) > len(old.tracks):
+            return None
+        tile, rotation = state.tiles[hex].tile, state.tiles[hex].rotation
+        placed_stations, paths = _PLACED.get(hex, state.edition.tiles[tile], rotation)
+        if not placed_stations and any(info.hex == hex for info in old.stations.values()):
+            return None
+        added = tuple(Track(first + i, hex, a, b, gauge) for i, (a, b, gauge) in enumerate(paths))
+        delta = len(added) - (end - first)
+        tail = old.tracks[end:]
+        moved = tail if not delta else tuple(
+            Track(t.id + delta, t.hex, t.a, t.b, t.gauge) for t in tail)
+        tracks = old.tracks[:first] + added + moved
+        stations: dict[StationNode, StationInfo] = {}
+        placed = False
+        for node, info in old.stations.items():
+            if info.hex != hex:
+                stations[node] = info
+            elif not placed:
+                placed = True
+                for new_info in placed_stations:
+                    stations[new_info.node] = new_info
+        if placed_stations and not placed:
+            return None  # the hex had no station: the new ones' place is not known
+        # The nodes whose tuples change: the hex's old and new tracks', and the renumbered.
+        here: dict[Node, list[Track]] = {}
+        for t in added:
+            for n in ((t.a,) if t.b == t.a else (t.a, t.b)):
+                here.setdefault(n, []).append(t)
+        affected: set[Node] = set(here)
+        for t in (*before, *(tail if delta else ())):
+            affected.add(t.a)
+            affected.add(t.b)
+        renumbered = _Renumbered(first, end, moved)
+        incident = renumbered.nodes(old._incident, affected, here)
+        by_gauge = {
+            g: renumbered.nodes(nodes, affected, {
+                n: [t for t in ts if g in _LINES_USING[t.gauge]] for n, ts in here.items()})
+            for g, nodes in old._by_gauge.items()
+        }
+        by_hex = renumbered.hexes(old._by_hex, hex, added)
+        return cls(tracks, stations, incident, by_gauge, tokens, by_hex)
 
     @classmethod
     def _build(cls, state: BoardState) -> TrackGraph:
@@ -270,6 +329,64 @@ class TrackGraph:
 
     def base_nodes(self, company: str) -> tuple[StationNode, ...]:
         return tuple(n for n, cs in self._tokens.items() if company in cs)
+
+
+def _first_id(item: tuple[object, tuple[Track, ...]]) -> int:
+    return item[1][0].id
+
+
+@dataclass(frozen=True)
+class _Renumbered:
+    """A promotion's tracks in a graph's tuples (:meth:`TrackGraph._promoted`): the tracks
+    ``first``..``end - 1`` (the hex's) replaced, those from ``end`` on by ``moved``.
+
+    A graph's dicts hold their keys in the order :meth:`TrackGraph._build` inserts them, by
+    the first track touching each (a track's end ``a`` before its end ``b``), so the keys
+    whose first track precedes the hex keep their places - a prefix, found by bisection -
+    and only the others are put in order again."""
+
+    first: int
+    end: int
+    moved: tuple[Track, ...]
+
+    def tracks(self, found: tuple[Track, ...], here: Iterable[Track]) -> tuple[Track, ...]:
+        first, end, moved = self.first, self.end, self.moved
+        return (*(t for t in found if t.id < first), *here,
+                *(moved[t.id - end] for t in found if t.id >= end))
+
+    def nodes(self, old: dict[Node, tuple[Track, ...]], affected: set[Node],
+              here: dict[Node, list[Track]]) -> dict[Node, tuple[Track, ...]]:
+        items = list(old.items())
+        k = bisect_left(items, self.first, key=_first_id)
+        out = dict(items[:k])
+        # The keys after the prefix, whether their tracks change or not, then the new ones.
+        later: dict[Node, tuple[Track, ...]] = {
+            n: found for n, found in items[k:] if n not in affected}
+        for n in affected:
+            found = self.tracks(old.get(n, ()), here.get(n, ()))
+            if n in out:
+                if found:
+                    out[n] = found
+                else:
+                    del out[n]
+            elif found:
+                later[n] = found
+
+        def place(item: tuple[Node, tuple[Track, ...]]) -> tuple[int, bool]:
+            return item[1][0].id, item[1][0].a != item[0]
+        out.update(sorted(later.items(), key=place))
+        return out
+
+    def hexes(self, old: dict[str, tuple[Track, ...]], hex: str,
+              added: tuple[Track, ...]) -> dict[str, tuple[Track, ...]]:
+        items = list(old.items())
+        k = bisect_left(items, self.first, key=_first_id)
+        out = dict(items[:k])
+        if added:
+            out[hex] = added
+        for h, found in items[k + 1:]:
+            out[h] = tuple(self.moved[t.id - self.end] for t in found)
+        return out
 
 
 def _tokens_of(state: BoardState) -> dict[StationNode, tuple[str, ...]]:

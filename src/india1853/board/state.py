@@ -181,8 +181,7 @@ class BoardState:
         tiles = dict(self.tiles)
         tiles[hex] = PlacedTile(tile, rotation)
         state = BoardState(self.edition, tiles, bases)
-        if old is None:
-            state._note_grown_from(self, hex)
+        state._note_grown_from(self, hex, promoted=old is not None)
         return state
 
     def with_base(self, base: Base) -> BoardState:
@@ -193,13 +192,15 @@ class BoardState:
         state._note_grown_from(self, None)
         return state
 
-    def _note_grown_from(self, parent: BoardState, hex: str | None) -> None:
+    def _note_grown_from(self, parent: BoardState, hex: str | None, *,
+                         promoted: bool = False) -> None:
         """Note that this state is ``parent`` with one more tile, on a hex that had none
-        (appended last to ``tiles``), or (``hex`` None) with the same tiles: the track graph
+        (appended last to ``tiles``), or with the tile on ``hex`` promoted (in its place
+        among the tiles), or (``hex`` None) with the same tiles: the track graph
         (``TrackGraph.build``) then grows the parent's graph instead of building its own from
         scratch, if the parent's is built.  A weak reference: an old board is not kept alive
         by its successor."""
-        self._derived["grown_from"] = (weakref.ref(parent), hex)
+        self._derived["grown_from"] = (weakref.ref(parent), hex, promoted)
 
 
 def _moved_base(base: Base, mapping: Mapping[str, str], tile: TileSpec) -> Base:

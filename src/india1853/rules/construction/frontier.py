@@ -33,13 +33,27 @@ def frontier_bonuses(
     state_before_turn: BoardState, state_after: BoardState, ctx: CompanyContext
 ) -> list[tuple[str, int]]:
     """The bonuses the company collects after its lays: posts it connected this turn that
-    the edition's rule still lets pay it, as (hex, amount)."""
+    the edition's rule still lets pay it, as (hex, amount).
+
+    Only the posts the rule would still pay are traced (most turns none: their reach is then
+    never worked out), and the board before the turn only for a post connected after it."""
     policy = ConstructionPolicy.of(state_after.edition)
-    before = connected_posts(state_before_turn, ctx.company)
-    after = connected_posts(state_after, ctx.company)
+    hexes = state_after.edition.board.hexes
+    candidates = sorted(
+        coord for coord, spec in hexes.items()
+        if spec.frontier_post is not None and state_after.tile_at(coord) is not None
+        and _eligible(policy, ctx, coord)
+    )
+    if not candidates:
+        return []
+    after = Network(state_after, ctx.company)
+    before = Network(state_before_turn, ctx.company)
     out: list[tuple[str, int]] = []
-    for hex in sorted(after - before):
-        value = state_after.edition.board.hexes[hex].frontier_post
-        if value is not None and _eligible(policy, ctx, hex):
-            out.append((hex, value))
+    for hex in candidates:
+        value = hexes[hex].frontier_post
+        if value is None or not after.touches(hex):
+            continue
+        if state_before_turn.tile_at(hex) is not None and before.touches(hex):
+            continue
+        out.append((hex, value))
     return out

@@ -214,8 +214,10 @@ class Game:
 
     def action(self, type_: str, entity: str, *, created_at: int = 0,
                **fields: Any) -> dict[str, Any]:
-        """An action dict for this game (the next id, the entity's type filled in)."""
-        entity_type = "company" if entity in self.state.companies else "player"
+        """An action dict for this game (the next id, the entity's type filled in).  The
+        companies are the same in every state of a game, so the last state built tells (an
+        undo does not rebuild the state to name the next one's entity)."""
+        entity_type = "company" if entity in self._state.companies else "player"
         return {"type": type_, "entity": entity, "entity_type": entity_type,
                 "id": self.next_id(), "created_at": created_at, **fields}
 

@@ -158,9 +158,10 @@ class GameRules:
     def ganges_three_city_also(self) -> tuple[str, ...]:
         return self.ed.rules.bid_ganges_three_cities_also
 
-    @property
+    @cached_property
     def bbci(self) -> CompanySpec | None:
-        """The company whose type is settled by 2.6 (type "either" in the data)."""
+        """The company whose type is settled by 2.6 (type "either" in the data); kept: the
+        engine asks it before and after every action (``views.reveal_facts``)."""
         return next((c for c in self.ed.companies if c.type == "either"), None)
 
     def bbci_major_cities(self) -> tuple[str, ...]:
