@@ -111,7 +111,9 @@ def test_simulate_offers_the_strong_bot(capsys: pytest.CaptureFixture[str]) -> N
 
 
 @pytest.mark.soak
-def test_simulate_plays_a_whole_game_with_the_strong_bot(capsys: pytest.CaptureFixture[str]) -> None:
+def test_simulate_plays_a_whole_game_with_the_strong_bot(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     """The whole game the test above stops at 300 actions (make soak): the command's strong bot
     with its default budget plays to an end of the game, not to the action limit."""
     from india1853.interfaces.cli import main
