@@ -156,7 +156,7 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
     duty_list = sorted(set(duties))
     t0 = time.perf_counter()
     gauges: list[TrainGauge] = sorted({t.gauge for t in trains})
-    reduced = _reduced(graph, trains, duty_list)
+    reduced = _reduced(graph, company, trains, duty_list)
     t1 = time.perf_counter()
     caps = _caps(trains)
     arms = {g: all_arms(reduced[g], graph, company, caps[g]) for g in gauges}
