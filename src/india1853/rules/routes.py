@@ -14,7 +14,7 @@ trains), 4.2.3 / 4.4.2 (duties); first edition 33, 34.2-34.3, 34.6.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar, cast
 
@@ -213,37 +213,8 @@ def _track_index(graph: RouteGraph) -> Mapping[int, TrackLike]:
     return _kept(graph, "routes_track_index", _make_track_index)
 
 
-def _make_track_index(graph: RouteGraph) -> Mapping[int, TrackLike]:
-    return _TracksById(graph.tracks)
-
-
-class _TracksById(Mapping[int, TrackLike]):
-    """A graph's tracks by id.  A track graph numbers its tracks 0, 1, ... in order, so a
-    track is found at its position (a run checked looks up a few of a board's hundreds of
-    tracks, on a new board each time); under any other numbering, by a dict made on the first
-    miss."""
-
-    __slots__ = ("_by_id", "_tracks")
-
-    def __init__(self, tracks: Sequence[TrackLike]) -> None:
-        self._tracks = tracks
-        self._by_id: dict[int, TrackLike] | None = None
-
-    def __getitem__(self, tid: int) -> TrackLike:
-        tracks = self._tracks
-        if type(tid) is int and 0 <= tid < len(tracks):
-            track = tracks[tid]
-            if track.id == tid:
-                return track
-        if self._by_id is None:
-            self._by_id = {t.id: t for t in tracks}
-        return self._by_id[tid]
-
-    def __iter__(self) -> Iterator[int]:
-        return (t.id for t in self._tracks)
-
-    def __len__(self) -> int:
-        return len(self._tracks)
+def _make_track_index(graph: RouteGraph) -> dict[int, TrackLike]:
+    return {t.id: t for t in graph.tracks}
 
 
 def check_continuity(i: int, route: Route, tracks: Mapping[int, TrackLike]) -> None:
