@@ -623,8 +623,25 @@ def arms_of(graph: RouteGraph, company: str, trains: Sequence[Train], duties: Se
     (4.5.4, 4.8.18).  ``duties``: the hexes a run must cover (4.2.3 / 4.4.2), sorted."""
     _check_minimums(trains)
     reduced = _reduced(graph, company, trains, duties)
-    caps = _caps(trains)
-    return reduced, {g: all_arms(r, graph, company, caps[g]) for g, r in reduced.items()}
+    return reduced, _arms(graph, company, reduced, _caps(trains), duties)
+
+
+def _arms(graph: RouteGraph, company: str, reduced: dict[TrainGauge, ReducedGraph],
+          caps: dict[TrainGauge, int], duties: Sequence[str]) -> dict[TrainGauge, GaugeArms]:
+    """Stage 2 for each gauge of ``reduced`` (:func:`_reduced` of the same graph, company and
+    duties): kept with a track graph (its ``derived``) like the reduced graphs, as every
+    question about one company's run with the same Large Station limits asks for the same
+    arms (nothing changes them once grown)."""
+    kept = getattr(graph, "derived", None)
+    if not isinstance(kept, dict):
+        return {g: all_arms(r, graph, company, caps[g]) for g, r in reduced.items()}
+    key = ("router_arms", company, tuple(sorted(caps.items())), tuple(duties))
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = {g: all_arms(r, graph, company, caps[g])
+                             for g, r in reduced.items()}
+    arms: dict[TrainGauge, GaugeArms] = found
+    return dict(arms)
 
 
 def _reduced(graph: RouteGraph, company: str, trains: Sequence[Train], duties: Sequence[str]

@@ -30,8 +30,8 @@ from india1853.rules.router.arms import (
     _check_minimums,
     _counts_matter,
     _eligible,
+    _arms,
     _reduced,
-    all_arms,
     best_compatible,
     runs_at_least,
 )
@@ -159,7 +159,7 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
     reduced = _reduced(graph, company, trains, duty_list)
     t1 = time.perf_counter()
     caps = _caps(trains)
-    arms = {g: all_arms(reduced[g], graph, company, caps[g]) for g in gauges}
+    arms = _arms(graph, company, reduced, caps, duty_list)
     t2 = time.perf_counter()
     if (kernel and first_threshold is None and greedy_start is None
             and (budget is None or budget.nodes is None)):
