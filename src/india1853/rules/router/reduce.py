@@ -97,9 +97,9 @@ def reduce_graph(graph: RouteGraph, gauge: TrainGauge, resources: _Resources,
     incident: dict[Node, list[TrackLike]] = {}
     # By id (a graph's tracks already are: the sort only checks), so that each node's
     # tracks are in the order its chains are walked.
-    tracks = (sorted(graph.tracks, key=_track_id) if sources is None
-              else _joined_tracks(graph, gauge, sources))
-    for t in tracks:
+    in_order = (sorted(graph.tracks, key=_track_id) if sources is None
+                else _joined_tracks(graph, gauge, sources))
+    for t in in_order:
         if (t.gauge == gauge or t.gauge == "dual") and t.a != t.b:
             found = incident.get(t.a)
             if found is None:
