@@ -70,3 +70,18 @@ def test_route_hexes_are_those_of_the_route_file() -> None:
         assert rv.route.hexes == listed
     assert sorted(rv.route.hexes for rv in best.run.routes) == [
         ("H16", "H14", "H12", "H10"), ("H16", "H18", "H20")]
+
+
+def test_only_the_track_joined_to_the_bases_is_reduced() -> None:
+    # 4.5.2: every run includes a base, so a network no base of the company is joined to
+    # (here the same line four rows down, another company's) is left out of stage 1; the run is
+    # the one on the board without it.
+    far = {f"L{h[1:]}": tile for h, tile in LINE.items()}
+    alone = best_run(graph(LINE, [("EIR", "H16", "st1")]), "EIR", [train("2"), train("2")])
+    g = graph({**LINE, **far}, [("EIR", "H16", "st1"), ("BNR", "L16", "st1")])
+    both = best_run(g, "EIR", [train("2"), train("2")])
+    assert set(far) <= {t.hex for t in g.tracks}
+    assert both.stats.key_nodes == alone.stats.key_nodes
+    assert both.stats.links == alone.stats.links
+    assert repr(both.run) == repr(alone.run) and both.optimal
+    assert best_run(g, "BNR", [train("2"), train("2")]).run.total == alone.run.total

@@ -195,10 +195,12 @@ def positions(draw: st.DrawFn, edition: str = "second", radius: int = 3, min_til
         for company in others[:draw(st.integers(0, max(0, free)))]:
             bases.append((company, node[1], node[2]))
     # The grown board with the bases added (the same board ``board(edition, layout, bases)``
-    # builds from scratch, its graph grown from the one above).
+    # builds from scratch, its graph grown from the one above, base by base: a graph grows
+    # only from its parent board's, while that board is alive, so each is built in turn).
     for company, hex_, station in bases:
-        state = state.with_base(Base(company, hex_, station))
-    graph = TrackGraph.build(state)
+        child = state.with_base(Base(company, hex_, station))
+        graph = TrackGraph.build(child)
+        state = child
     names = [draw(st.sampled_from(_trains_for(ed, {t.gauge for t in graph.tracks
                                                     if t.hex == home})))]
     # A network where the first train reaches no other station says little: grow another.

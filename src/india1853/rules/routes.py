@@ -288,11 +288,18 @@ def junction_hexes(graph: RouteGraph) -> frozenset[str]:
 
 def _junction_hexes(graph: RouteGraph) -> frozenset[str]:
     with_station = {info.hex for info in graph.stations.values()}
-    ends: Counter[tuple[str, Node]] = Counter()
+    met: set[tuple[str, Node]] = set()  # (hex, node) where a track of the hex ends
+    out: set[str] = set()
     for t in graph.tracks:
-        if t.hex not in with_station:
-            ends.update({(t.hex, t.a), (t.hex, t.b)})
-    return frozenset(hex_ for (hex_, _), count in ends.items() if count > 1)
+        hex_ = t.hex
+        if hex_ in with_station or hex_ in out:
+            continue
+        one, two = (hex_, t.a), (hex_, t.b)
+        if one in met or (two in met and two != one):
+            out.add(hex_)  # two of its tracks meet at a node
+        met.add(one)
+        met.add(two)
+    return frozenset(out)
 
 
 def check_junction_once(i: int, route: Route, graph: RouteGraph) -> None:

@@ -622,35 +622,54 @@ def arms_of(graph: RouteGraph, company: str, trains: Sequence[Train], duties: Se
     company's bases, up to the most Large Stations any of the gauge's trains may visit
     (4.5.4, 4.8.18).  ``duties``: the hexes a run must cover (4.2.3 / 4.4.2), sorted."""
     _check_minimums(trains)
-    reduced = _reduced(graph, trains, duties)
-    caps = _caps(trains)
-    return reduced, {g: all_arms(r, graph, company, caps[g]) for g, r in reduced.items()}
+    reduced = _reduced(graph, company, trains, duties)
+    return reduced, _arms(graph, company, reduced, _caps(trains), duties)
 
 
-def _reduced(graph: RouteGraph, trains: Sequence[Train], duties: Sequence[str]
+def _arms(graph: RouteGraph, company: str, reduced: dict[TrainGauge, ReducedGraph],
+          caps: dict[TrainGauge, int], duties: Sequence[str]) -> dict[TrainGauge, GaugeArms]:
+    """Stage 2 for each gauge of ``reduced`` (:func:`_reduced` of the same graph, company and
+    duties): kept with a track graph (its ``derived``) like the reduced graphs, as every
+    question about one company's run with the same Large Station limits asks for the same
+    arms (nothing changes them once grown)."""
+    kept = getattr(graph, "derived", None)
+    if not isinstance(kept, dict):
+        return {g: all_arms(r, graph, company, caps[g]) for g, r in reduced.items()}
+    key = ("router_arms", company, tuple(sorted(caps.items())), tuple(duties))
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = {g: all_arms(r, graph, company, caps[g])
+                             for g, r in reduced.items()}
+    arms: dict[TrainGauge, GaugeArms] = found
+    return dict(arms)
+
+
+def _reduced(graph: RouteGraph, company: str, trains: Sequence[Train], duties: Sequence[str]
              ) -> dict[TrainGauge, ReducedGraph]:
     """Stage 1 for each gauge of ``trains``, the gauges sharing resource bits (dual track used
-    by both conflicts, 4.5.10) and junction-tile bits (4.2.5).  They depend on the graph, the
-    gauges and the duties only, not on the company: kept with a track graph (its
-    ``derived``), as every company running on one board asks for them, and so does each
-    question about one company's run (the turn model, the bots, the run checked)."""
+    by both conflicts, 4.5.10) and junction-tile bits (4.2.5), of the track joined to the
+    company's bases only (4.5.2: every run includes one).  They depend on the graph, the
+    gauges, the duties and the bases: kept with a track graph (its ``derived``), as each
+    question about one company's run on one board asks for them (the turn model, the bots,
+    the run checked)."""
     kept = getattr(graph, "derived", None)
-    key = ("router_reduced", tuple(sorted({t.gauge for t in trains})), tuple(duties))
+    bases = tuple(sorted(graph.base_nodes(company)))
+    key = ("router_reduced", tuple(sorted({t.gauge for t in trains})), tuple(duties), bases)
     if isinstance(kept, dict):
         found = kept.get(key)
         if found is None:
-            found = kept[key] = _reduced_now(graph, trains, duties)
+            found = kept[key] = _reduced_now(graph, bases, trains, duties)
         reduced: dict[TrainGauge, ReducedGraph] = found
         return dict(reduced)
-    return _reduced_now(graph, trains, duties)
+    return _reduced_now(graph, bases, trains, duties)
 
 
-def _reduced_now(graph: RouteGraph, trains: Sequence[Train], duties: Sequence[str]
-                 ) -> dict[TrainGauge, ReducedGraph]:
+def _reduced_now(graph: RouteGraph, bases: Sequence[Node], trains: Sequence[Train],
+                 duties: Sequence[str]) -> dict[TrainGauge, ReducedGraph]:
     duty_bits = {h: 1 << i for i, h in enumerate(duties)}
     resources = _Resources()
     hub_bits = {h: 1 << i for i, h in enumerate(sorted(junction_hexes(graph)))}
-    return {g: reduce_graph(graph, g, resources, duty_bits, hub_bits)
+    return {g: reduce_graph(graph, g, resources, duty_bits, hub_bits, bases)
             for g in sorted({t.gauge for t in trains})}
 
 

@@ -26,12 +26,12 @@ from india1853.rules.router.arms import (
     VALUE,
     Candidate,
     GaugeArms,
+    _arms,
     _caps,
     _check_minimums,
     _counts_matter,
     _eligible,
     _reduced,
-    all_arms,
     best_compatible,
     runs_at_least,
 )
@@ -156,10 +156,10 @@ def best_run(graph: RouteGraph, company: str, trains: Sequence[Train],
     duty_list = sorted(set(duties))
     t0 = time.perf_counter()
     gauges: list[TrainGauge] = sorted({t.gauge for t in trains})
-    reduced = _reduced(graph, trains, duty_list)
+    reduced = _reduced(graph, company, trains, duty_list)
     t1 = time.perf_counter()
     caps = _caps(trains)
-    arms = {g: all_arms(reduced[g], graph, company, caps[g]) for g in gauges}
+    arms = _arms(graph, company, reduced, caps, duty_list)
     t2 = time.perf_counter()
     if (kernel and first_threshold is None and greedy_start is None
             and (budget is None or budget.nodes is None)):

@@ -81,9 +81,14 @@ def _edge_role(tracks: Sequence[TrackLike]) -> str:
 
 
 def reduce_graph(graph: RouteGraph, gauge: TrainGauge, resources: _Resources,
-                 duty_bits: dict[str, int], hub_bits: dict[str, int]) -> ReducedGraph:
+                 duty_bits: dict[str, int], hub_bits: dict[str, int],
+                 sources: Sequence[Node] | None = None) -> ReducedGraph:
     """Stage 1 for one gauge (4.5.3 / 33.3: the train's gauge or dual).  ``hub_bits``: a bit
-    per junction tile (:func:`india1853.rules.routes.junction_hexes`, 4.2.5).
+    per junction tile (:func:`india1853.rules.routes.junction_hexes`, 4.2.5).  ``sources``
+    (None: the whole board): only the track joined to these nodes (a company's bases, 4.5.2:
+    every run includes one) is reduced, a fifth of the board on average in a game; its key
+    nodes and links come in the same relative order as in the whole board's reduction (only
+    the ids and resource bits are numbered among fewer).
 
     Each chain is walked once, from the first of its two key nodes in order; its reverse
     (the same chain from its other end) is kept until that end's turn comes, so that the
@@ -92,7 +97,9 @@ def reduce_graph(graph: RouteGraph, gauge: TrainGauge, resources: _Resources,
     incident: dict[Node, list[TrackLike]] = {}
     # By id (a graph's tracks already are: the sort only checks), so that each node's
     # tracks are in the order its chains are walked.
-    for t in sorted(graph.tracks, key=_track_id):
+    in_order = (sorted(graph.tracks, key=_track_id) if sources is None
+                else _joined_tracks(graph, gauge, sources))
+    for t in in_order:
         if (t.gauge == gauge or t.gauge == "dual") and t.a != t.b:
             found = incident.get(t.a)
             if found is None:
@@ -169,6 +176,23 @@ def reduce_graph(graph: RouteGraph, gauge: TrainGauge, resources: _Resources,
 
 def _track_id(track: TrackLike) -> int:
     return track.id
+
+
+def _joined_tracks(graph: RouteGraph, gauge: TrainGauge, sources: Sequence[Node]
+                   ) -> list[TrackLike]:
+    """Every track of ``gauge`` (or dual) joined to ``sources`` by such track, by id."""
+    seen = set(sources)
+    stack = list(seen)
+    found: dict[int, TrackLike] = {}
+    while stack:
+        node = stack.pop()
+        for t in graph.adjacent(node, gauge):
+            found[t.id] = t
+            there = t.b if t.a == node else t.a
+            if there not in seen:
+                seen.add(there)
+                stack.append(there)
+    return [found[i] for i in sorted(found)]
 
 
 def _hubs_passed(tracks: Sequence[TrackLike], hub_bits: dict[str, int]) -> int:
