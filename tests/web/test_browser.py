@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -284,6 +285,15 @@ def test_hotseat_game_from_the_lobby_bonds_claims_shares_and_undo(
     assert last_action(server_url, game_id)["action"]["type"] == "redo"
     view_as(page, seat)
     expect(row).to_contain_text(company)
+    # The log, drawn a line at a time as the actions came (panels.js renderLog), is the
+    # server's log: each action's line once, in order, and each round's heading.
+    log = httpx.get(f"{server_url}/api/games/{game_id}/log", timeout=60).json()["actions"]
+    mark = re.compile(r"^— (.+) —$")
+    assert [int(v) for v in page.eval_on_selector_all(
+        "#log li[value]", "items => items.map((li) => li.getAttribute('value'))")] == [
+        e["id"] for e in log if any(not mark.match(line) for line in e["lines"])]
+    assert page.locator("#log li.round-mark h3").all_inner_texts() == [
+        m.group(1) for e in log for line in e["lines"] if (m := mark.match(line))]
     assert errors.seen == []
 
 

@@ -242,7 +242,9 @@ async function loadLog() {
     const before = state.log.length;
     state.log = state.log.concat((data.actions || []).filter((e) => e.id > held));
     // Drawn again only with new lines (a long game's log is thousands of them).
-    if (state.log.length !== before || !state.logDrawn) renderLog($("log"), state.log);
+    if (state.log.length !== before || !state.logDrawn) {
+      renderLog($("log"), state.log, state.logDrawn ? before : 0);
+    }
     state.logDrawn = true;
     seats.markLog();
   } catch (err) {

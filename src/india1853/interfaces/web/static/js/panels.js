@@ -251,11 +251,15 @@ export function logSentence(text) {
 }
 
 /** The log, newest last: each action's sentences on its line, and each new round a heading
- * of its own (a list item holding an h3) between the actions. */
-export function renderLog(el, entries) {
+ * of its own (a list item holding an h3) between the actions. ``drawn`` is how many of
+ * ``entries`` the list already shows (they never change: the log only grows): only the lines
+ * after them are added, so a new action does not lay out a long game's thousands of lines
+ * again; any other count draws the whole list anew. */
+export function renderLog(el, entries, drawn = 0) {
   const atEnd = el.scrollTop + el.clientHeight >= el.scrollHeight - 4;
+  const from = drawn > 0 && el.logEntries === drawn ? drawn : 0;
   const items = [];
-  for (const e of entries) {
+  for (const e of entries.slice(from)) {
     const lines = e && typeof e === "object" && Array.isArray(e.lines) ? e.lines : [logWords(e)];
     const words = lines.filter((line) => !ROUND_MARK.test(line)).map(logSentence);
     if (words.length) items.push(h("li", { value: e && e.id ? e.id : null }, words.join(" ")));
@@ -264,7 +268,9 @@ export function renderLog(el, entries) {
       if (mark) items.push(h("li", { class: "round-mark" }, h("h3", {}, mark[1])));
     }
   }
-  clear(el, items);
+  if (from) el.append(...items);
+  else clear(el, items);
+  el.logEntries = entries.length;
   if (atEnd) el.scrollTop = el.scrollHeight;
 }
 
