@@ -62,8 +62,10 @@ def test_the_lobby_hides_an_empty_table_and_offers_play_then_resume(
     expect(page.locator("#games")).to_be_visible()
     rows = page.locator("#games tbody tr")
     expect(rows).to_have_count(2)
-    theirs = rows.filter(has_text="Xan")
-    mine = rows.filter(has_text="Ann")
+    # By the players' list: has_text="Xan" alone also matched a game id holding "xan" in any
+    # case (a failed run: both rows had it); an id has no comma or space.
+    theirs = rows.filter(has_text="Xan, Yul, Zoe")
+    mine = rows.filter(has_text="Ann, Bob, Cat")
     expect(theirs.get_by_role("link")).to_have_text("Watch")
     expect(mine.get_by_role("link")).to_have_text("Play as Ann, Bob, Cat")
     page.evaluate("window.scrollTo(0, 0)")
@@ -71,7 +73,8 @@ def test_the_lobby_hides_an_empty_table_and_offers_play_then_resume(
     mine.get_by_role("link").click()
     wait_for_action(page, 0)
     page.goto(server_url + "/")
-    expect(page.locator("#games tbody tr").filter(has_text="Ann").get_by_role("link")).to_have_text(
+    expect(page.locator("#games tbody tr").filter(
+        has_text="Ann, Bob, Cat").get_by_role("link")).to_have_text(
         "Resume as Ann, Bob, Cat")
     assert errors.seen == []
 
