@@ -16,6 +16,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+# How often a receiver's loop looks whether it is to stop: ``close()`` waits up to this long
+# (socketserver's default, 0.5 s, was half a second of every close).
+POLL = 0.02
+
 
 def loopback_certificate(folder: Path) -> tuple[Path, ssl.SSLContext]:
     """A self-signed certificate for 127.0.0.1 (openssl, an EC key: cheap): its file (a
@@ -50,7 +54,7 @@ class WebhookReceiver:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        threading.Thread(target=self._server.serve_forever, args=(POLL,), daemon=True).start()
 
     def to(self, path: str) -> list[Any]:
         return [body for p, body in self.bodies if p == path]
@@ -137,7 +141,7 @@ class SmtpSink:
 
         self._server = Server(("127.0.0.1", 0), Handler)
         self.port = self._server.server_address[1]
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        threading.Thread(target=self._server.serve_forever, args=(POLL,), daemon=True).start()
 
     def close(self) -> None:
         self._server.shutdown()
@@ -160,7 +164,7 @@ class HangingReceiver:
                 while self.rfile.readline() not in (b"\r\n", b"\n", b""):
                     pass  # the headers; the body may stay unread
                 sink.held += 1
-                self.request.settimeout(0.1)
+                self.request.settimeout(POLL)
                 while not sink._release.is_set():
                     try:
                         if self.request.recv(1) == b"":
@@ -177,7 +181,7 @@ class HangingReceiver:
 
         self._server = Server(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        threading.Thread(target=self._server.serve_forever, args=(POLL,), daemon=True).start()
 
     def release(self) -> None:
         self._release.set()

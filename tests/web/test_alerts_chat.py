@@ -26,7 +26,7 @@ from webclient import EventStream, act, auth, client, create, option, view, wait
 from india1853.interfaces.web.alerts import newly_deciding
 from india1853.rules.game import Game, Settings
 
-SWEEP = 0.2  # --alert-sweep-seconds of these servers: a check missed is made within it
+SWEEP = 0.1  # --alert-sweep-seconds of these servers: a check missed is made within it
 
 
 @dataclass
@@ -79,7 +79,7 @@ def _step(c: httpx.Client, game: str, tokens: dict[str, str], kind: str) -> str:
 def _settle() -> None:
     """Long enough for every process's sweep to have looked again (a check that would send
     a wrong alert has then sent it)."""
-    time.sleep(4 * SWEEP + 0.5)
+    time.sleep(4 * SWEEP + 0.3)  # the sends go to sinks in this process: milliseconds
 
 
 def test_alerts_reach_the_webhook_and_the_mailbox_once_per_quiet_time(setup: Setup) -> None:

@@ -392,6 +392,7 @@ def test_game_page_of_unknown_game_is_404(c: httpx.Client) -> None:
     (["--db", "sqlite:////nonexistent-dir/x/india.db"], "error: --db: cannot use the database"),
     (["--bot-delay", "-1"], "error: --bot-delay: must be between 0 and 60 seconds"),
     (["--bot-cpu-seconds", "0"], "error: --bot-cpu-seconds: must be more than 0 and at most"),
+    (["--sweep-seconds", "0"], "error: --sweep-seconds: must be more than 0 and at most 3600"),
 ])
 def test_serve_refuses_bad_options_in_one_line(args: list[str], message: str) -> None:
     done = forkserver.run(["serve", *args], timeout=60)

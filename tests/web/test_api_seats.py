@@ -76,6 +76,12 @@ def settled(c: httpx.Client, game: str, count: int) -> dict[str, Any]:
     raise AssertionError(f"the game stayed at {view(c, game)['last_action_id']} actions")
 
 
+def run_out(begun: float, bank: float) -> None:
+    """Sleep until a clock of ``bank`` seconds that started before ``begun``
+    (``time.monotonic()``) is surely at zero: the time spent since counts."""
+    time.sleep(max(0.0, begun + bank + 0.05 - time.monotonic()))
+
+
 def test_bad_seat_rules_at_creation_name_the_field_and_create_nothing(c: httpx.Client) -> None:
     before = len(c.get("/api/games").json()["games"])
     for body, field in (({"clock": {"bank": -1}}, "clock.bank"),
@@ -206,10 +212,11 @@ def test_the_clock_runs_for_the_decider_and_a_turn_ends_with_the_increment(
 def test_at_zero_a_bot_takes_the_seat_until_the_player_takes_it_back(
         c: httpx.Client) -> None:
     made = create(c, players=TWO_AND_BOT,
-                  clock={"bank": 0.3, "at_zero": "bot", "bot": "random"})
+                  clock={"bank": 0.15, "at_zero": "bot", "bot": "random"})
+    begun = time.monotonic()
     game, bob = made["id"], made["tokens"]["Bob"]
     settled(c, game, 1)
-    time.sleep(0.4)
+    run_out(begun, 0.15)
     data = seats(c, game)  # both clocks ran out: their seats go to the bot
     assert data["clock"]["seats"]["Bob"]["flagged"] is True
     assert data["stand_ins"]["Bob"]["reason"] == "clock"
@@ -222,10 +229,11 @@ def test_at_zero_a_bot_takes_the_seat_until_the_player_takes_it_back(
 def test_a_move_sent_after_zero_finds_the_clock_flagged_first(c: httpx.Client) -> None:
     """Nobody looked at the clocks between zero and the move: the flag is still set (a clock
     stopped below zero with no flag was the gap; the sweep looks only every few seconds)."""
-    made = create(c, players=TWO_AND_BOT, clock={"bank": 0.3})
+    made = create(c, players=TWO_AND_BOT, clock={"bank": 0.15})
+    begun = time.monotonic()
     game, ann = made["id"], made["tokens"]["Ann"]
     settled(c, game, 1)
-    time.sleep(0.4)  # Ann's clock runs out; nobody has looked yet
+    run_out(begun, 0.15)  # Ann's clock runs out; nobody has looked yet
     bond(c, game, ann)  # accepted: at zero only the flag
     assert seats(c, game)["clock"]["seats"]["Ann"]["flagged"] is True
 
@@ -245,9 +253,11 @@ def in_process(tmp_path: Path, clock_body: ClockBody) -> tuple[Database, GameSto
 def test_a_move_sent_after_zero_finds_the_seat_given_to_the_bot(tmp_path: Path) -> None:
     """The same with "bot" at zero, through the Python API (no sweep, no bot moving first):
     the seat went to the bot before the move arrived, so the move is refused."""
-    db, store, game, ann = in_process(tmp_path, ClockBody(bank=0.3, at_zero="bot", bot="random"))
+    db, store, game, ann = in_process(tmp_path, ClockBody(bank=0.15, at_zero="bot",
+                                                          bot="random"))
+    begun = time.monotonic()
     state = json.loads(store.view_json(game, ann, None)[1])
-    time.sleep(0.4)
+    run_out(begun, 0.15)
     with pytest.raises(ApiError, match="seat: the random bot plays Ann's seat"):
         store.act_json(game, ann, option(state, "place_bond"))
     db.dispose()
@@ -383,11 +393,12 @@ def test_no_clock_runs_while_a_takeback_is_decided(c: httpx.Client) -> None:
 
 
 def test_a_takeback_asked_after_a_clock_ran_out_stops_no_flag(c: httpx.Client) -> None:
-    made = create(c, players=TWO_AND_BOT, clock={"bank": 0.3})
+    made = create(c, players=TWO_AND_BOT, clock={"bank": 0.15})
+    begun = time.monotonic()
     game, ann = made["id"], made["tokens"]["Ann"]
     settled(c, game, 1)
     bond(c, game, ann)
-    time.sleep(0.4)  # Bob's clock runs out; nobody has looked yet
+    run_out(begun, 0.15)  # Bob's clock runs out; nobody has looked yet
     r = ask(c, game, ann, kind="takeback", to=0)
     assert r.status_code == 200, r.text
     assert r.json()["clock"]["seats"]["Bob"]["flagged"] is True  # acted on before the hold

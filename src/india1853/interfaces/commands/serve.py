@@ -7,7 +7,8 @@
                     [--rate-limit N] [--create-limit N] [--import-limit N]
                     [--render-limit N] [--trusted-proxy-header NAME]
                     [--header-timeout SECONDS] [--body-timeout SECONDS]
-                    [--stream-ticket-seconds SECONDS]
+                    [--stream-ticket-seconds SECONDS] [--stream-poll-seconds SECONDS]
+                    [--sweep-seconds SECONDS]
                     [--secure-cookies auto|always|never]
                     [--smtp-host HOST --smtp-from ADDRESS [--smtp-port N] [--smtp-user NAME]
                      [--no-smtp-starttls]] [--alert-quiet-seconds S] [--alert-sweep-seconds S]
@@ -28,13 +29,17 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from india1853.errors import InputError
 from india1853.interfaces.commands import serve_alerts
+from india1853.interfaces.web.app import POLL_SECONDS
 from india1853.interfaces.web.deadlines import BODY_SECONDS, HEADER_SECONDS
 from india1853.interfaces.web.security import Budgets, RateLimit
+from india1853.interfaces.web.sweep import SWEEP_SECONDS
 from india1853.interfaces.web.tickets import TICKET_SECONDS
 
 DEFAULTS = Budgets()
@@ -118,6 +123,14 @@ def register(sub: Any) -> None:
     parser.add_argument("--stream-ticket-seconds", type=float, default=TICKET_SECONDS,
                         help="seconds a stream ticket stays good (default "
                         f"{TICKET_SECONDS:g})")
+    parser.add_argument("--stream-poll-seconds", type=float, default=POLL_SECONDS,
+                        help="seconds after which an event stream without news writes a "
+                        "keepalive and looks at the database for another process's actions "
+                        f"(default {POLL_SECONDS:g})")
+    parser.add_argument("--sweep-seconds", type=float, default=SWEEP_SECONDS,
+                        help="seconds between two looks for chess clocks at zero, takebacks "
+                        "unanswered too long and (with Redis) bots another process left "
+                        f"waiting (default {SWEEP_SECONDS:g})")
     parser.add_argument("--secure-cookies", choices=("auto", "always", "never"),
                         default=None, help="the session cookies' Secure attribute (accounts): "
                         "auto (default; also " + SECURE_ENV + ") sets it when the request came "
@@ -147,7 +160,8 @@ def run(args: argparse.Namespace) -> int:
         if not 0 < value <= 1e6 and not (option == "rate_limit" and value == 0):
             raise InputError(f"--{option.replace('_', '-')}: must be more than 0 and at most "
                              f"1000000, got {value:g}")
-    for option in ("header_timeout", "body_timeout", "stream_ticket_seconds"):
+    for option in ("header_timeout", "body_timeout", "stream_ticket_seconds",
+                   "stream_poll_seconds", "sweep_seconds"):
         value = getattr(args, option)
         if not 0 < value <= 3600:
             raise InputError(f"--{option.replace('_', '-')}: must be more than 0 and at most "
@@ -179,13 +193,15 @@ def run(args: argparse.Namespace) -> int:
                      rate_limited=bool(args.rate_limit), cache_size=args.cache_games,
                      cache_bytes=cache_mb << 20, trusted_proxy_header=header,
                      ticket_seconds=args.stream_ticket_seconds,
-                     bot_cpu_seconds=args.bot_cpu_seconds, alerts=alerts)
+                     bot_cpu_seconds=args.bot_cpu_seconds, alerts=alerts,
+                     stream_poll_seconds=args.stream_poll_seconds,
+                     sweep_seconds=args.sweep_seconds)
     # proxy_headers off: a client's address is read from a header only when configured
     # (--trusted-proxy-header), never from uvicorn's default trust of 127.0.0.1.
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             timeout_graceful_shutdown=2, proxy_headers=False,
                             http=deadline_protocol(args.header_timeout, args.body_timeout))
-    server = uvicorn.Server(config)
+    server = _server_class()(config, partial(_close_streams, app))
     return _serve(server, args.host)
 
 
@@ -239,14 +255,96 @@ def _check_redis(url: str) -> None:
     asyncio.run(probe())
 
 
+STOP_POLL = 0.01  # seconds between two looks at the connections left while stopping
+
+
+def _server_class() -> Any:
+    """uvicorn's server, waiting on events where uvicorn polls (every server start and stop
+    of the tests paid its 0.1 s ticks, and every stop with a page open the whole 2 s of
+    graceful timeout):
+
+    - it says when it listens (an event the start waits on);
+    - a stop signal wakes its main loop at once (uvicorn looks every 0.1 s);
+    - a stop ends the app's event streams first (app.py: the notifier), *then* waits for the
+      connections: a stream is an answer that never completes, so uvicorn's order (the
+      graceful wait, then the app's shutdown) held every stop with a page open for the
+      whole ``timeout_graceful_shutdown``; the connections left are looked at every
+      ``STOP_POLL`` seconds, the graceful timeout unchanged."""
+    import asyncio
+    import contextlib
+
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        def __init__(self, config: uvicorn.Config, on_stop: Callable[[], None]) -> None:
+            super().__init__(config)
+            self.on_stop = on_stop
+            self.listening = asyncio.Event()
+            self._exit = asyncio.Event()
+            self._loop: asyncio.AbstractEventLoop | None = None
+
+        async def startup(self, sockets: Any = None) -> None:
+            self._loop = asyncio.get_running_loop()
+            try:
+                await super().startup(sockets)
+            finally:
+                self.listening.set()
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            super().handle_exit(sig, frame)
+            loop = self._loop
+            if loop is not None and not loop.is_closed():
+                loop.call_soon_threadsafe(self._exit.set)
+
+        async def main_loop(self) -> None:
+            counter = 0
+            should_exit = await self.on_tick(counter)
+            while not should_exit:
+                counter = (counter + 1) % 864000
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._exit.wait(), 0.1)
+                should_exit = await self.on_tick(counter)
+
+        async def shutdown(self, sockets: Any = None) -> None:
+            self.on_stop()  # app.py's streams end, their answers complete
+            for server in self.servers:
+                server.close()  # no new connection
+            for sock in sockets or []:
+                sock.close()
+            for connection in list(self.server_state.connections):
+                connection.shutdown()  # closed when idle, else after its answer
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + (self.config.timeout_graceful_shutdown or 0)
+            state = self.server_state
+            while (state.connections or state.tasks) and not self.force_exit \
+                    and loop.time() < deadline:
+                await asyncio.sleep(STOP_POLL)
+            for task in list(state.tasks):
+                task.cancel(msg="Task cancelled, timeout graceful shutdown exceeded")
+            for server in self.servers:
+                await server.wait_closed()
+            if not self.force_exit:
+                await self.lifespan.shutdown()
+
+    return Server
+
+
+def _close_streams(app: Any) -> None:
+    """End the app's event streams (once it has started: its notifier, app.py)."""
+    notifier = getattr(app.state, "notifier", None)
+    if notifier is not None:
+        notifier.close()
+
+
 def _serve(server: Any, host: str) -> int:
     """Run the server, printing its address as soon as it listens."""
     import asyncio
 
     async def main() -> None:
         task = asyncio.create_task(server.serve())
-        while not server.started and not task.done():
-            await asyncio.sleep(0.05)
+        listening = asyncio.create_task(server.listening.wait())
+        await asyncio.wait((task, listening), return_when=asyncio.FIRST_COMPLETED)
+        listening.cancel()
         if server.started:
             port = server.servers[0].sockets[0].getsockname()[1]
             shown = f"[{host}]" if ":" in host else host

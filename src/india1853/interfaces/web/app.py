@@ -48,7 +48,7 @@ from india1853.interfaces.web.schema import install as install_schema
 from india1853.interfaces.web.seats_api import ClockBody, attach, install, router, seat_rules
 from india1853.interfaces.web.security import Budgets, Guard, RateLimit
 from india1853.interfaces.web.store import CACHE_BYTES, GameStore, NewGame, NewSeat
-from india1853.interfaces.web.sweep import BotSweep
+from india1853.interfaces.web.sweep import SWEEP_SECONDS, BotSweep
 from india1853.interfaces.web.tickets import TICKET_SECONDS, StreamTickets, TicketRefused
 from india1853.rules.game.settings import EDITIONS, player_counts
 from india1853.rules.game.variants import catalogue
@@ -60,7 +60,8 @@ STATIC = Path(__file__).parent / "static"
 MAX_BODY = 1 << 20  # 1 MiB: one action, or a new game's settings
 MAX_IMPORT = 16 << 20  # a whole log file
 # A stream with nothing to send writes a keepalive comment this often, and asks the database
-# whether another server process has written an action to the game meanwhile.
+# whether another server process has written an action to the game meanwhile (the default of
+# serve --stream-poll-seconds).
 POLL_SECONDS = 5.0
 # Smaller answers go as they are: gzip saves nothing worth its time on them.
 GZIP_MIN_BYTES = 1000
@@ -135,7 +136,9 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
                ticket_seconds: float = TICKET_SECONDS,
                bot_cpu_seconds: float | None = None,
                alerts: AlertConfig | None = None,
-               accounts: AccountSettings | None = None) -> FastAPI:
+               accounts: AccountSettings | None = None,
+               stream_poll_seconds: float = POLL_SECONDS,
+               sweep_seconds: float = SWEEP_SECONDS) -> FastAPI:
     """The application on the database at ``url`` (migrated to the newest schema at start);
     bots wait ``bot_delay`` seconds before each move; live updates go through Redis pub/sub
     when ``redis_url`` is given (several server processes, docs/deployment.md); the caches
@@ -146,7 +149,9 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
     bot's decisions and the hints take at most about ``bot_cpu_seconds`` CPU seconds each
     (None: the bot's default, 0.5); ``alerts``: the turn alerts' SMTP server, quiet time
     and sweep (alerts.py; None: webhooks only, the defaults).  ``accounts``: sessions,
-    cookies and login limits (accounts.py)."""
+    cookies and login limits (accounts.py).  A stream without news writes a keepalive and
+    looks at the database every ``stream_poll_seconds``; the bots and clocks are swept every
+    ``sweep_seconds`` (sweep.py)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -167,10 +172,12 @@ def create_app(url: str, *, cache_size: int = 200, cache_bytes: int = CACHE_BYTE
         runner = BotRunner(store, bot_delay)
         app.state.store, app.state.notifier, app.state.bots = store, notifier, runner
         app.state.tickets = StreamTickets(db, ticket_seconds)
+        app.state.poll_seconds = stream_poll_seconds
         for game_id in await _run(store.games_waiting_for_bots):
             runner.kick(game_id)
         # sweep.py: several processes, one may die; and the clocks run out (seats_api.py)
-        sweep = BotSweep(store, runner, stalled=bool(redis_url), looks=attach(store))
+        sweep = BotSweep(store, runner, sweep_seconds, stalled=bool(redis_url),
+                         looks=attach(store))
         sweep.start()
         try:
             yield
@@ -425,6 +432,7 @@ async def _stream(app: FastAPI, game_id: str, token: str | None, seat: str | Non
     store: GameStore = app.state.store
     notifier: Notifier = app.state.notifier
     chat = app.state.social.chat
+    poll: float = app.state.poll_seconds
     yield "retry: 1000\n\n"
     seen: int | None = None
     at: int | None = None  # the last action id the page has
@@ -455,7 +463,7 @@ async def _stream(app: FastAPI, game_id: str, token: str | None, seat: str | Non
             at, sent, first = action_id, data, False
             continue
         try:
-            await asyncio.wait_for(event.wait(), POLL_SECONDS)
+            await asyncio.wait_for(event.wait(), poll)
         except TimeoutError:
             yield ": keepalive\n\n"
             try:
