@@ -323,6 +323,15 @@ def test_a_ticket_from_one_process_opens_a_stream_on_another(
     assert status == 200 and state["seat"] == "Bob"
     r = client(one.url).get(f"/api/games/{made['id']}/events", params={"ticket": issued})
     assert r.status_code == 401
+    # A stop ends the streams open at once, before its wait of up to 2 s for the answers under
+    # way (a stream's answer never completes: it held every stop for the whole wait).
+    stream = EventStream(two.url, f"/api/games/{made['id']}/events")
+    wait_for(lambda: len(stream.events) >= 1, 30)
+    begun = time.monotonic()
+    two.stop()
+    stopped = time.monotonic() - begun
+    stream.join(10)  # the stream's end reached the page
+    assert stopped < 1.5, f"the stop took {stopped:.1f} s"
 
 
 RECORD_STREAMS = """

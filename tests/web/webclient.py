@@ -113,6 +113,11 @@ class EventStream:
         finally:
             response.close()
 
+    def join(self, timeout: float) -> None:
+        """Until the server ends the stream (AssertionError after ``timeout`` seconds)."""
+        self._thread.join(timeout)
+        assert not self._thread.is_alive(), "the stream did not end"
+
     def close(self) -> None:
         self._stop = True
         self._client.close()
