@@ -87,13 +87,15 @@ class EventStream:
                                                    params=params)
         self.status: int | None = None
         self._stop = False
+        self._answered = threading.Event()  # the status is known (waited on, not polled)
         self._thread = threading.Thread(target=self._read, daemon=True)
         self._thread.start()
-        wait_for(lambda: self.status is not None, 30.0)
+        assert self._answered.wait(30.0), "timed out waiting"
 
     def _read(self) -> None:
         response = self._client.send(self._request, stream=True)
         self.status = response.status_code
+        self._answered.set()
         event_id, data = 0, b""
         try:
             for line in response.iter_lines():
