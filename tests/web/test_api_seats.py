@@ -265,7 +265,7 @@ def test_a_move_sent_after_zero_finds_the_seat_given_to_the_bot(tmp_path: Path) 
 
 def test_pause_and_resume_by_consent_and_an_absent_seat_voted_to_a_bot(
         c: httpx.Client) -> None:
-    made = create(c, players=TWO_AND_BOT, clock={"bank": 600}, absent_after=0.3)
+    made = create(c, players=TWO_AND_BOT, clock={"bank": 600}, absent_after=0.15)
     game, ann, bob = made["id"], made["tokens"]["Ann"], made["tokens"]["Bob"]
     settled(c, game, 1)
     request = ask(c, game, ann, kind="pause").json()["requests"]["open"][0]
@@ -277,7 +277,7 @@ def test_pause_and_resume_by_consent_and_an_absent_seat_voted_to_a_bot(
     request = ask(c, game, bob, kind="resume").json()["requests"]["open"][0]
     assert answer(c, game, request["id"], ann, True).json()["clock"]["paused"] is False
     bond(c, game, ann)
-    time.sleep(0.4)
+    run_out(time.monotonic(), 0.15)  # 0.15 s since the last action (Ann's bond)
     assert seats(c, game)["absent"] == ["Bob"]
     assert ask(c, game, ann, kind="absent", seat="Ann").status_code == 422  # his own
     r = ask(c, game, ann, kind="absent", seat="Bob", bot="random")
