@@ -48,44 +48,64 @@ def all_paths(graph: TrackGraph, company: str, gauge: str, max_large: int,
     ``company`` and breaks none of the rules a longer path could not mend, once per
     direction pair."""
     found: list[tuple[tuple[Node, ...], tuple[int, ...]]] = []
-    tracks = {t.id: t for t in graph.tracks}
+    blocked = {n for n in graph.stations if graph.blocked_for(n, company)}
+    # Per node, what the walk reads of each piece of track of the gauge leaving it, in the
+    # graph's order: (track id, its hex, the node across, that node's city ("" for a tile
+    # edge), whether it is a Large Station, whether it holds a base of ``company``).
+    leaving: dict[Node, list[tuple[int, str, Node, str, bool, bool]]] = {}
 
-    def walk(nodes: list[Node], tids: list[int], cities: set[str], large: int,
-             bases: int) -> None:
+    def steps(here: Node) -> list[tuple[int, str, Node, str, bool, bool]]:
+        out = leaving.get(here)
+        if out is None:
+            out = []
+            for t in graph.adjacent(here, gauge):  # type: ignore[arg-type]
+                there = t.other(here)
+                if there[0] == "S":
+                    info = graph.stations[there]  # type: ignore[index]
+                    out.append((t.id, t.hex, there, info.city, info.kind == "large",
+                                company in graph.tokens(there)))  # type: ignore[arg-type]
+                else:
+                    out.append((t.id, t.hex, there, "", False, False))
+            leaving[here] = out
+        return out
+
+    def walk(nodes: list[Node], on: set[Node], tids: list[int], last_hex: str,
+             cities: set[str], large: int, bases: int) -> None:
         here = nodes[-1]
         if len(nodes) > 1 and here[0] == "S":
             if bases and nodes[0] <= here:  # one direction of each path
                 found.append((tuple(nodes), tuple(tids)))
                 if max_paths is not None and len(found) > max_paths:
                     raise TooManyPaths
-            if graph.blocked_for(here, company):
+            if here in blocked:
                 return  # 4.5.6: a run may end here but not pass
-        for t in graph.adjacent(here, gauge):  # type: ignore[arg-type]
-            if here[0] == "E" and tids and tracks[tids[-1]].hex == t.hex:
+        at_edge = here[0] == "E"
+        for tid, hex_, there, city, large_station, based in steps(here):
+            if at_edge and hex_ == last_hex:
                 continue  # 4.5.5: reversing at a tile edge
-            there = t.other(here)
-            if there in nodes:
+            if there in on:
                 continue
-            city = graph.stations[there].city if there[0] == "S" else ""
             if city and city in cities:
                 continue  # 4.5.5: one city twice
-            big = large + (there[0] == "S" and graph.stations[there].kind == "large")
+            big = large + large_station
             if big > max_large:
                 continue  # 4.5.4: no train runs to this many Large Stations
             nodes.append(there)
-            tids.append(t.id)
+            on.add(there)
+            tids.append(tid)
             if city:
                 cities.add(city)
-            walk(nodes, tids, cities, big, bases + (there[0] == "S"
-                                                    and company in graph.tokens(there)))
+            walk(nodes, on, tids, hex_, cities, big, bases + based)
             if city:
                 cities.discard(city)
+            on.discard(there)
             nodes.pop()
             tids.pop()
 
     for start in sorted(graph.stations):
         info = graph.stations[start]
-        walk([start], [], {info.city}, info.kind == "large", company in graph.tokens(start))
+        walk([start], {start}, [], "", {info.city}, info.kind == "large",
+             company in graph.tokens(start))
     return found
 
 
