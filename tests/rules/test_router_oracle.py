@@ -88,6 +88,11 @@ def _one_of(elements: tuple[Any, ...]) -> st.SearchStrategy[Any]:
 
 
 @cache
+def _one_of_or_up_to(elements: tuple[int, ...], most: int) -> st.SearchStrategy[int]:
+    return st.sampled_from(list(elements)) | st.integers(0, most)
+
+
+@cache
 def _between(low: int, high: int) -> st.SearchStrategy[int]:
     return st.integers(low, high)
 
@@ -329,8 +334,8 @@ def test_listing_over_thresholds_is_the_complete_list_filtered(
         assert len({(k[0], min(k[1:3]), max(k[1:3])) for k in keys}) == len(keys)  # once each
         values = sorted({c[VALUE] for c in complete} | {0, 1})
         totals = sorted({c[VALUE] + c[MAIL] for c in complete} | {0, 1})
-        threshold = data.draw(st.sampled_from(values) | st.integers(0, 400))
-        total_threshold = data.draw(st.sampled_from(totals) | st.integers(0, 600))
+        threshold = data.draw(_one_of_or_up_to(tuple(values), 400))
+        total_threshold = data.draw(_one_of_or_up_to(tuple(totals), 600))
         wanted = sorted(_key(c) for c in complete
                         if c[VALUE] >= threshold or c[VALUE] + c[MAIL] >= total_threshold)
         listed = runs_at_least(gauge_arms, threshold, total_threshold)
@@ -351,7 +356,7 @@ def test_best_compatible_run_is_the_best_of_the_complete_list(
     _, arms = arms_of(graph, "EIR", trains)
     for t in trains:
         runs = [c for c in runs_at_least(arms[t.gauge], 0) if _may_run(c, t)]
-        used = data.draw(st.sampled_from([0, *(c[MASK] for c in runs[:12])]))
+        used = data.draw(_one_of((0, *(c[MASK] for c in runs[:12]))))
         for with_mail in (False, True):
             worth = [c[VALUE] + (c[MAIL] if with_mail else 0) for c in runs
                      if not c[MASK] & used]
