@@ -6,7 +6,7 @@ literal rules checker :func:`india1853.rules.routes.check_routes` accepts for a 
 tries every assignment of those paths to the trains with every mail choice, valuing each
 complete assignment with :func:`check_routes` again.
 
-Two shortcuts keep it usable on bigger boards, and neither can change its answer:
+Three shortcuts keep it usable on bigger boards, and none can change its answer:
 
 - the walk stops extending a path that already breaks a rule no extension can mend (the
   wrong gauge, a node or a city twice, reversing at a tile edge, passing a station full of
@@ -17,7 +17,9 @@ Two shortcuts keep it usable on bigger boards, and neither can change its answer
   plus each remaining train's best run sharing no track with the runs chosen so far, plus
   the largest mail bonus of any run) is no more than an answer already found, or when a duty
   hex still uncovered is on no legal run of any remaining train; and of two identical trains
-  it tries each pair of runs once, not in both orders.
+  it tries each pair of runs once, not in both orders;
+- a complete assignment's mail choices are valued by the checker only where the choice's
+  total (the revenue and mail bonus the checker gave each run alone) beats the answer found.
 """
 
 from __future__ import annotations
@@ -46,66 +48,88 @@ def all_paths(graph: TrackGraph, company: str, gauge: str, max_large: int,
     ``company`` and breaks none of the rules a longer path could not mend, once per
     direction pair."""
     found: list[tuple[tuple[Node, ...], tuple[int, ...]]] = []
-    tracks = {t.id: t for t in graph.tracks}
+    blocked = {n for n in graph.stations if graph.blocked_for(n, company)}
+    # Per node, what the walk reads of each piece of track of the gauge leaving it, in the
+    # graph's order: (track id, its hex, the node across, that node's city ("" for a tile
+    # edge), whether it is a Large Station, whether it holds a base of ``company``).
+    leaving: dict[Node, list[tuple[int, str, Node, str, bool, bool]]] = {}
 
-    def walk(nodes: list[Node], tids: list[int], cities: set[str], large: int,
-             bases: int) -> None:
+    def steps(here: Node) -> list[tuple[int, str, Node, str, bool, bool]]:
+        out = leaving.get(here)
+        if out is None:
+            out = []
+            for t in graph.adjacent(here, gauge):  # type: ignore[arg-type]
+                there = t.other(here)
+                if there[0] == "S":
+                    info = graph.stations[there]  # type: ignore[index]
+                    out.append((t.id, t.hex, there, info.city, info.kind == "large",
+                                company in graph.tokens(there)))  # type: ignore[arg-type]
+                else:
+                    out.append((t.id, t.hex, there, "", False, False))
+            leaving[here] = out
+        return out
+
+    def walk(nodes: list[Node], on: set[Node], tids: list[int], last_hex: str,
+             cities: set[str], large: int, bases: int) -> None:
         here = nodes[-1]
         if len(nodes) > 1 and here[0] == "S":
             if bases and nodes[0] <= here:  # one direction of each path
                 found.append((tuple(nodes), tuple(tids)))
                 if max_paths is not None and len(found) > max_paths:
                     raise TooManyPaths
-            if graph.blocked_for(here, company):
+            if here in blocked:
                 return  # 4.5.6: a run may end here but not pass
-        for t in graph.adjacent(here, gauge):  # type: ignore[arg-type]
-            if here[0] == "E" and tids and tracks[tids[-1]].hex == t.hex:
+        at_edge = here[0] == "E"
+        for tid, hex_, there, city, large_station, based in steps(here):
+            if at_edge and hex_ == last_hex:
                 continue  # 4.5.5: reversing at a tile edge
-            there = t.other(here)
-            if there in nodes:
+            if there in on:
                 continue
-            city = graph.stations[there].city if there[0] == "S" else ""
             if city and city in cities:
                 continue  # 4.5.5: one city twice
-            big = large + (there[0] == "S" and graph.stations[there].kind == "large")
+            big = large + large_station
             if big > max_large:
                 continue  # 4.5.4: no train runs to this many Large Stations
             nodes.append(there)
-            tids.append(t.id)
+            on.add(there)
+            tids.append(tid)
             if city:
                 cities.add(city)
-            walk(nodes, tids, cities, big, bases + (there[0] == "S"
-                                                    and company in graph.tokens(there)))
+            walk(nodes, on, tids, hex_, cities, big, bases + based)
             if city:
                 cities.discard(city)
+            on.discard(there)
             nodes.pop()
             tids.pop()
 
     for start in sorted(graph.stations):
         info = graph.stations[start]
-        walk([start], [], {info.city}, info.kind == "large", company in graph.tokens(start))
+        walk([start], {start}, [], "", {info.city}, info.kind == "large",
+             company in graph.tokens(start))
     return found
 
 
 def legal_routes(graph: TrackGraph, company: str, train: Train,
                  max_paths: int | None = None) -> list[Route]:
     """Every path the literal checker accepts as a run of ``train``."""
-    return [route for route, _ in _judged_routes(graph, company, train, max_paths)]
+    return [route for route, _, _ in _judged_routes(graph, company, train, max_paths)]
 
 
 def _judged_routes(graph: TrackGraph, company: str, train: Train, max_paths: int | None
-                   ) -> list[tuple[Route, int]]:
-    """Every path the literal checker accepts as a run of ``train``, with the value it gave
-    it (one judgement per path: the same call again would give the same answer)."""
-    out: list[tuple[Route, int]] = []
+                   ) -> list[tuple[Route, int, int]]:
+    """Every path the literal checker accepts as a run of ``train``, with the revenue it
+    gave it and the bonus it gave it as the mail train.  One judgement per path, of the path
+    as the mail train: the checker judges a lone run by the same rules with or without the
+    mail (4.6.6 changes only its value and how many runs may carry it), and the same call
+    again would give the same answer."""
+    out: list[tuple[Route, int, int]] = []
     most = 1 if train.one_m else train.large
     for nodes, tids in all_paths(graph, company, train.gauge, most, max_paths):
-        route = Route(train, nodes, tids)
         try:
-            value = check_routes(graph, company, [train], [route]).total
+            run = check_routes(graph, company, [train], [Route(train, nodes, tids, True)])
         except RuleError:
             continue
-        out.append((route, value))
+        out.append((Route(train, nodes, tids), run.revenue, run.mail))
     return out
 
 
@@ -144,13 +168,11 @@ def _options(graph: TrackGraph, company: str, train: Train, max_paths: int | Non
              bits: dict[object, int]) -> _Options:
     tracks = {t.id: t for t in graph.tracks}
     runs = []
-    for route, plain in _judged_routes(graph, company, train, max_paths):
-        mailed = check_routes(graph, company, [train], [Route(train, route.nodes,
-                                                              route.tracks, True)]).total
+    for route, plain, mail in _judged_routes(graph, company, train, max_paths):
         used = 0
         for item in resources(route, tracks):
             used |= 1 << bits.setdefault(item, len(bits))
-        runs.append(_Option(route, plain, mailed - plain, used,
+        runs.append(_Option(route, plain, mail, used,
                             frozenset(tracks[t].hex for t in route.tracks)))
     runs.sort(key=lambda o: -o.revenue)  # stable: enumeration order within a value
     by_mail = sorted(runs, key=lambda o: -o.mail)
@@ -191,8 +213,13 @@ def oracle_best(graph: TrackGraph, company: str, trains: Sequence[Train],
     steps = 0
 
     def finish(chosen: list[_Option]) -> None:
-        # Every mail choice (none too); the checker values and judges each.
+        # Every mail choice (none too); the checker values and judges each that could beat
+        # the answer so far (its total is the runs' revenue plus the mail run's bonus, as
+        # the checker valued each run alone: a choice worth no more replaces nothing).
+        revenue = sum(o.revenue for o in chosen)
         for mail_at in range(-1, len(chosen)):
+            if beaten(revenue + (chosen[mail_at].mail if mail_at >= 0 else 0)):
+                continue
             routes = [Route(o.route.train, o.route.nodes, o.route.tracks, k == mail_at)
                       for k, o in enumerate(chosen)]
             try:

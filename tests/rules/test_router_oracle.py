@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import cache
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -51,7 +52,8 @@ KINDS = ("plain", "plain", "town", "town", "town", "city", "city", "two_town", "
 EXTRA_TRAINS = (1, 3, 2, 0, 1, 2)
 
 
-def _patch(edition: str, radius: int, centre: str = PATCH_CENTRE) -> list[str]:
+@cache
+def _patch(edition: str, radius: int, centre: str = PATCH_CENTRE) -> tuple[str, ...]:
     """The playable hexes within ``radius`` of ``centre`` that take tiles."""
     ed = load_edition(edition)
     seen = {centre}
@@ -60,7 +62,7 @@ def _patch(edition: str, radius: int, centre: str = PATCH_CENTRE) -> list[str]:
         frontier = [n for h in frontier for n in neighbours(h).values()
                     if n not in seen and ed.board.playable(n)]
         seen.update(frontier)
-    return sorted(h for h in seen if ed.board.hexes[h].preprinted is None)
+    return tuple(sorted(h for h in seen if ed.board.hexes[h].preprinted is None))
 
 
 def _kind(tile: TileSpec) -> str:
@@ -71,6 +73,35 @@ def _kind(tile: TileSpec) -> str:
         return "two_town" if small > 1 else "town"
     ends = Counter(e for p in tile.paths for e in (p.a, p.b))
     return "junction" if any(n > 1 for n in ends.values()) else "plain"
+
+
+# The strategies ``positions`` draws from, each built once for its elements: Hypothesis
+# spends more on building (and labelling) a strategy than on drawing from it.  Each is the
+# same ``sampled_from`` / ``lists`` of a list as before, so the draws are the same.
+WITH_DUTY = st.sampled_from((False, False, False, True))
+SOME_KIND = st.sampled_from(KINDS)
+
+
+@cache
+def _one_of(elements: tuple[Any, ...]) -> st.SearchStrategy[Any]:
+    return st.sampled_from(list(elements))
+
+
+@cache
+def _one_of_or_up_to(elements: tuple[int, ...], most: int) -> st.SearchStrategy[int]:
+    return st.sampled_from(list(elements)) | st.integers(0, most)
+
+
+@cache
+def _between(low: int, high: int) -> st.SearchStrategy[int]:
+    return st.integers(low, high)
+
+
+@cache
+def _some_of(elements: tuple[Any, ...], min_size: int, max_size: int
+             ) -> st.SearchStrategy[list[Any]]:
+    return st.lists(st.sampled_from(list(elements)), min_size=min_size, max_size=max_size,
+                    unique=True)
 
 
 @cache
@@ -91,13 +122,19 @@ def _on_map(edition: str, tile: str, hex_: str) -> tuple[int, ...]:
 
 
 @cache
+def _gauges_at(edition: str, tile: str, rotation: int) -> tuple[frozenset[str], ...]:
+    """Per map side (0-5), the gauges of ``tile``'s track at ``rotation`` that reach it."""
+    paths = map_paths(load_edition(edition).tiles[tile], rotation)
+    return tuple(frozenset(p.gauge for p in paths if side in (p.a, p.b)) for side in range(6))
+
+
+@cache
 def _fits(edition: str, tile: str, hex_: str, side: int, gauge: str) -> tuple[int, ...]:
     """Rotations at which ``tile`` on ``hex_`` stays on the map and has track of a gauge that
     meets ``gauge`` at ``side``."""
-    spec = load_edition(edition).tiles[tile]
     out = []
     for rotation in _on_map(edition, tile, hex_):
-        here = {p.gauge for p in map_paths(spec, rotation) if side in (p.a, p.b)}
+        here = _gauges_at(edition, tile, rotation)[side]
         if here and (gauge == "dual" or "dual" in here or gauge in here):
             out.append(rotation)
     return tuple(out)
@@ -130,17 +167,18 @@ def _track_ends(edition: str, coord: str, tile: str, rotation: int
     return tuple(out)
 
 
-def _open_ends(state: BoardState, laid: list[str], area: set[str], edition: str
-               ) -> list[tuple[str, int, str]]:
-    """(empty hex of the area, its side facing the track, the track's gauge) for every piece
-    of track of the ``laid`` tiles running to an empty hex of ``area``."""
-    out = set()
-    for coord in laid:
-        placed = state.tiles[coord]
-        for across, side, gauge in _track_ends(edition, coord, placed.tile, placed.rotation):
-            if across in area and across not in state.tiles:
-                out.add((across, side, gauge))
-    return sorted(out)
+def _open_ends(state: BoardState, ends: set[tuple[str, int, str]], area: set[str]
+               ) -> tuple[tuple[str, int, str], ...]:
+    """(empty hex of the area, its side facing the track, the track's gauge) of the track
+    ends ``ends`` of the laid tiles (:func:`_track_ends`) that run to an empty hex of
+    ``area``."""
+    return tuple(sorted(e for e in ends if e[0] in area and e[0] not in state.tiles))
+
+
+@cache
+def _printed(edition: str) -> BoardState:
+    """The edition's printed board (a board never changes: each position starts from it)."""
+    return board(edition, {})
 
 
 @st.composite
@@ -156,43 +194,45 @@ def positions(draw: st.DrawFn, edition: str = "second", radius: int = 3, min_til
     ed = load_edition(edition)
     # A quarter of the positions get a run duty (drawn first: Hypothesis's later draws in a
     # long example lean to their first choice).
-    with_duty = draw(st.sampled_from((False, False, False, True)))
+    with_duty = draw(WITH_DUTY)
     area = set(_patch(edition, radius, centre))
     kinds = _tiles_by_kind(edition)
-    home = draw(st.sampled_from(sorted(area)))
+    home = draw(_one_of(tuple(sorted(area))))
     home_tiles = [(t, r) for t in kinds["city"] for r in _on_map(edition, t, home)]
-    layout = {home: draw(st.sampled_from(home_tiles))}
-    state = board(edition, layout)
-    count = draw(st.integers(min_tiles, max_tiles))
+    layout = {home: draw(_one_of(tuple(home_tiles)))}
+    state = _printed(edition).with_tile(home, *layout[home])
+    count = draw(_between(min_tiles, max_tiles))
     laid = [home]
+    track_ends = set(_track_ends(edition, home, *layout[home]))
     while len(laid) < count:
-        ends = _open_ends(state, laid, area, edition)
+        ends = _open_ends(state, track_ends, area)
         if not ends:
             break
-        hex_, side, gauge = draw(st.sampled_from(ends))
-        wanted = draw(st.sampled_from(KINDS))
-        options = list(_options(edition, wanted, hex_, side, gauge))
+        hex_, side, gauge = draw(_one_of(ends))
+        wanted = draw(SOME_KIND)
+        options = _options(edition, wanted, hex_, side, gauge)
         if not options:
             area.discard(hex_)  # nothing meets this end here
             continue
-        tile, rotation = draw(st.sampled_from(options))
+        tile, rotation = draw(_one_of(options))
         state = state.with_tile(hex_, tile, rotation)
         layout[hex_] = (tile, rotation)
         laid.append(hex_)
+        track_ends.update(_track_ends(edition, hex_, tile, rotation))
     graph = TrackGraph.build(state)
     near = set(laid) | {n for h in laid for n in neighbours(h).values()}
     large = sorted(n for n, info in graph.stations.items() if info.kind == "large"
                    and n[1] in near and (graph.adjacent(n, "broad")
                                          or graph.adjacent(n, "metre")))
     eir = [sorted(n for n in large if n[1] == home)[0]]
-    for node in draw(st.lists(st.sampled_from(large), max_size=2, unique=True)):
+    for node in draw(_some_of(tuple(large), 0, 2)):
         if all(node[1] != b[1] for b in eir):  # 4.4.5: one base per company per hex
             eir.append(node)
     bases = [("EIR", n[1], n[2]) for n in eir]
-    for node in draw(st.lists(st.sampled_from(large), max_size=3, unique=True)):
+    for node in draw(_some_of(tuple(large), 0, 3)):
         free = graph.stations[node].slots - sum(1 for b in bases if b[1:] == node[1:])
         others = [c for c in COMPANIES if all(b[:2] != (c, node[1]) for b in bases)]
-        for company in others[:draw(st.integers(0, max(0, free)))]:
+        for company in others[:draw(_between(0, max(0, free)))]:
             bases.append((company, node[1], node[2]))
     # The grown board with the bases added (the same board ``board(edition, layout, bases)``
     # builds from scratch, its graph grown from the one above, base by base: a graph grows
@@ -201,20 +241,20 @@ def positions(draw: st.DrawFn, edition: str = "second", radius: int = 3, min_til
         child = state.with_base(Base(company, hex_, station))
         graph = TrackGraph.build(child)
         state = child
-    names = [draw(st.sampled_from(_trains_for(ed, {t.gauge for t in graph.tracks
-                                                    if t.hex == home})))]
+    names = [draw(_one_of(tuple(_trains_for(ed, {t.gauge for t in graph.tracks
+                                                  if t.hex == home}))))]
     # A network where the first train reaches no other station says little: grow another.
     first = Train.named(ed, names[0]).gauge
     assume(sum(1 for n in reach(graph, "EIR", first).arrivals if n[0] == "S") > 1)
     more = _trains_for(ed, {t.gauge for t in graph.tracks if t.hex in laid})
     extra = [k for k in EXTRA_TRAINS if min_trains <= k + 1 <= max_trains]
-    for _ in range(draw(st.sampled_from(extra))):
-        names.append(draw(st.sampled_from(more)))
+    for _ in range(draw(_one_of(tuple(extra)))):
+        names.append(draw(_one_of(tuple(more))))
     duties: list[str] = []
     if with_duty:  # hexes with track some train may use: mostly, but not always, reachable
         gauges = {Train.named(ed, n).gauge for n in names} | {"dual"}
         usable = sorted({t.hex for t in graph.tracks if t.hex in laid and t.gauge in gauges})
-        duties = draw(st.lists(st.sampled_from(usable), min_size=1, max_size=2, unique=True))
+        duties = draw(_some_of(tuple(usable), 1, 2))
     return graph, names, duties
 
 
@@ -294,8 +334,8 @@ def test_listing_over_thresholds_is_the_complete_list_filtered(
         assert len({(k[0], min(k[1:3]), max(k[1:3])) for k in keys}) == len(keys)  # once each
         values = sorted({c[VALUE] for c in complete} | {0, 1})
         totals = sorted({c[VALUE] + c[MAIL] for c in complete} | {0, 1})
-        threshold = data.draw(st.sampled_from(values) | st.integers(0, 400))
-        total_threshold = data.draw(st.sampled_from(totals) | st.integers(0, 600))
+        threshold = data.draw(_one_of_or_up_to(tuple(values), 400))
+        total_threshold = data.draw(_one_of_or_up_to(tuple(totals), 600))
         wanted = sorted(_key(c) for c in complete
                         if c[VALUE] >= threshold or c[VALUE] + c[MAIL] >= total_threshold)
         listed = runs_at_least(gauge_arms, threshold, total_threshold)
@@ -316,7 +356,7 @@ def test_best_compatible_run_is_the_best_of_the_complete_list(
     _, arms = arms_of(graph, "EIR", trains)
     for t in trains:
         runs = [c for c in runs_at_least(arms[t.gauge], 0) if _may_run(c, t)]
-        used = data.draw(st.sampled_from([0, *(c[MASK] for c in runs[:12])]))
+        used = data.draw(_one_of((0, *(c[MASK] for c in runs[:12]))))
         for with_mail in (False, True):
             worth = [c[VALUE] + (c[MAIL] if with_mail else 0) for c in runs
                      if not c[MASK] & used]

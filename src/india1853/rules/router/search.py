@@ -126,11 +126,12 @@ class _TrainSlot:
             # (Identical trains share the groups, and their unlisted runs are the same.)
             best = max(self.unseen, 0)
             top = max(self.unseen_total, best)
-            values, totals = self.values, self.totals_by_total
-            for g, group_key in enumerate(groups.keys):
+            for group_key, value, total in groups.firsts_of(self.values, self.totals_by_total):
                 if not group_key & key:
-                    best = max(best, values[groups.by_value[g][0]])
-                    top = max(top, totals[groups.by_total[g][0]])
+                    if value > best:
+                        best = value
+                    if total > top:
+                        top = total
             found = groups.free[key] = (best, top)
         return found
 
@@ -149,6 +150,17 @@ class _Groups:
     free_positions: dict[int, list[int]] = field(default_factory=dict)
     # The compiled form of the groups by value and by value + mail (built on first use).
     tables: list[router_kernel.CapTable] = field(default_factory=list)
+    # Per group: its key, its best value and its best value + mail (built on first use).
+    firsts: list[tuple[int, int, int]] = field(default_factory=list)
+
+    def firsts_of(self, values: list[int], totals: list[int]) -> list[tuple[int, int, int]]:
+        """Each group's key with the figures of its first (best) run by value and by value +
+        mail, from the lists sorted best first (the same for every slot sharing the groups)."""
+        if not self.firsts:
+            self.firsts.extend((key, values[by_value[0]], totals[by_total[0]])
+                               for key, by_value, by_total in zip(self.keys, self.by_value,
+                                                                  self.by_total, strict=True))
+        return self.firsts
 
 
     @staticmethod
