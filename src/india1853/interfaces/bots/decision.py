@@ -28,16 +28,22 @@ Action = dict[str, Any]
 View = dict[str, Any]
 
 
+# What an engine's action carries beside what it does: its place in the log and its time.
+_STAMPS = ("id", "created_at")
+
+
 def _key(action: Mapping[str, Any]) -> str:
-    return json.dumps({k: v for k, v in action.items() if k not in ("id", "created_at")},
+    return json.dumps({k: v for k, v in action.items() if k not in _STAMPS},
                       sort_keys=True)
 
 
 def _same(priced: Mapping[str, Any], action: Mapping[str, Any]) -> bool:
-    """Whether an option's action is ``action`` (bar its ``id`` and ``created_at``)."""
-    extra = sum(k in priced for k in ("id", "created_at"))
-    return (len(priced) == len(action) + extra
-            and all(k in priced and priced[k] == v for k, v in action.items()))
+    """Whether an option's action is ``action``, their ``id`` and ``created_at`` aside (as
+    :func:`_key` compares them)."""
+    return (len(priced) - sum(k in priced for k in _STAMPS)
+            == len(action) - sum(k in action for k in _STAMPS)
+            and all(k in _STAMPS or (k in priced and priced[k] == v)
+                    for k, v in action.items()))
 
 
 @dataclass(frozen=True)
