@@ -325,17 +325,17 @@ def test_a_decision_without_prices_is_the_same_view_and_legal_list() -> None:
 
 def test_a_bots_remembered_boards_are_the_views_boards() -> None:
     """The greedy bot grows each new view's board from the last one it remembers (more tiles,
-    more bases): the same tiles and bases in the same order, and the same track graph, as the
-    board built afresh from the view; promotions (a tile replaced) are built afresh."""
+    more bases, tiles promoted in their places): the same tiles and bases in the same order,
+    and the same track graph, as the board built afresh from the view."""
     game, _ = played("greedy", 4, seed=3)
     k = knowledge("second")
     positions = Positions()
     replay = Game(game.settings)
-    grown = 0
+    grown = promotions = 0
     last: TrackGraph | None = None
     for action in effective_actions(game.log)[:400]:
         replay.process({**action, "id": replay.next_id()})
-        if action["type"] not in ("lay_tile", "place_base"):
+        if action["type"] not in ("lay_tile", "promote_tile", "place_base"):
             continue
         view = replay.view(None)
         fresh = board_of(k, view)
@@ -346,6 +346,9 @@ def test_a_bots_remembered_boards_are_the_views_boards() -> None:
         graph = TrackGraph.build(board)
         assert graph == TrackGraph.build(fresh)
         # A grown graph keeps the tracks of the one it grew from (a fresh one has its own).
-        grown += bool(last and last.tracks and graph.tracks[0] is last.tracks[0])
+        grows = bool(last and last.tracks and graph.tracks[0] is last.tracks[0])
+        grown += grows
+        promotions += grows and action["type"] == "promote_tile"
         last = graph
     assert grown > 10
+    assert promotions > 0

@@ -28,9 +28,22 @@ Action = dict[str, Any]
 View = dict[str, Any]
 
 
+# What an engine's action carries beside what it does: its place in the log and its time.
+_STAMPS = ("id", "created_at")
+
+
 def _key(action: Mapping[str, Any]) -> str:
-    return json.dumps({k: v for k, v in action.items() if k not in ("id", "created_at")},
+    return json.dumps({k: v for k, v in action.items() if k not in _STAMPS},
                       sort_keys=True)
+
+
+def _same(priced: Mapping[str, Any], action: Mapping[str, Any]) -> bool:
+    """Whether an option's action is ``action``, their ``id`` and ``created_at`` aside (as
+    :func:`_key` compares them)."""
+    return (len(priced) - sum(k in priced for k in _STAMPS)
+            == len(action) - sum(k in action for k in _STAMPS)
+            and all(k in _STAMPS or (k in priced and priced[k] == v)
+                    for k, v in action.items()))
 
 
 @dataclass(frozen=True)
@@ -56,13 +69,39 @@ class Decision:
         negative: it receives); 0 when no money moves."""
         if not self.priced:
             raise ValueError("decision: built without prices (priced=False)")
+        option = self._option_of(action)
+        if option is not None:
+            return int(option["cost"] or 0)
         return self._costs.get(_key(action), 0)
 
     def label(self, action: Mapping[str, Any]) -> str:
         """The turn model's label of one of ``legal`` (its words for a person, as the terminal
         and the browser show the option: "Bond £60", "Lay 5 on G7 rot 0"); the action's type
         for an action the options do not hold."""
+        option = self._option_of(action)
+        if option is not None:
+            return str(option["label"])
         return self._labels.get(_key(action), str(action.get("type", "?")).replace("_", " "))
+
+    def _option_of(self, action: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The option of ``action`` when it is one of ``legal`` itself (the object, as a bot
+        passes it back) and the options price ``legal`` one for one in its order (as
+        :func:`decision_for` builds them): found without encoding every option's action
+        (a lay decision has hundreds); None otherwise (found by its encoding)."""
+        index = self._index.get(id(action))
+        if index is None or self.legal[index] is not action:
+            return None
+        return self.options[index]
+
+    @cached_property
+    def _index(self) -> dict[int, int]:
+        """Each of ``legal`` by its identity: its index, when ``options`` are ``legal``
+        priced in the same order (each option's action is the legal action with an ``id``
+        and a ``created_at``); empty otherwise."""
+        if len(self.options) != len(self.legal) or not all(
+                _same(o["action"], a) for o, a in zip(self.options, self.legal, strict=True)):
+            return {}
+        return {id(a): i for i, a in enumerate(self.legal)}
 
     @cached_property
     def _costs(self) -> dict[str, int]:

@@ -9,12 +9,12 @@ a city lies, what a tile's track leads to, how big a train is).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from india1853.board.graph import TrackGraph
-from india1853.board.hexes import neighbour
+from india1853.board.hexes import distance, neighbour
 from india1853.board.state import Base, BoardState, PlacedTile
 from india1853.board.tiles import exits
 from india1853.data.loader import load_edition
@@ -61,6 +61,33 @@ class Knowledge:
     frontier: dict[str, int]
     number_of: dict[str, int]
     initials_of: dict[int, str]
+    # The edition's preprinted tiles (a city or town printed on the map, 4.1.10).
+    preprinted: frozenset[str] = frozenset()
+    # Memos of two pure functions of the map, asked thousands of times a game by the track
+    # score: the hexes a tile laid on a hex leads into, and the distance between two hexes.
+    _leads: dict[tuple[str, str, int], tuple[str, ...]] = field(
+        default_factory=dict, compare=False, repr=False)
+    _distances: dict[tuple[str, str], int] = field(
+        default_factory=dict, compare=False, repr=False)
+
+    def leads_into(self, h: str, tile_id: str, rotation: int) -> tuple[str, ...]:
+        """The grid hexes that tile ``tile_id`` laid on ``h`` at ``rotation`` has track
+        towards (its exits' neighbours on the grid)."""
+        key = (h, tile_id, rotation)
+        out = self._leads.get(key)
+        if out is None:
+            out = self._leads[key] = tuple(
+                n for side in exits(self.ed.tiles[tile_id], rotation)
+                if (n := neighbour(h, side)) is not None)
+        return out
+
+    def distance(self, a: str, b: str) -> int:
+        """:func:`india1853.board.hexes.distance`, remembered."""
+        key = (a, b)
+        d = self._distances.get(key)
+        if d is None:
+            d = self._distances[key] = distance(a, b)
+        return d
 
 
 @cache
@@ -82,6 +109,7 @@ def knowledge(edition: str) -> Knowledge:
         frontier=frontier,
         number_of={c.initials: c.number for c in ed.companies},
         initials_of={c.number: c.initials for c in ed.companies},
+        preprinted=frozenset(t for t, spec in ed.tiles.items() if spec.preprinted),
     )
 
 
@@ -141,29 +169,34 @@ class Positions:
 
     def _grown(self, key: tuple[Any, ...]) -> BoardState | None:
         """The board of ``key`` made from the last board remembered, when that one's track
-        graph is built and the new board is it with more tiles on hexes that had none and more
-        bases, each appended in order (the lays and bases since the bot's last decision): by
-        the board's own ``with_tile`` and ``with_base``, so that each track graph grows from
-        the one before (``TrackGraph.build``) instead of being built again from every tile.
-        None unless the result has exactly the tiles and bases of ``key`` in the same order
-        (the board :func:`board_of` builds, so the same graph and the same values)."""
+        graph is built and the new board is it with some tiles promoted in their places, more
+        tiles on hexes that had none and more bases, each appended in order (the lays and
+        bases since the bot's last decision): by the board's own ``with_tile`` and
+        ``with_base``, so that each track graph grows from the one before
+        (``TrackGraph.build``) instead of being built again from every tile.  None unless the
+        result has exactly the tiles and bases of ``key`` in the same order (the board
+        :func:`board_of` builds, so the same graph and the same values)."""
         if not self._boards:
             return None
         last_key, last = next(reversed(self._boards.items()))
         name, tiles, bases = key
-        _, old_tiles, old_bases = last_key
+        old_tiles = last_key[1]
         if (id(last) not in self._graphed or last_key[0] != name
-                or len(tiles) < len(old_tiles) or tiles[:len(old_tiles)] != old_tiles
-                or bases[:len(old_bases)] != old_bases or last_key == key):
+                or len(tiles) < len(old_tiles) or last_key == key):
             return None
+        # A promoted tile keeps its hex's place among the tiles (4.2: a tile replaced).
+        pairs = list(zip(old_tiles, tiles[:len(old_tiles)], strict=True))
+        if any(new[0] != old[0] for old, new in pairs):
+            return None
+        promoted = [new for old, new in pairs if new != old]
         board = last
         try:
             # Each graph grows from its parent's while the parent is alive (a weak reference).
-            for h, t, r in tiles[len(old_tiles):]:
+            for h, t, r in (*promoted, *tiles[len(old_tiles):]):
                 grown = board.with_tile(h, t, r)
                 TrackGraph.build(grown)
                 board = grown
-            for c, h, st in bases[len(old_bases):]:
+            for c, h, st in bases[len(board.bases):]:
                 grown = board.with_base(Base(c, h, st))
                 TrackGraph.build(grown)
                 board = grown
@@ -219,14 +252,14 @@ def broad_track_left(k: Knowledge, board: BoardState) -> bool:
 def reached_hexes(k: Knowledge, tiles: dict[str, list[Any]]) -> set[str]:
     """Hexes with track: a laid tile, or a preprinted city some laid tile leads into."""
     reached: set[str] = set()
+    preprinted = k.preprinted
     for h, (tile_id, rotation) in tiles.items():
-        tile = k.ed.tiles[tile_id]
-        if tile.preprinted:
+        if tile_id in preprinted:
             continue
         reached.add(h)
-        for side in exits(tile, rotation):
-            n = neighbour(h, side)
-            if n is not None and n in tiles and k.ed.tiles[tiles[n][0]].preprinted:
+        for n in k.leads_into(h, tile_id, rotation):
+            there = tiles.get(n)
+            if there is not None and there[0] in preprinted:
                 reached.add(n)
     return reached
 

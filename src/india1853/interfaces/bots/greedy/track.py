@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from india1853.board.hexes import distance, neighbour
-from india1853.board.tiles import exits
 from india1853.errors import India1853Error
 from india1853.interfaces.bots.decision import Action, Decision
 from india1853.interfaces.bots.greedy.common import (
@@ -53,7 +51,7 @@ class Track(BotBase):
 
         def pull(h: str) -> float:
             if h not in potential:
-                potential[h] = max((w / (1 + distance(h, t)) for t, w in targets.items()),
+                potential[h] = max((w / (1 + k.distance(h, t)) for t, w in targets.items()),
                                    default=0.0)
             return potential[h]
 
@@ -172,9 +170,8 @@ class Track(BotBase):
         if cost > 0 and cost > spare:
             return float("-inf")
         ahead = 0.0
-        for side in exits(tile, a["rotation"]):
-            n = neighbour(h, side)
-            if n is not None and n not in tiles and n in k.ed.board.hexes:
+        for n in k.leads_into(h, a["tile"], a["rotation"]):
+            if n not in tiles and n in k.ed.board.hexes:
                 ahead = max(ahead, pull(n))
         return targets.get(h, 0.0) + station_value(tile) + ahead - COST_WEIGHT * cost
 
@@ -195,7 +192,7 @@ class Track(BotBase):
         for h, value in k.station_hexes.items():
             if h in reached or not bases:
                 continue
-            if min(distance(h, b) for b in bases) <= NEARBY:
+            if min(k.distance(h, b) for b in bases) <= NEARBY:
                 out[h] = float(value + k.frontier.get(h, 0) // 2)
         me = self._me(view)
         if me["cities"] and not me["bond_returned"]:
