@@ -5,6 +5,7 @@ OpenAPI schema walked with every seat's token and none)."""
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -92,9 +93,19 @@ def number(n: int) -> re.Pattern[bytes]:
     return re.compile(rb"(?<![0-9.])" + str(n).encode() + rb"(?![0-9])")
 
 
+_PATHS: weakref.WeakKeyDictionary[TestClient, dict[str, Any]] = weakref.WeakKeyDictionary()
+
+
+def _paths(c: TestClient) -> dict[str, Any]:
+    """The server's OpenAPI paths: one schema per app, read once for all its walks."""
+    if c not in _PATHS:
+        _PATHS[c] = c.get("/openapi.json").json()["paths"]
+    return _PATHS[c]
+
+
 def walk(c: TestClient, game: str, token: str | None) -> dict[str, bytes]:
     """Every GET route of the OpenAPI schema (and the pages), with ``token``."""
-    paths = c.get("/openapi.json").json()["paths"]
+    paths = _paths(c)
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     last = c.get(f"/api/games/{game}").json()["last_action_id"]
     out: dict[str, bytes] = {}

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Connection, delete, insert, select
+from sqlalchemy import Connection, bindparam, delete, insert, select
 
 from india1853.interfaces.web.db import Database, games
 from india1853.interfaces.web.seat_tables import stand_ins
@@ -26,16 +26,14 @@ REASONS = {"own": "handed over by its player", "clock": "its clock ran out",
            "left": "its player deleted his account"}
 
 
+_BOTS_OF = (select(stand_ins.c.seat, stand_ins.c.bot)
+            .where(stand_ins.c.game_id == bindparam("game_id")).order_by(stand_ins.c.seat))
+
+
 def bots_of(db: Database, game_id: str) -> dict[str, str]:
     """The seats bots play for the time being, and each one's bot (asked before every
-    action: on SQLite by one plain statement, in the primary key's order as SQLAlchemy's
-    select reads it)."""
-    if db.sqlite:
-        return {str(seat): str(bot) for seat, bot in db.sqlite_rows(
-            "SELECT seat, bot FROM stand_ins WHERE game_id = ? ORDER BY seat", (game_id,))}
-    with db.read() as conn:
-        return {r.seat: r.bot for r in conn.execute(
-            select(stand_ins).where(stand_ins.c.game_id == game_id)).all()}
+    action: one small read, db.py)."""
+    return {seat: bot for seat, bot in db.rows(_BOTS_OF, game_id=game_id)}
 
 
 def why(db: Database, game_id: str, seat: str) -> str:

@@ -53,7 +53,7 @@ from email.message import EmailMessage
 from typing import Any, NamedTuple
 
 from anyio import CapacityLimiter, to_thread
-from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy import Connection, bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from india1853.interfaces.web.db import (
@@ -176,6 +176,11 @@ def _webhook_url(url: object) -> str:
     return url
 
 
+_SETTINGS_OF = (select(alert_settings.c.webhook, alert_settings.c.email,
+                       alert_settings.c.quiet_seconds)
+                .where(alert_settings.c.owner == bindparam("owner")))
+
+
 class _SettingsRow(NamedTuple):
     webhook: str | None
     email: str | None
@@ -216,16 +221,10 @@ class Alerts:
         return _settings_answer(self._settings_of(owner), self.config)
 
     def _settings_of(self, owner: str) -> Any:
-        """The owner's settings row (None: none); on SQLite by one plain statement (db.py):
-        a seat's page asks for them."""
-        db = self.store.db
-        if db.sqlite:
-            found = db.sqlite_rows("SELECT webhook, email, quiet_seconds FROM alert_settings "
-                                   "WHERE owner = ?", (owner,))
-            return _SettingsRow(*found[0]) if found else None
-        with db.read() as conn:
-            return conn.execute(select(alert_settings)
-                                .where(alert_settings.c.owner == owner)).one_or_none()
+        """The owner's settings row (None: none): one small read (db.py), a seat's page
+        asks for them."""
+        found = self.store.db.rows(_SETTINGS_OF, owner=owner)
+        return _SettingsRow(*found[0]) if found else None
 
     def save(self, game_id: str, token: str | None, seat: str | None,
              body: object) -> dict[str, Any]:

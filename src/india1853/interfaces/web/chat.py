@@ -21,7 +21,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import bindparam, func, insert, select
 
 from india1853.interfaces.web.db import Database, chat_messages
 from india1853.interfaces.web.entry import ApiError
@@ -32,6 +32,15 @@ BURST = 10  # messages a seat may write in WINDOW_SECONDS
 WINDOW_SECONDS = 60.0
 PAGE = 200  # messages per answer at most (the oldest first; ask again with ``after``)
 ALLOWED_CONTROLS = {"\n", "\t"}
+
+# Every page and stream asks for these: small reads (db.py), each statement built once.
+_NEWEST = (select(chat_messages.c.id).where(chat_messages.c.game_id == bindparam("game_id"))
+           .order_by(chat_messages.c.id.desc()).limit(PAGE))
+_AFTER = (select(chat_messages.c.id, chat_messages.c.seat, chat_messages.c.text,
+                 chat_messages.c.created_at)
+          .where(chat_messages.c.game_id == bindparam("game_id"))
+          .where(chat_messages.c.id > bindparam("after"))
+          .order_by(chat_messages.c.id).limit(PAGE))
 
 
 def message_text(body: object) -> str:
@@ -58,10 +67,6 @@ def message_text(body: object) -> str:
     return text
 
 
-def _message(row: Any) -> dict[str, Any]:
-    return {"id": row.id, "seat": row.seat, "text": row.text, "created_at": row.created_at}
-
-
 @dataclass
 class Chat:
     """The chat of every game on one database (every method blocks: run it in a thread)."""
@@ -82,26 +87,11 @@ class Chat:
 
     def _newest(self, game_id: str) -> list[int]:
         """The ids of the newest PAGE messages, the newest first (each stream asks once)."""
-        if self.db.sqlite:
-            return [int(i) for i, in self.db.sqlite_rows(
-                "SELECT id FROM chat_messages WHERE game_id = ? ORDER BY id DESC LIMIT ?",
-                (game_id, PAGE))]
-        with self.db.read() as conn:
-            return [int(i) for i in conn.execute(
-                select(chat_messages.c.id).where(chat_messages.c.game_id == game_id)
-                .order_by(chat_messages.c.id.desc()).limit(PAGE)).scalars().all()]
+        return [int(i) for i, in self.db.rows(_NEWEST, game_id=game_id)]
 
     def _after(self, game_id: str, after: int) -> list[dict[str, Any]]:
-        if self.db.sqlite:  # every page and stream asks: one plain statement (db.py)
-            return [{"id": i, "seat": seat, "text": text, "created_at": at}
-                    for i, seat, text, at in self.db.sqlite_rows(
-                        "SELECT id, seat, text, created_at FROM chat_messages WHERE game_id = ? "
-                        "AND id > ? ORDER BY id LIMIT ?", (game_id, after, PAGE))]
-        with self.db.read() as conn:
-            rows = conn.execute(select(chat_messages).where(chat_messages.c.game_id == game_id)
-                                .where(chat_messages.c.id > after)
-                                .order_by(chat_messages.c.id).limit(PAGE)).all()
-        return [_message(r) for r in rows]
+        return [{"id": i, "seat": seat, "text": text, "created_at": at}
+                for i, seat, text, at in self.db.rows(_AFTER, game_id=game_id, after=after)]
 
     def post(self, game_id: str, token: str | None, seat: str | None,
              body: object) -> dict[str, Any]:

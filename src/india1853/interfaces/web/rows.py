@@ -55,10 +55,7 @@ class Rows:
     def current_count(self, game_id: str) -> int:
         """The game row's count of actions now, read alone (one statement; on SQLite without
         a transaction of its own); 404 for a game that does not exist."""
-        if not self.db.sqlite:
-            with self.db.read() as conn:
-                return self.count(conn, game_id)
-        count = self.db.sqlite_scalar("SELECT actions FROM games WHERE id = ?", (game_id,))
+        count = self.db.scalar(_COUNT, game_id=game_id)
         if count is None:
             raise ApiError(404, f"game {game_id!r}: no such game")
         return int(count)

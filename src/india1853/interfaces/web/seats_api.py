@@ -19,12 +19,14 @@ from typing import Any, Literal, TypeVar
 from anyio import to_thread
 from fastapi import APIRouter, FastAPI, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import bindparam, exists, select
 from sqlalchemy.exc import IntegrityError
 
 from india1853.interfaces.web import absence, clock, consent
 from india1853.interfaces.web.access import Access, access_of
 from india1853.interfaces.web.entry import ApiError, Entry, encode
 from india1853.interfaces.web.request_input import bearer, read_model
+from india1853.interfaces.web.seat_tables import consents, seat_clocks
 from india1853.interfaces.web.store import GameStore
 from india1853.interfaces.web.takebacks import branch, undos_to
 
@@ -134,17 +136,17 @@ def expire_all(store: GameStore, now: float, game_id: str | None = None) -> list
 
 # Whether a game holds anything ``expire_all`` could claim: a clock running unflagged or an
 # open takeback (what consent.expire and clock.expire select, less their time and rules
-# conditions). One raw SQLite statement, a hundredth of their two SQLAlchemy queries: it runs
+# conditions). One small read (db.py), a hundredth of their two queries on SQLite: it runs
 # before every human action, and most games have no clock.
-_EXPIRABLE = ("SELECT EXISTS (SELECT 1 FROM seat_clocks WHERE game_id = ? AND running_since "
-              "IS NOT NULL AND flagged_at IS NULL) OR EXISTS (SELECT 1 FROM consents WHERE "
-              "game_id = ? AND kind = 'takeback' AND status = 'open')")
+_EXPIRABLE = select(
+    exists().where(seat_clocks.c.game_id == bindparam("game_id"))
+    .where(seat_clocks.c.running_since.is_not(None)).where(seat_clocks.c.flagged_at.is_(None))
+    | exists().where(consents.c.game_id == bindparam("game_id"))
+    .where(consents.c.kind == "takeback").where(consents.c.status == "open"))
 
 
 def _may_expire(store: GameStore, game_id: str) -> bool:
-    if not store.db.sqlite:
-        return True
-    return bool(store.db.sqlite_scalar(_EXPIRABLE, (game_id, game_id)))
+    return bool(store.db.scalar(_EXPIRABLE, game_id=game_id))
 
 
 # --- answers -----------------------------------------------------------------------------
