@@ -267,8 +267,11 @@ def test_kill_9_of_one_process_loses_no_acknowledged_action(
     while len(acked) < 20:
         assert time.monotonic() < deadline
         time.sleep(0.05)
-    a.kill()  # SIGKILL mid-stream; B goes on
-    time.sleep(0.5)
+    a.kill()  # SIGKILL mid-stream; B goes on: until it has acknowledged five more actions
+    goes_on = len(acked) + 5
+    while len(acked) < goes_on:
+        assert time.monotonic() < deadline, "B did not go on after A's kill"
+        time.sleep(0.02)
     stop.set()
     for t in players:
         t.join()
