@@ -29,7 +29,10 @@ class Server:
     """One ``india1853 serve --port 0`` process on ``db_url`` (and Redis if given)."""
 
     def __init__(self, log_dir: Path, db_url: str, redis_url: str | None = None,
-                 bot_delay: float = 0.0, options: tuple[str, ...] = ()) -> None:
+                 bot_delay: float = 0.0, options: tuple[str, ...] = (),
+                 wait: bool = True) -> None:
+        """Started; ``url`` once it listens, at once or (``wait=False``) after
+        :meth:`ready`, so that two processes start side by side."""
         log_dir.mkdir(parents=True, exist_ok=True)
         self.log_dir = log_dir
         self._stderr = open(log_dir / "server.err", "ab")  # noqa: SIM115 (closed in _close)
@@ -47,7 +50,15 @@ class Server:
             self.process = forkserver.spawn(cmd, stdin=null.fileno(), stdout=write_end,
                                             stderr=self._stderr.fileno())
         os.close(write_end)
-        self.url = self._address()
+        self.url = ""
+        if wait:
+            self.ready()
+
+    def ready(self) -> Server:
+        """Until the process listens: its ``url``."""
+        if not self.url:
+            self.url = self._address()
+        return self
 
     def _address(self) -> str:
         selector = selectors.DefaultSelector()
@@ -87,6 +98,13 @@ class Server:
             self.stdout = -1
         if not self._stderr.closed:
             self._stderr.close()
+
+
+def warm() -> None:
+    """Boots the test process's fork server now (its imports: some 3 CPU-seconds and several
+    of waiting), beside the PostgreSQL and chromium starts, instead of at the first server's
+    start; its first ``spawn`` waits for it."""
+    forkserver._client()
 
 
 def client(url: str) -> httpx.Client:

@@ -28,7 +28,7 @@ from typing import Any
 import httpx
 import pytest
 import services
-from cluster import Server, Stream, auth, client
+from cluster import Server, Stream, auth, client, warm
 from sqlalchemy import create_engine, text
 
 PLAYERS = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}, {"name": "Dan"}]
@@ -64,14 +64,19 @@ def pair(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
          ) -> Iterator[Pair]:
     """The module's two processes on a database of their own (``pg_url``'s tests empty the
     other one) and the test process's Redis; each test plays its own game on them."""
+    warm()  # the fork server's imports beside PostgreSQL's start (the first user's)
     db = services.empty_postgres(request.config, "india1853_pair")
     redis = services.shared_redis(request.config)
     base = tmp_path_factory.mktemp("pair")
-    a = Server(base / "a", db, redis)
+    # Both start side by side (their schema checks and starts overlap).
+    started: list[Server] = []
     try:
-        b = Server(base / "b", db, redis)
+        for name in ("a", "b"):
+            started.append(Server(base / name, db, redis, wait=False))
+        a, b = (s.ready() for s in started)
     except BaseException:
-        a.stop()
+        for server in started:
+            server.stop()
         raise
     yield Pair(db, a, b)
     a.stop()
@@ -262,8 +267,11 @@ def test_kill_9_of_one_process_loses_no_acknowledged_action(
     while len(acked) < 20:
         assert time.monotonic() < deadline
         time.sleep(0.05)
-    a.kill()  # SIGKILL mid-stream; B goes on
-    time.sleep(0.5)
+    a.kill()  # SIGKILL mid-stream; B goes on: until it has acknowledged five more actions
+    goes_on = len(acked) + 5
+    while len(acked) < goes_on:
+        assert time.monotonic() < deadline, "B did not go on after A's kill"
+        time.sleep(0.02)
     stop.set()
     for t in players:
         t.join()

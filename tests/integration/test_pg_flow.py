@@ -11,32 +11,45 @@ test_pg_cluster.py (services.py); the test process's one chromium (tests/conftes
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 import services
-from cluster import Server  # puts tests/web on the path (the fork server, sinks, the flow)
+from cluster import Server, warm  # puts tests/web on the path (the fork server, sinks, flow)
 from flow22 import Flow, Receivers, Urls, server_options
 from playwright.sync_api import Browser
 from sinks import SmtpSink, WebhookReceiver
 
 
+def _services(config: pytest.Config) -> tuple[str, str]:
+    return services.empty_postgres(config), services.shared_redis(config)
+
+
 def test_the_flow_with_pages_on_two_processes_of_postgresql_and_redis(
         tmp_path: Path, browser: Browser, request: pytest.FixtureRequest) -> None:
-    db, redis = services.empty_postgres(request.config), services.shared_redis(request.config)
+    # Side by side: the fork server's imports, PostgreSQL's and Redis's starts (a thread
+    # waits for them) and chromium opening the flow's four browsers; then both processes.
+    warm()
     hook, smtp = WebhookReceiver(), SmtpSink()
     options = tuple(server_options(smtp.port))
+    flow = None
+    servers: list[Server] = []
     try:
-        one = Server(tmp_path / "one", db, redis, options=options)
-        two = Server(tmp_path / "two", db, redis, options=options)
-        flow = Flow(browser, Urls(uma=one.url, vic=two.url, wes=one.url, watcher=two.url),
-                    Receivers(hook.to, hook.url, smtp.messages), tmp_path)
-        try:
-            flow.run()
-        finally:
-            flow.close()
-            one.stop()
-            two.stop()
+        with ThreadPoolExecutor(1) as pool:
+            started = pool.submit(_services, request.config)
+            try:
+                flow = Flow(browser, Receivers(hook.to, hook.url, smtp.messages), tmp_path)
+            finally:
+                db, redis = started.result()
+        for name in ("one", "two"):
+            servers.append(Server(tmp_path / name, db, redis, options=options, wait=False))
+        one, two = (s.ready() for s in servers)
+        flow.run(Urls(uma=one.url, vic=two.url, wes=one.url, watcher=two.url))
     finally:
+        if flow is not None:
+            flow.close()
+        for server in servers:
+            server.stop()
         hook.close()
         smtp.close()

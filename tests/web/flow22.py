@@ -50,7 +50,10 @@ from webclient import TLS
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 LAPTOP = {"width": 1366, "height": 768}
 TIMEOUT_MS = 30_000
-BANK_SECONDS = 12.0  # each seat's clock: Uma's and Vic's bonds go at once, Wes writes none
+# Each seat's clock: Uma's and Vic's bonds go at once after the start (2.5 s under a load of
+# 16 on this 2-core machine), Wes writes none; his runs out during the chat or just after it
+# (12 s left the flow waiting some 5 s for it on a quiet machine).
+BANK_SECONDS = 8.0
 INCREMENT_SECONDS = 600  # after a turn nobody runs out again in the flow
 QUIET_MINUTES = 60  # every seat's quiet time: exactly one alert per seat in the flow
 HOSTILE = '<img src=x onerror="window.__pwned=1"> <b>bold?</b>'
@@ -69,9 +72,9 @@ class Urls:
 @dataclass
 class Player:
     name: str
-    url: str
     context: BrowserContext
     page: Page
+    url: str = ""  # his server process's (``Flow.run``)
     errors: list[str] = field(default_factory=list)
 
     def watch(self, page: Page) -> Page:
@@ -97,12 +100,12 @@ def server_options(smtp_port: int) -> list[str]:
             "--smtp-from", "alerts@india1853.test", "--no-smtp-starttls"]
 
 
-def _player(browser: Browser, name: str, url: str) -> Player:
+def _player(browser: Browser, name: str) -> Player:
     # wait_for_function's string predicates are eval'd, which the page's CSP forbids
     # (test_browser.py: the UI itself runs under the real CSP in test_the_ui_runs_under_...).
     context = browser.new_context(viewport=LAPTOP, bypass_csp=True)  # type: ignore[arg-type]
     context.set_default_timeout(TIMEOUT_MS)
-    player = Player(name, url, context, context.new_page())
+    player = Player(name, context, context.new_page())
     player.watch(player.page)
     return player
 
@@ -225,18 +228,19 @@ def _act(player: Player, client: httpx.Client, url: str, game: str) -> str:
 
 
 class Flow:
-    """The flow's players, game and receivers; ``run()`` does it all."""
+    """The flow's players, game and receivers; ``run(urls)`` does it all.  The browsers (four
+    contexts, a page each: some CPU-seconds of chromium) are opened at once, so that a test
+    may start its servers meanwhile and hand their addresses to ``run``."""
 
-    def __init__(self, browser: Browser, urls: Urls, receivers: Receivers, tmp: Path,
+    def __init__(self, browser: Browser, receivers: Receivers, tmp: Path,
                  bank: float = BANK_SECONDS) -> None:
-        self.urls = urls
         self.receivers = receivers
         self.tmp = tmp
         self.bank = bank
-        self.uma = _player(browser, "Uma", urls.uma)
-        self.vic = _player(browser, "Vic", urls.vic)
-        self.wes = _player(browser, "Wes", urls.wes)
-        self.watcher = _player(browser, "watcher", urls.watcher)
+        self.uma = _player(browser, "Uma")
+        self.vic = _player(browser, "Vic")
+        self.wes = _player(browser, "Wes")
+        self.watcher = _player(browser, "watcher")
         self.players = {p.name: p for p in (self.uma, self.vic, self.wes)}
         self.http = http()
         self.game = ""
@@ -249,7 +253,9 @@ class Flow:
             p.context.close()
         self.http.close()
 
-    def run(self) -> None:
+    def run(self, urls: Urls) -> None:
+        self.uma.url, self.vic.url, self.wes.url, self.watcher.url = (
+            urls.uma, urls.vic, urls.wes, urls.watcher)
         # Pages under a loaded machine's CPU: every expectation waits up to 30 s (Playwright's
         # default is 5 s), restored after the flow.
         expect.set_options(timeout=TIMEOUT_MS)
@@ -441,8 +447,7 @@ class Flow:
         now = deciding(self.http, self.uma.url, game)
         assert len(now) == 1, now
         for p in self.players.values():
-            page = p.watch(p.context.new_page())
-            page.goto(f"{p.url}/my-games")
+            page = _beside(p, f"{p.url}/my-games")
             row = page.locator(f"#mine tr[data-game='{game}']")
             expect(row).to_contain_text(p.name)
             if p.name in now:
@@ -543,6 +548,20 @@ class Flow:
         mail = r.mails[0]
         assert mail["To"] == "vic@example.org" and mail["Subject"] == "1853: your turn"
         assert f"your turn, Vic (game {game}, " in mail.get_payload()
+
+
+def _beside(player: Player, url: str) -> Page:
+    """A second tab of the player's browser at ``url``, opened from his game page as a link
+    opens one (``window.open``): it shares the game page's renderer process, where a tab of
+    its own (``context.new_page()``) started a renderer of its own (about 1 CPU-s of chromium
+    each, three times a flow)."""
+    # Watched from its creation on (the context's event), before any script of it runs.
+    player.context.once("page", player.watch)
+    with player.context.expect_page() as opened:
+        player.page.evaluate("url => { window.open(url); }", url)
+    page = opened.value
+    page.wait_for_load_state()
+    return page
 
 
 def _ask_takeback(page: Page, to: int) -> None:

@@ -6,6 +6,7 @@ loopback.  The steps are flow22.py's (shared with tests/integration/test_pg_flow
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from conftest import ServerProcess
@@ -17,16 +18,23 @@ from sinks import SmtpSink, WebhookReceiver
 def test_two_accounts_and_a_guest_play_one_game_with_open_seats_a_clock_and_alerts(
         browser: Browser, tmp_path: Path) -> None:
     hook, smtp = WebhookReceiver(), SmtpSink()
-    server = ServerProcess(tmp_path / "server", *server_options(smtp.port))
-    flow = None
+    flow = server = None
     try:
+        # The server starts (the worker's first start boots the fork server: its imports)
+        # while chromium opens the flow's four browsers.
+        with ThreadPoolExecutor(1) as pool:
+            starting = pool.submit(ServerProcess, tmp_path / "server",
+                                   *server_options(smtp.port))
+            try:
+                flow = Flow(browser, Receivers(hook.to, hook.url, smtp.messages), tmp_path)
+            finally:
+                server = starting.result()
         url = server.url
-        flow = Flow(browser, Urls(url, url, url, url),
-                    Receivers(hook.to, hook.url, smtp.messages), tmp_path)
-        flow.run()
+        flow.run(Urls(url, url, url, url))
     finally:
         if flow is not None:
             flow.close()
-        server.stop()
+        if server is not None:
+            server.stop()
         hook.close()
         smtp.close()
