@@ -182,9 +182,10 @@ class TrackGraph:
         hint = state._derived.pop("grown_from", None)
         if not isinstance(hint, tuple):
             return None
-        ref, hex, promoted = hint
-        parent = ref()
-        old = None if parent is None else parent._derived.get("track_graph")
+        ref, old, hex, promoted = hint
+        if old is None:
+            parent = None if ref is None else ref()
+            old = None if parent is None else parent._derived.get("track_graph")
         if not isinstance(old, TrackGraph):
             return None
         tokens = _tokens_of(state)

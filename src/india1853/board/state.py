@@ -198,9 +198,14 @@ class BoardState:
         (appended last to ``tiles``), or with the tile on ``hex`` promoted (in its place
         among the tiles), or (``hex`` None) with the same tiles: the track graph
         (``TrackGraph.build``) then grows the parent's graph instead of building its own from
-        scratch, if the parent's is built.  A weak reference: an old board is not kept alive
-        by its successor."""
-        self._derived["grown_from"] = (weakref.ref(parent), hex, promoted)
+        scratch, if the parent's is built.  The parent's graph itself when it is built already
+        (a replay drops the old board at once, and the new one's graph is often asked for only
+        later); else a weak reference to the parent, whose graph may be built before this one's:
+        an old board is not kept alive by its successor, only its graph until this one's is
+        built."""
+        graph = parent._derived.get("track_graph")
+        source = weakref.ref(parent) if graph is None else None
+        self._derived["grown_from"] = (source, graph, hex, promoted)
 
 
 def _moved_base(base: Base, mapping: Mapping[str, str], tile: TileSpec) -> Base:

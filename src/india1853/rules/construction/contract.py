@@ -38,19 +38,42 @@ def _connected_stations(
     graph: TrackGraph, start: StationNode,
     walk: dict[StationNode, list[StationNode]] | None = None,
 ) -> set[StationNode]:
-    """Every station joined to ``start`` under the rules of 4.3.1 / 31.24."""
+    """Every station joined to ``start`` under the rules of 4.3.1 / 31.24: from each station
+    found, its city's other large stations (a walk) and the stations reached along track of
+    one gauge without passing a station.  One search for them all:
+    where a line goes on from a tile edge depends on the edge, the hex it came from and its
+    gauge, not on the station it left, so the track between two stations is followed once
+    per gauge, not once from each end."""
     if walk is None:
         walk = _walks(graph)
-    found: set[StationNode] = set()
-    todo: deque[StationNode] = deque([start])
-    while todo:
-        station = todo.popleft()
-        if station in found:
-            continue
-        found.add(station)
-        todo.extend(walk[station])
+    found: set[StationNode] = {start}
+    stations: deque[StationNode] = deque([start])
+    seen: set[tuple[Node, str, Gauge]] = set()
+
+    def arrive(station: StationNode) -> None:
+        if station not in found:
+            found.add(station)
+            stations.append(station)
+
+    while stations:
+        station = stations.popleft()
+        for other in walk[station]:
+            arrive(other)
         for g in LINE_GAUGES:
-            todo.extend(_next_stations(graph, station, g))
+            todo: deque[tuple[Node, str]] = deque([(station, "")])
+            while todo:
+                node, came_from = todo.popleft()
+                for t in graph.adjacent(node, g):
+                    if node[0] == "E" and t.hex == came_from:
+                        continue
+                    nxt = t.other(node)
+                    if nxt[0] == "S":
+                        arrive(nxt)
+                        continue
+                    key = (nxt, t.hex, g)
+                    if key not in seen:
+                        seen.add(key)
+                        todo.append((nxt, t.hex))
     return found
 
 
@@ -73,26 +96,6 @@ def _joined_hexes(state: BoardState, graph: TrackGraph, start: StationNode) -> f
     for n in joined:
         classes[n] = hexes
     return hexes
-
-
-def _next_stations(graph: TrackGraph, start: StationNode, gauge: Gauge) -> Iterable[StationNode]:
-    """Stations reached from ``start`` along track of one gauge without passing a station."""
-    seen: set[tuple[Node, str]] = set()
-    todo: deque[tuple[Node, str]] = deque([(start, "")])
-    while todo:
-        node, came_from = todo.popleft()
-        for t in graph.adjacent(node, gauge):
-            if node[0] == "E" and t.hex == came_from:
-                continue
-            nxt = t.other(node)
-            if nxt[0] == "S":
-                if nxt != start:
-                    yield nxt
-                continue
-            state = (nxt, t.hex)
-            if state not in seen:
-                seen.add(state)
-                todo.append(state)
 
 
 def contract_connected(state: BoardState, cities: Iterable[str]) -> bool:

@@ -66,9 +66,17 @@ def open_board(rules: GameRules, st: GameState) -> BoardState:
     closed = closed_hex(rules, st)
     if closed is None:
         return st.board
+    # Kept with the board (immutable): a railway turn asks for it many times, and each new
+    # board would build its track graph anew.
+    key = f"open_board:{closed}"
+    kept = st.board._derived.get(key)
+    if isinstance(kept, BoardState):
+        return kept
     tiles = {h: t for h, t in st.board.tiles.items() if h != closed}
-    return BoardState(st.board.edition, tiles, tuple(b for b in st.board.bases
-                                                     if b.hex != closed))
+    board = BoardState(st.board.edition, tiles, tuple(b for b in st.board.bases
+                                                      if b.hex != closed))
+    st.board._derived[key] = board
+    return board
 
 
 def check_open(rules: GameRules, st: GameState, hex: str, tile: str | None,
