@@ -68,11 +68,14 @@ def pair(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     db = services.empty_postgres(request.config, "india1853_pair")
     redis = services.shared_redis(request.config)
     base = tmp_path_factory.mktemp("pair")
-    # Both start side by side (their schema checks and starts overlap).
+    # Both start side by side (their schema checks and starts overlap). Their bot sweeps look
+    # every 0.5 s instead of 5 s (`serve --sweep-seconds`): test_bots_go_on_when_the_process_
+    # that_woke_them_dies waits for B's sweep, and no test of the pair is about its interval.
     started: list[Server] = []
     try:
         for name in ("a", "b"):
-            started.append(Server(base / name, db, redis, wait=False))
+            started.append(Server(base / name, db, redis, options=("--sweep-seconds", "0.5"),
+                                  wait=False))
         a, b = (s.ready() for s in started)
     except BaseException:
         for server in started:
@@ -342,7 +345,7 @@ def test_bots_go_on_when_the_process_that_woke_them_dies(
         if state["last_action_id"] >= 4 and options(state):
             break  # the three bots' bonds and Ann's: Ann's turn again
         assert time.monotonic() < deadline, f"the bots stalled at {state['last_action_id']}"
-        time.sleep(0.5)
+        time.sleep(0.1)
     assert db_ids(pg_url, game) == [(i, i) for i in range(1, state["last_action_id"] + 1)]
 
 
