@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 import test_browser
-from playwright.sync_api import expect
+from playwright.sync_api import Route, expect
 from test_browser import (
     GAMES,
     Pages,
@@ -222,6 +222,10 @@ def test_runs_are_drawn_one_style_per_train(pages: Pages, server_url: str,
     assert errors.seen == []
 
 
+# The engine's check of a run being drawn (runs.js checkDraft).
+DRAFT_QUESTION = "**/preview?draft=true*"
+
+
 def test_a_run_drawn_by_clicking_stations_checked_live(pages: Pages, server_url: str,
                                                       tmp_path: Path) -> None:
     """Issue 21 item 4: a train's route drawn by clicking its stations on the board (and by
@@ -259,6 +263,28 @@ def test_a_run_drawn_by_clicking_stations_checked_live(pages: Pages, server_url:
     expect(verdict).to_have_text(f"Accepted: {optimal}")
     expect(page.locator("path.route-line")).to_have_count(6)  # the run as drawn, on the board
     shot(page, "run-drawing-laptop", tmp_path)
+    # A hex clicked while the engine's answer about the last one is still out is kept: Nagpur
+    # taken back, its question held, Nagpur clicked again, then the old answer let through (it
+    # once wrote the older route over the newer one, and the hex was lost).
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:  # the first question only
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(DRAFT_QUESTION, hold)
+    page.locator(".hex-target[data-hex=K17]").click()
+    for _ in range(300):  # until the question reaches the handler (Playwright's events)
+        if held:
+            break
+        page.wait_for_timeout(20)
+    page.locator(".hex-target[data-hex=K17]").click()
+    held[0].continue_()
+    expect(page.locator("#run-hexes-0")).to_have_value("M9:st2 N10 M11 M13 L14 L16 K17")
+    expect(verdict).to_have_text(f"Accepted: {optimal}")
+    page.unroute(DRAFT_QUESTION)
     # The last hex again takes it back: the run is refused, live and when submitted, and the
     # editor stays open with its text.
     page.locator(".hex-target[data-hex=K17]").click()

@@ -104,6 +104,9 @@ export class RunEditor {
       d.answer = answer;
       d.answered = version;
       if (d.joinPending) {
+        // A hex clicked while this question was out: its answer would write the older route
+        // over the newer one (the hex lost); the newer question, already set, fills it in.
+        if (version !== d.version) return;
         // Drawn on the board: the route becomes the engine's reading of it, the track between
         // the stations clicked filled in (rules/game/run_draft.py).
         d.joinPending = false;
