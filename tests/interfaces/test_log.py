@@ -202,3 +202,25 @@ def test_operating_rounds_are_numbered_by_their_stock_round(
                 seen.append(number)
     assert titles and len(seen) == len(titles)
     assert any("." in n for n in seen)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ("entity", r"^error: '[^']*bad\.json': actions\[5\] \(id 6, \w+ by Nobody\): "),
+    ("version", r"^error: '[^']*bad\.json': log\.engine_version: '0' is not "),
+])
+def test_a_refused_action_or_file_is_named_in_one_line(
+        finished: tuple[Path, Game], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        change: str, message: str) -> None:
+    """The narration's replay is the check: an action it refuses (or a frame) is named as
+    every command that loads a log names it, and nothing is told before the error."""
+    data = json.loads(finished[0].read_text(encoding="utf-8"))
+    if change == "entity":
+        data["actions"][5]["entity"] = "Nobody"
+    else:
+        data["engine_version"] = "0"
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["log", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and re.search(message, captured.err), captured.err
