@@ -95,12 +95,6 @@ def _positions(game: Game) -> Iterator[Game]:
     yield game
 
 
-def check_picture_name(path: Path) -> None:
-    """A picture name matplotlib writes: .png, .svg or .pdf (else a one-line InputError)."""
-    if path.suffix.lower() not in (".png", ".svg", ".pdf"):
-        raise InputError(f"--out {str(path)!r}: expected a file name ending in .png, .svg or .pdf")
-
-
 def draw(h: History, path: Path, colours: Mapping[str, str] | None = None) -> Path:
     """The two charts; ``colours`` maps a company's initials to a matplotlib colour."""
     import matplotlib
@@ -111,7 +105,9 @@ def draw(h: History, path: Path, colours: Mapping[str, str] | None = None) -> Pa
 
     colours = colours or {}
 
-    check_picture_name(path)
+    suffix = path.suffix.lower()
+    if suffix not in (".png", ".svg", ".pdf"):
+        raise InputError(f"--out {str(path)!r}: expected a file name ending in .png, .svg or .pdf")
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(max(8.0, len(h.rounds) * 0.25), 9),
                                       sharex=True)
     x = list(range(len(h.rounds)))

@@ -8,7 +8,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from india1853.interfaces.charts import check_picture_name, draw, history
+from india1853.interfaces.charts import draw, history
 from india1853.interfaces.logfile import load_log
 
 
@@ -20,8 +20,6 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    # A bad picture name is told before the game is replayed, not after.
-    check_picture_name(Path(args.out))
     game = load_log(args.log)
     colours = {c.initials: c.colour for c in game.rules.ed.companies}
     print(draw(history(game), Path(args.out), colours))
