@@ -25,10 +25,12 @@ GAMES = Path(__file__).resolve().parents[1] / "games"
 
 
 def stored_game_file(directory: Path, name: str) -> tuple[Path, Game]:
-    """A finished game of tests/games (replayed with every action checked), and its log in
-    ``directory`` as ``play`` writes it: a finished game for the commands that read one,
-    without playing it again (playing a greedy game costs several CPU-seconds)."""
-    game = Game.from_log(json.loads((GAMES / f"{name}.json").read_text(encoding="utf-8")))
+    """A finished game of tests/games, and its log in ``directory`` as ``play`` writes it: a
+    finished game for the commands that read one, without playing it again (playing a greedy
+    game costs several CPU-seconds).  Replayed without checks: tests/game/test_fixtures.py
+    replays every stored game checked, and the commands given the file check it again."""
+    game = Game.from_log(json.loads((GAMES / f"{name}.json").read_text(encoding="utf-8")),
+                         check=False)
     assert game.finished
     path = directory / "game.json"
     path.write_text(json.dumps(game.to_log()), encoding="utf-8")

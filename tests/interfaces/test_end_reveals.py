@@ -3,6 +3,7 @@ which contracts failed, in every view and every command (replay --json, replay, 
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -16,8 +17,15 @@ from india1853.rules.game.game import effective_actions
 FIXTURE = Path(__file__).resolve().parents[1] / "games" / "greedy-3p-seed3.json"
 
 
+@functools.cache
+def _stored() -> Game:
+    # Replayed once, without checks: tests/game/test_fixtures.py replays it checked.
+    return Game.from_log(json.loads(FIXTURE.read_text()), check=False)
+
+
 def _finished() -> Game:
-    return Game.from_log(json.loads(FIXTURE.read_text()))
+    """The stored game, a copy of its own for each test."""
+    return _stored().fork()
 
 
 def test_every_view_shows_every_bid_and_the_failed_contracts_at_the_end() -> None:

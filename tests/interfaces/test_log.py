@@ -55,6 +55,29 @@ def _cash(path: Path, capsys: pytest.CaptureFixture[str], to: int, company: str)
     return cash
 
 
+def _cash_around(game: Game, ids: set[int]) -> dict[int, tuple[int, int]]:
+    """The acting company's cash just before and just after each action of ``ids``, as
+    ``replay --to ID --json`` reports it (the public view's), from one walk through the game
+    (replaying the file through each id cost two replays per lay)."""
+    entity = {a["id"]: a["entity"] for a in game.log if a["id"] in ids}
+    before: dict[int, int] = {}
+    after: dict[int, int] = {}
+
+    def cash(position: Game, action_id: int) -> int:
+        value = position.view(None)["companies"][entity[action_id]]["cash"]
+        assert isinstance(value, int)
+        return value
+
+    for position, action in Game.positions(game.settings, game.log):
+        if action["id"] - 1 in ids:
+            after[action["id"] - 1] = cash(position, action["id"] - 1)
+        if action["id"] in ids:
+            before[action["id"]] = cash(position, action["id"])
+    for action_id in ids - set(after):
+        after[action_id] = cash(game, action_id)
+    return {i: (before[i], after[i]) for i in ids}
+
+
 def test_one_entry_per_action_in_order(finished: tuple[Path, Game],
                                        capsys: pytest.CaptureFixture[str]) -> None:
     path, game = finished
@@ -71,11 +94,11 @@ def test_tile_lays_say_where_and_what_they_cost(finished: tuple[Path, Game],
     lays = [a for a in game.log if a["type"] == "lay_tile"]
     assert lays
     named = 0
+    cash = _cash_around(game, {a["id"] for a in lays[:25]})
     for a in lays[:25]:
         where = a["hex"] + (f" ({cities[a['hex']]})" if a["hex"] in cities else "")
         named += a["hex"] in cities
-        paid = _cash(path, capsys, a["id"] - 1, a["entity"]) - _cash(path, capsys, a["id"],
-                                                                     a["entity"])
+        paid = cash[a["id"]][0] - cash[a["id"]][1]
         expected = f"{a['entity']} lays tile {a['tile']} on {where}"
         assert entries[a["id"]][0] == expected + (f", pays £{paid}" if paid > 0 else "")
     assert named, "no lay on a named city among the first lays"
@@ -179,3 +202,25 @@ def test_operating_rounds_are_numbered_by_their_stock_round(
                 seen.append(number)
     assert titles and len(seen) == len(titles)
     assert any("." in n for n in seen)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ("entity", r"^error: '[^']*bad\.json': actions\[5\] \(id 6, \w+ by Nobody\): "),
+    ("version", r"^error: '[^']*bad\.json': log\.engine_version: '0' is not "),
+])
+def test_a_refused_action_or_file_is_named_in_one_line(
+        finished: tuple[Path, Game], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        change: str, message: str) -> None:
+    """The narration's replay is the check: an action it refuses (or a frame) is named as
+    every command that loads a log names it, and nothing is told before the error."""
+    data = json.loads(finished[0].read_text(encoding="utf-8"))
+    if change == "entity":
+        data["actions"][5]["entity"] = "Nobody"
+    else:
+        data["engine_version"] = "0"
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["log", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and re.search(message, captured.err), captured.err

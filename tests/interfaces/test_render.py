@@ -21,7 +21,7 @@ from india1853.interfaces.render import (
     render_tiles_svg,
     svg_to_png_bytes,
 )
-from india1853.interfaces.render.svg import FONT
+from india1853.interfaces.render.svg import FONT, escape, quoteattr
 from india1853.interfaces.render.tiles import station_positions
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
@@ -413,3 +413,15 @@ def test_a_painter_that_kept_earlier_boards_draws_each_as_drawn_from_scratch() -
     for board in (boards[20], boards[-1], first):
         assert painter.svg(board) == BoardPainter(board.edition).svg(board)
     assert painter.svg(first) != painter.svg(boards[-1])
+
+
+@pytest.mark.parametrize("text", ["", "Ann", "a&b<c>d", 'say "hi"', "it's", """both ' and \"""",
+                                  "line\nend\r\ttab", "&amp; already", "é 🐘"])
+def test_the_xml_escaping_is_the_standard_librarys(text: str) -> None:
+    """The SVG writer's own escape and quoteattr (xml.sax is not imported: it would import
+    urllib, http, email and ssl into every command that draws) give saxutils's text."""
+    from xml.sax.saxutils import escape as sax_escape
+    from xml.sax.saxutils import quoteattr as sax_quoteattr
+
+    assert escape(text) == sax_escape(text)
+    assert quoteattr(text) == sax_quoteattr(text)

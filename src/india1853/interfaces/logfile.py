@@ -104,6 +104,22 @@ def load_log(path: str | Path, up_to: int | None = None) -> Game:
     return _game(path, escape_old_names(read_json(path)), up_to)
 
 
+def log_start(path: str | Path) -> tuple[Game, list[Any]] | None:
+    """The game at the start of the log in ``path`` and the log's actions, for a reader that
+    processes them itself (``Game.process`` checks each as loading does) and would otherwise
+    load the game only to replay it once more; None when the file's frame (engine version,
+    settings, actions) is refused: :func:`load_log` names the fault."""
+    data = escape_old_names(read_json(path))
+    actions = data.get("actions")
+    if not isinstance(actions, list):
+        return None
+    frame = {k: v for k, v in data.items() if k not in (TABLE_KEY, "actions")}
+    try:
+        return Game.from_log({**frame, "actions": []}), actions
+    except (InputError, RuleError):
+        return None
+
+
 def escaped_name(name: str) -> str:
     """``name`` with every non-printable character replaced by its Python escape
     (``"\x1b"`` -> the four characters ``\x1b``), the same escaping as ``cli.one_line``."""

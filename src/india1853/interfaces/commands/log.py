@@ -8,12 +8,14 @@ bonds and cities are told only once revealed, unless ``--moderator`` is given.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from typing import Any
 
-from india1853.interfaces.logfile import load_log
-from india1853.interfaces.narrate import game_log
+from india1853.errors import InputError, RuleError
+from india1853.interfaces.logfile import load_log, log_start
+from india1853.interfaces.narrate import LogLine, game_log
 from india1853.rules.game.game import Game
 
 
@@ -25,10 +27,23 @@ def register(sub: Any) -> None:
     parser.set_defaults(func=run)
 
 
+def narrated(path: str, moderator: bool = False) -> list[LogLine]:
+    """The log's entries, from one replay: the narration's own (each action checked as
+    loading the game checks it).  A file or an action the engine refuses is loaded as every
+    command loads a log, for the error that names the action at fault."""
+    start = log_start(path)
+    if start is not None:
+        game, actions = start
+        with contextlib.suppress(InputError, RuleError):
+            return list(game_log(game, actions, moderator=moderator))
+    loaded = load_log(path)
+    return list(game_log(Game(loaded.settings), loaded.log, moderator=moderator))
+
+
 def run(args: argparse.Namespace) -> int:
-    game = load_log(args.log)
+    entries = narrated(args.log, args.moderator)
     try:
-        for entry in game_log(Game(game.settings), game.log, moderator=args.moderator):
+        for entry in entries:
             first, *rest = entry.lines
             print(f"{entry.id:>5}  {first}")
             for line in rest:

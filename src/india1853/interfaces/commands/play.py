@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import IO, Any
@@ -25,7 +24,6 @@ from india1853.interfaces.terminal.loop import Hotseat
 from india1853.rules.game.game import Game
 from india1853.rules.game.rules_data import game_rules
 from india1853.rules.game.settings import EDITIONS, Settings
-from india1853.rules.router import warm_up as warm_up_router
 
 
 def register(sub: Any) -> None:
@@ -127,9 +125,6 @@ def _loaded_game(args: argparse.Namespace) -> tuple[Game, Table, Path]:
 def run(args: argparse.Namespace, stdin: IO[str] | None = None,
         stdout: IO[str] | None = None) -> int:
     game, table, save = _loaded_game(args) if args.load else _new_game(args)
-    # The router's compiled kernel loads from numba's cache in 0.3-0.7 s: load it while the
-    # first screens are read, so that the first best run shown does not wait for it.
-    threading.Thread(target=warm_up_router, name="router-kernel-warm", daemon=True).start()
     console = Console(stdin or sys.stdin, stdout or sys.stdout)
     hotseat = Hotseat(game, table, console, save)
     if args.load:

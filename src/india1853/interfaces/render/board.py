@@ -13,7 +13,6 @@ import functools
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from xml.sax.saxutils import escape, quoteattr
 
 from india1853.board.hexes import ROWS, split
 from india1853.board.state import BoardState, home_station_on
@@ -43,9 +42,11 @@ from india1853.interfaces.render.svg import (
     Point,
     RouteNode,
     Svg,
+    escape,
     fmt,
     hex_corners,
     points_attr,
+    quoteattr,
 )
 from india1853.interfaces.render.tiles import (
     badge_spot,
