@@ -371,6 +371,8 @@ def test_chat_refuses_bad_messages_and_floods(setup: Setup) -> None:
     assert c.post("/api/games/nosuchgame/chat", headers=ann, json={"text": "hi"}
                   ).status_code == 404
     assert c.get(path, params={"after": -1}).status_code == 422
+    r = c.get(path, params={"after": 2**63})  # past any row id: no database error, a 422
+    assert r.status_code == 422 and r.json()["detail"].startswith("after:"), r.text
     assert c.get(path).json() == {"messages": []}  # nothing written
     # The shared screen writes as the seat it names.
     r = c.post(path, headers=auth(made["hotseat_token"]), params={"seat": "Cat"},

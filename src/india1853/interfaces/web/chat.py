@@ -31,6 +31,9 @@ MAX_CHARS = 500
 BURST = 10  # messages a seat may write in WINDOW_SECONDS
 WINDOW_SECONDS = 60.0
 PAGE = 200  # messages per answer at most (the oldest first; ask again with ``after``)
+# A message's id is a database row id (SQLite's INTEGER, PostgreSQL's BIGINT): a larger ``after``
+# cannot be bound to the query (the fuzz soak's 500: OverflowError from sqlite3).
+LAST_ID = 2**63 - 1
 ALLOWED_CONTROLS = {"\n", "\t"}
 
 # Every page and stream asks for these: small reads (db.py), each statement built once.
@@ -80,8 +83,8 @@ class Chat:
     def read(self, game_id: str, after: int = 0) -> dict[str, Any]:
         """The messages after message ``after`` (at most PAGE, the oldest first); 404 for a
         game that does not exist."""
-        if after < 0:
-            raise ApiError(422, f"after: must be 0 or more, got {after}")
+        if not 0 <= after <= LAST_ID:
+            raise ApiError(422, f"after: must be from 0 to {LAST_ID}, got {after}")
         self.store.last_action_id(game_id)  # 404 for an unknown game
         return {"messages": self._after(game_id, after)}
 
