@@ -32,18 +32,13 @@ View = dict[str, Any]
 _STAMPS = ("id", "created_at")
 
 
+def _bare(action: Mapping[str, Any]) -> dict[str, Any]:
+    """The action without its stamps: what it does."""
+    return {k: v for k, v in action.items() if k not in _STAMPS}
+
+
 def _key(action: Mapping[str, Any]) -> str:
-    return json.dumps({k: v for k, v in action.items() if k not in _STAMPS},
-                      sort_keys=True)
-
-
-def _same(priced: Mapping[str, Any], action: Mapping[str, Any]) -> bool:
-    """Whether an option's action is ``action``, their ``id`` and ``created_at`` aside (as
-    :func:`_key` compares them)."""
-    return (len(priced) - sum(k in priced for k in _STAMPS)
-            == len(action) - sum(k in action for k in _STAMPS)
-            and all(k in _STAMPS or (k in priced and priced[k] == v)
-                    for k, v in action.items()))
+    return json.dumps(_bare(action), sort_keys=True)
 
 
 @dataclass(frozen=True)
@@ -98,8 +93,9 @@ class Decision:
         """Each of ``legal`` by its identity: its index, when ``options`` are ``legal``
         priced in the same order (each option's action is the legal action with an ``id``
         and a ``created_at``); empty otherwise."""
+        pairs = zip(self.options, self.legal, strict=False)
         if len(self.options) != len(self.legal) or not all(
-                _same(o["action"], a) for o, a in zip(self.options, self.legal, strict=True)):
+                _bare(o["action"]) == _bare(a) for o, a in pairs):
             return {}
         return {id(a): i for i, a in enumerate(self.legal)}
 

@@ -305,7 +305,7 @@ class Database:
         if plan is _UNPLANNED:
             plan = self._plan(query)
         if plan is None:
-            with self._reader.begin() as conn:
+            with self.read() as conn:
                 return [tuple(r) for r in conn.execute(query, params)]
         values = plan.values({**plan.fixed, **params})
         with self._reader.connect() as conn:
