@@ -1,8 +1,11 @@
 """`india1853 play` end to end: the real command in a pseudo-terminal, typed at like a person.
 
-Each test starts the installed command under a pty (so the terminal's echo, hidden input and
-Ctrl-C behave as at a real keyboard), reads the screen with a timeout (a hang fails quickly)
-and checks the save file the command writes after every action.
+Each test starts the command under a pty (so the terminal's echo, hidden input and Ctrl-C
+behave as at a real keyboard), reads the screen with a timeout (a hang fails quickly) and
+checks the save file the command writes after every action.  The command is forked from a
+process that imported it once (ptyfork.py: its own session, the pty its controlling terminal,
+``main(argv)`` as the executable runs it), which spares each start a fresh interpreter's
+second of imports; one test starts the installed ``india1853`` executable itself.
 """
 
 from __future__ import annotations
@@ -22,12 +25,14 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import ptyfork
 import pytest
 
 from india1853.rules.game.game import Game
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\r")
-COMMAND = [sys.executable, "-m", "india1853.interfaces.cli"]
+# The installed command (the console script beside the interpreter).
+EXECUTABLE = str(Path(sys.executable).with_name("india1853"))
 
 
 def _visible(raw: bytes) -> str:
@@ -35,22 +40,32 @@ def _visible(raw: bytes) -> str:
 
 
 class Terminal:
-    """A command running in a pseudo-terminal of 140 x 60 characters (or ``size``)."""
+    """A command running in a pseudo-terminal of 140 x 60 characters (or ``size``): forked
+    from the fork server, or with ``executable`` the installed ``india1853`` started afresh."""
 
-    def __init__(self, args: list[str], cwd: Path, size: tuple[int, int] = (140, 60)) -> None:
+    def __init__(self, args: list[str], cwd: Path, size: tuple[int, int] = (140, 60),
+                 executable: bool = False) -> None:
         columns, lines = size
-        pid, fd = pty.fork()
-        if pid == 0:  # the child: becomes the command, the pty its controlling terminal
-            # As a shell starts a command: Ctrl-C's signal neither ignored nor blocked (both
-            # survive exec, and an earlier test in this worker may have left either).
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
-            signal.pthread_sigmask(signal.SIG_SETMASK, set())
-            os.chdir(cwd)
-            env = {**os.environ, "TERM": "xterm", "COLUMNS": str(columns),
-                   "LINES": str(lines)}
-            os.execvpe(COMMAND[0], [*COMMAND, *args], env)
+        env = {**os.environ, "TERM": "xterm", "COLUMNS": str(columns), "LINES": str(lines)}
+        self.forked = not executable
+        if self.forked:
+            fd, slave = os.openpty()
+            fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
+            try:
+                pid = ptyfork.spawn(args, slave, str(cwd), env)
+            finally:
+                os.close(slave)  # the command's end only: its exit closes the terminal
+        else:
+            pid, fd = pty.fork()
+            if pid == 0:  # the child: becomes the command, the pty its controlling terminal
+                # As a shell starts a command: Ctrl-C's signal neither ignored nor blocked
+                # (both survive exec, and an earlier test in this worker may have left either).
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
+                signal.pthread_sigmask(signal.SIG_SETMASK, set())
+                os.chdir(cwd)
+                os.execve(EXECUTABLE, [EXECUTABLE, *args], env)
+            fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
         self.pid, self.fd = pid, fd
-        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
         self.raw = b""
         self.text = ""
         self.final = 0  # bytes of raw whose text (final_text) no later chunk can change
@@ -108,23 +123,30 @@ class Terminal:
         """Read to the end and return the exit status."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            done, status = os.waitpid(self.pid, os.WNOHANG)
-            if done:
+            code = self._exit_status()
+            if code is not None:
                 while self._read(0.05):
                     if not select.select([self.fd], [], [], 0)[0]:
                         break
-                self.status = os.waitstatus_to_exitcode(status)
+                self.status = code
                 os.close(self.fd)
                 return self.status
             self._read(0.1)
         self.kill()
         raise AssertionError(f"the command did not end; screen ends:\n{self.text[-1500:]}")
 
+    def _exit_status(self, timeout: float = 0.0) -> int | None:
+        """The command's exit status once it ended (it is then reaped), else None."""
+        if self.forked:
+            return ptyfork.wait(self.pid, timeout)
+        done, status = os.waitpid(self.pid, 0 if timeout else os.WNOHANG)
+        return os.waitstatus_to_exitcode(status) if done else None
+
     def kill(self) -> None:
         if self.status is None:
             try:
                 os.kill(self.pid, signal.SIGKILL)
-                os.waitpid(self.pid, 0)
+                self._exit_status(timeout=30.0)
             except (ProcessLookupError, ChildProcessError):
                 pass
             self.status = -9
@@ -140,8 +162,8 @@ def terminals() -> Iterator[list[Terminal]]:
 
 
 def start(terminals: list[Terminal], cwd: Path, *args: str,
-          size: tuple[int, int] = (140, 60)) -> Terminal:
-    t = Terminal(list(args), cwd, size)
+          size: tuple[int, int] = (140, 60), executable: bool = False) -> Terminal:
+    t = Terminal(list(args), cwd, size, executable)
     terminals.append(t)
     return t
 
@@ -298,8 +320,9 @@ def test_a_bots_only_game_runs_to_the_end(terminals: list[Terminal], tmp_path: P
 
 def test_ctrl_c_during_a_bots_game_keeps_a_valid_save(terminals: list[Terminal],
                                                      tmp_path: Path) -> None:
+    # The installed executable, started afresh as a shell would (the other tests fork it).
     t = start(terminals, tmp_path, "play", "--players", "A,B,C,D", "--bots", "A,B,C,D",
-              "--bot", "greedy", "--seed", "5", "--save", "bots.json")
+              "--bot", "greedy", "--seed", "5", "--save", "bots.json", executable=True)
     t.expect(r"— Stock round 1 —")
     t.interrupt()
     assert t.wait() == 130
