@@ -39,7 +39,7 @@ class _Client:
 
     def __init__(self) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        self._process = subprocess.Popen([sys.executable, __file__], stdin=theirs,
+        self._process = subprocess.Popen([sys.executable, __file__], stdin=theirs.fileno(),
                                          stdout=subprocess.DEVNULL)
         theirs.close()
         self._sock = ours
@@ -79,7 +79,10 @@ def spawn(argv: list[str], terminal: int, cwd: str, env: dict[str, str]) -> int:
 def wait(pid: int, timeout: float) -> int | None:
     """The exit status of the command ``pid`` once it ends within ``timeout`` seconds (it is
     then reaped), else None."""
-    code: int | None = _client().ask({"wait": pid, "timeout": timeout})
+    answer = _client().ask({"wait": pid, "timeout": timeout})
+    if isinstance(answer, str):
+        raise ChildProcessError(answer)
+    code: int | None = answer
     return code
 
 
@@ -184,7 +187,11 @@ def _serve_forks() -> None:
             children.add(pid)
             sock.send(json.dumps(pid).encode())
         else:
-            code = _wait(int(request["wait"]), float(request["timeout"]))
+            try:
+                code = _wait(int(request["wait"]), float(request["timeout"]))
+            except (ProcessLookupError, ChildProcessError) as exc:  # not a child waiting
+                sock.send(json.dumps(f"pid {request['wait']}: {exc}").encode())
+                continue
             if code is not None:
                 children.discard(int(request["wait"]))
             sock.send(json.dumps(code).encode())
