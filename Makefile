@@ -22,11 +22,17 @@ unexport PYTHONDONTWRITEBYTECODE
 # with pip (ensurepip installs and compiles pip) and pip's install of uv cost about 12 CPU-s
 # against 4 (docs/performance.md); an interpreter without pip has the venv's (ensurepip) do
 # it. The venv gets pip from uv, for installing one package by hand (.venv/bin/pip install ...).
+# pip's install of uv keeps one core busy for some 4 s and the other idle: beside it the same
+# interpreter compiles the project's bytecode (src and the tests' helper modules; pytest compiles
+# the test files themselves its own way), which the kernel's compile, both test workers and
+# their fork servers would otherwise each compile at once when they first import it.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv --without-pip $(VENV)
+	$(PYTHON) -m compileall -q -x '/(test_[^/]*|conftest)\.py$$' src tests & \
 	$(PYTHON) -m pip install --quiet --root-user-action=ignore --target $(VENV)/uv "uv>=0.9,<1" \
 		|| ($(BIN)/python -m ensurepip --default-pip \
-			&& $(BIN)/pip install --quiet --root-user-action=ignore --target $(VENV)/uv "uv>=0.9,<1")
+			&& $(BIN)/pip install --quiet --root-user-action=ignore --target $(VENV)/uv "uv>=0.9,<1"); \
+		installed=$$?; wait; exit $$installed
 	$(VENV)/uv/bin/uv pip install --quiet --python $(BIN)/python -e ".[dev]" pip
 	touch $(STAMP)
 
