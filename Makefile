@@ -12,7 +12,7 @@ STAMP := $(VENV)/.installed
 # under 6 minutes; measured in docs/performance.md).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run play test lint typecheck unit bench soak clean chromium services integration
+.PHONY: run play test lint typecheck unit rewritten bench soak clean chromium services integration
 
 # The packages are installed by uv (a PyPI package): it resolves and downloads in parallel and
 # compiles no bytecode up front (a module is compiled when first imported), about 9 CPU-s and a
@@ -70,10 +70,16 @@ typecheck: $(STAMP)
 # first (tests/conftest.py; --no-loadscope-reorder keeps that order instead of xdist's by the
 # number of tests), so no long file starts last beside an idle worker. The 30 slowest are
 # listed at the end (where the time goes, for the 6-minute aim of issue 20).
+# pytest's rewritten bytecode of the test files (the asserts that show their values) is written
+# once beforehand (tools/rewrite_tests.py, beside ruff, mypy and the kernel's compile), not by
+# both workers at once as they collect: about 5 CPU-s on a fresh clone, nothing when current.
 TEST_WORKERS ?= auto
-unit: $(KERNEL) chromium services
+unit: $(KERNEL) rewritten chromium services
 	$(BIN)/pytest -m "not soak" -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder \
 		--durations=30
+
+rewritten: $(STAMP)
+	$(BIN)/python tools/rewrite_tests.py tests
 
 # The browser tests (tests/web/test_browser*.py) drive Debian's chromium package through
 # Playwright for Python (a PyPI dev dependency) by its executable path: `playwright install`
@@ -110,7 +116,7 @@ bench: $(KERNEL)
 # each edition in `make test`).
 # First edition (issue 12): 500 seeded games cycling the allowed variant combinations plus 100
 # drawn by Hypothesis (INDIA1853_SOAK_FIRST_EDITION_GAMES changes the count).
-soak: $(KERNEL)
+soak: $(KERNEL) rewritten
 	$(BIN)/pytest -m soak -n 2 --timeout=1200
 
 clean:
