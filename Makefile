@@ -87,9 +87,10 @@ rewritten: $(STAMP)
 chromium:
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 
-# lint, typecheck and unit at once: ruff and mypy beside the kernel's compile, then beside the
-# test workers (issue 20: the aim is under 6 minutes on a fresh clone of a quiet 2-core machine,
-# install included; the measurements are in docs/performance.md). Any one's failure fails `make test` (after the
+# lint, typecheck and unit at once: ruff and mypy beside the kernel's compile and the test
+# files' rewrite (tools/rewrite_tests.py), then beside the test workers (issue 20: the aim is
+# under 6 minutes on a fresh clone of a quiet 2-core machine, install included; the
+# measurements are in docs/performance.md). Any one's failure fails `make test` (after the
 # others have finished); each one's output is printed whole when it is done.
 test: $(STAMP) chromium services
 	$(MAKE) --no-print-directory -j 3 --output-sync=line lint typecheck unit
