@@ -12,7 +12,7 @@ STAMP := $(VENV)/.installed
 # under 6 minutes; measured in docs/performance.md).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run play test lint typecheck unit bench soak clean chromium services integration
+.PHONY: run play test lint typecheck unit rewritten bench soak clean chromium services integration
 
 # The packages are installed by uv (a PyPI package): it resolves and downloads in parallel and
 # compiles no bytecode up front (a module is compiled when first imported), about 9 CPU-s and a
@@ -22,11 +22,17 @@ unexport PYTHONDONTWRITEBYTECODE
 # with pip (ensurepip installs and compiles pip) and pip's install of uv cost about 12 CPU-s
 # against 4 (docs/performance.md); an interpreter without pip has the venv's (ensurepip) do
 # it. The venv gets pip from uv, for installing one package by hand (.venv/bin/pip install ...).
+# pip's install of uv keeps one core busy for some 4 s and the other idle: beside it the same
+# interpreter compiles the project's bytecode (src and the tests' helper modules; pytest compiles
+# the test files themselves its own way), which the kernel's compile, both test workers and
+# their fork servers would otherwise each compile at once when they first import it.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv --without-pip $(VENV)
+	$(PYTHON) -m compileall -q -x '/(test_[^/]*|conftest)\.py$$' src tests & \
 	$(PYTHON) -m pip install --quiet --root-user-action=ignore --target $(VENV)/uv "uv>=0.9,<1" \
 		|| ($(BIN)/python -m ensurepip --default-pip \
-			&& $(BIN)/pip install --quiet --root-user-action=ignore --target $(VENV)/uv "uv>=0.9,<1")
+			&& $(BIN)/pip install --quiet --root-user-action=ignore --target $(VENV)/uv "uv>=0.9,<1"); \
+		installed=$$?; wait; exit $$installed
 	$(VENV)/uv/bin/uv pip install --quiet --python $(BIN)/python -e ".[dev]" pip
 	touch $(STAMP)
 
@@ -64,10 +70,16 @@ typecheck: $(STAMP)
 # first (tests/conftest.py; --no-loadscope-reorder keeps that order instead of xdist's by the
 # number of tests), so no long file starts last beside an idle worker. The 30 slowest are
 # listed at the end (where the time goes, for the 6-minute aim of issue 20).
+# pytest's rewritten bytecode of the test files (the asserts that show their values) is written
+# once beforehand (tools/rewrite_tests.py, beside ruff, mypy and the kernel's compile), not by
+# both workers at once as they collect: about 5 CPU-s on a fresh clone, nothing when current.
 TEST_WORKERS ?= auto
-unit: $(KERNEL) chromium services
+unit: $(KERNEL) rewritten chromium services
 	$(BIN)/pytest -m "not soak" -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder \
 		--durations=30
+
+rewritten: $(STAMP)
+	$(BIN)/python tools/rewrite_tests.py tests
 
 # The browser tests (tests/web/test_browser*.py) drive Debian's chromium package through
 # Playwright for Python (a PyPI dev dependency) by its executable path: `playwright install`
@@ -75,9 +87,10 @@ unit: $(KERNEL) chromium services
 chromium:
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 
-# lint, typecheck and unit at once: ruff and mypy beside the kernel's compile, then beside the
-# test workers (issue 20: the aim is under 6 minutes on a fresh clone of a quiet 2-core machine,
-# install included; the measurements are in docs/performance.md). Any one's failure fails `make test` (after the
+# lint, typecheck and unit at once: ruff and mypy beside the kernel's compile and the test
+# files' rewrite (tools/rewrite_tests.py), then beside the test workers (issue 20: the aim is
+# under 6 minutes on a fresh clone of a quiet 2-core machine, install included; the
+# measurements are in docs/performance.md). Any one's failure fails `make test` (after the
 # others have finished); each one's output is printed whole when it is done.
 test: $(STAMP) chromium services
 	$(MAKE) --no-print-directory -j 3 --output-sync=line lint typecheck unit
@@ -104,7 +117,7 @@ bench: $(KERNEL)
 # each edition in `make test`).
 # First edition (issue 12): 500 seeded games cycling the allowed variant combinations plus 100
 # drawn by Hypothesis (INDIA1853_SOAK_FIRST_EDITION_GAMES changes the count).
-soak: $(KERNEL)
+soak: $(KERNEL) rewritten
 	$(BIN)/pytest -m soak -n 2 --timeout=1200
 
 clean:

@@ -12,23 +12,17 @@ import tempfile
 from typing import Any
 
 import pytest
-import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis.internal import charmap
-from schemathesis.specs.openapi.checks import (
-    content_type_conformance,
-    response_schema_conformance,
-)
-from schemathesis.transport.requests import ManagedCookiesSession
 from webclient import client, create
+
+# schemathesis (and requests, urllib3, jsonschema, OpenTelemetry, which it imports: some 250
+# modules) is imported by the fixture, not here: each pytest-xdist worker imports every test
+# file to collect it, and only the worker that runs this file needs it (issue 20; the `startup`
+# section of docs/performance.md).
 
 SEED_GAME: dict[str, str] = {}
 TURNS = itertools.count()  # every other case on the real game
-# One keep-alive session for every case: without it schemathesis makes a session and a new
-# connection per request (some 600 of each, both sides' CPU). Its own session class drops the
-# cookies after each request, and the request sent is the same (schemathesis empties the
-# session's headers while it sends).
-SESSION = ManagedCookiesSession()
 
 
 def _known_utf8_intervals() -> None:
@@ -55,17 +49,35 @@ def api_schema(server_url: str) -> Any:
     with client(server_url) as c:
         made = create(c, seed=3)
     SEED_GAME.update(id=made["id"], token=made["tokens"]["Ann"])
+    import schemathesis
+
     return schemathesis.openapi.from_url(f"{server_url}/openapi.json")
 
 
-def check(case: Any) -> None:
+@pytest.fixture(scope="module")
+def session() -> Any:
+    """One keep-alive session for every case: without it schemathesis makes a session and a
+    new connection per request (some 600 of each, both sides' CPU). Its own session class
+    drops the cookies after each request, and the request sent is the same (schemathesis
+    empties the session's headers while it sends)."""
+    from schemathesis.transport.requests import ManagedCookiesSession
+
+    return ManagedCookiesSession()
+
+
+def check(case: Any, session: Any) -> None:
+    from schemathesis.specs.openapi.checks import (
+        content_type_conformance,
+        response_schema_conformance,
+    )
+
     # Half the cases on a real game (with a real token), so that the routes get past the 404.
     if case.path_parameters and "game_id" in case.path_parameters \
             and next(TURNS) % 2 == 0:
         case.path_parameters["game_id"] = SEED_GAME["id"]
         case.headers = {**(case.headers or {}),
                         "Authorization": f"Bearer {SEED_GAME['token']}"}
-    response = case.call(session=SESSION, timeout=60)
+    response = case.call(session=session, timeout=60)
     assert response.status_code < 500, (case.method, case.path, response.text[:300])
     assert "Traceback" not in response.text
     content_type = response.headers.get("content-type") or [""]
@@ -84,7 +96,7 @@ EXAMPLES = [pytest.param(20, id="short"),
 
 
 @pytest.mark.parametrize("examples", EXAMPLES)
-def test_no_request_makes_a_server_error(api_schema: Any, examples: int) -> None:
+def test_no_request_makes_a_server_error(api_schema: Any, session: Any, examples: int) -> None:
     operations = [result.ok() for result in api_schema.get_all_operations()]
     assert len(operations) >= 8
     for operation in operations:
@@ -95,6 +107,6 @@ def test_no_request_makes_a_server_error(api_schema: Any, examples: int) -> None
         @settings(max_examples=examples, deadline=None, derandomize=True, database=None,
                   suppress_health_check=list(HealthCheck))
         def run(case: Any) -> None:
-            check(case)
+            check(case, session)
 
         run()
