@@ -192,12 +192,14 @@ def _warm_server_start() -> None:
     """A server's start done once here on a throwaway SQLite database, so that each server
     forked inherits what it loads: SQLite's dialect and driver, Alembic's runtime and the
     migrations' head revision (db.py), anyio's event-loop backend (the first request run in
-    a thread imports it) and what FastAPI and pydantic keep of the application's routes.
+    a thread imports it), what FastAPI and pydantic keep of the application's routes, and
+    each edition's board painter with the hexes of a start's board drawn.
     Nothing of it stays open: the engines are disposed, the application never started."""
     import anyio._backends._asyncio  # noqa: F401
 
     from india1853.interfaces.web.app import create_app
     from india1853.interfaces.web.db import Database
+    from india1853.rules.game import Game, Settings
 
     with tempfile.TemporaryDirectory() as warm:
         url = f"sqlite:///{warm}/warm.sqlite3"
@@ -208,6 +210,12 @@ def _warm_server_start() -> None:
         finally:
             db.dispose()
         app = create_app(url)
+    # Each edition's board painter (boards.py), with the start's board drawn.
+    from india1853.interfaces.web.boards import Boards
+
+    for edition in ("second", "first"):
+        Boards().picture(Game(Settings(("Ann", "Bob", "Cat"), 1, edition, ())).state.board,
+                         None)
     # FastAPI reads each endpoint's source lines on its first request (for its errors'
     # context): the files read and inspect's map of modules to files made here, once.
     for endpoint in _endpoints(app.routes):
