@@ -22,6 +22,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import functools
+import inspect
 import json
 import os
 import select
@@ -31,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 # The environment every command runs in: that of the tests less the database and Redis
@@ -186,6 +188,49 @@ def _wait(pid: int, timeout: float) -> int | None:
     return os.waitstatus_to_exitcode(status)
 
 
+def _warm_server_start() -> None:
+    """A server's start done once here on a throwaway SQLite database, so that each server
+    forked inherits what it loads: SQLite's dialect and driver, Alembic's runtime and the
+    migrations' head revision (db.py), anyio's event-loop backend (the first request run in
+    a thread imports it), what FastAPI and pydantic keep of the application's routes, and
+    each edition's board painter with the hexes of a start's board drawn.
+    Nothing of it stays open: the engines are disposed, the application never started."""
+    import anyio._backends._asyncio  # noqa: F401
+
+    from india1853.interfaces.web.app import create_app
+    from india1853.interfaces.web.db import Database
+    from india1853.rules.game import Game, Settings
+
+    with tempfile.TemporaryDirectory() as warm:
+        url = f"sqlite:///{warm}/warm.sqlite3"
+        db = Database(url)
+        try:
+            db.migrate()
+            db.migrate()  # the check at head (as the application's start does)
+        finally:
+            db.dispose()
+        app = create_app(url)
+    # Each edition's board painter (boards.py), with the start's board drawn.
+    from india1853.interfaces.web.boards import Boards
+
+    for edition in ("second", "first"):
+        Boards().picture(Game(Settings(("Ann", "Bob", "Cat"), 1, edition, ())).state.board,
+                         None)
+    # FastAPI reads each endpoint's source lines on its first request (for its errors'
+    # context): the files read and inspect's map of modules to files made here, once.
+    for endpoint in _endpoints(app.routes):
+        with contextlib.suppress(OSError, TypeError):
+            inspect.getsourcelines(endpoint)
+
+
+def _endpoints(routes: list[Any]) -> Iterator[Any]:
+    """The endpoints of ``routes`` and of the routers included in them."""
+    for route in routes:
+        if hasattr(route, "endpoint"):
+            yield route.endpoint
+        yield from _endpoints(getattr(getattr(route, "original_router", None), "routes", []))
+
+
 def _serve_forks() -> None:
     # Everything a command imports, once; and the kernel loaded from numba's cache.
     import uvicorn  # noqa: F401
@@ -214,6 +259,8 @@ def _serve_forks() -> None:
     import matplotlib.backends.backend_svg
     import matplotlib.patheffects
     import matplotlib.pyplot
+
+    _warm_server_start()
     sock = socket.socket(fileno=0)
     children: set[int] = set()
     while True:

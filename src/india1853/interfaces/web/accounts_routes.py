@@ -34,6 +34,7 @@ from india1853.interfaces.web.accounts import (
 )
 from india1853.interfaces.web.entry import ApiError, encode
 from india1853.interfaces.web.request_input import M, read_model
+from india1853.interfaces.web.schema import model_schema
 from india1853.interfaces.web.seating import Seating, SeatingSpec, SeatSpec
 from india1853.interfaces.web.seats_api import MAX_SECONDS, ClockBody, seat_rules
 from india1853.interfaces.web.store import GameStore
@@ -124,7 +125,7 @@ def _body_doc(model: type[BaseModel], description: str) -> dict[str, Any]:
     """The OpenAPI description of a route's JSON body (the route reads it itself)."""
     return {"requestBody": {"required": True, "description": description,
                             "content": {"application/json": {
-                                "schema": model.model_json_schema()}}}}
+                                "schema": model_schema(model)}}}}
 
 
 def _account_json(account: Account | None, session: str | None) -> dict[str, Any]:

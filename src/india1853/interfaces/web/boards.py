@@ -16,9 +16,11 @@ import gzip
 import hashlib
 import threading
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from india1853.board.state import BoardState
+from india1853.data.loader import load_edition
 from india1853.data.model import Edition
 from india1853.interfaces import render
 from india1853.interfaces.render.board import BoardPainter
@@ -33,6 +35,14 @@ def renderer_fingerprint() -> str:
     for path in sorted(Path(render.__file__).parent.glob("*.py")):
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+@cache
+def packaged_painter(edition: str) -> BoardPainter:
+    """The painter of the packaged edition ``edition``, one per process: what it drew of each
+    hex serves every application of the process (the test servers forked from a process
+    that drew each edition's first board inherit it: tests/web/forkserver.py)."""
+    return BoardPainter(load_edition(edition))
 
 
 @dataclass(frozen=True)
@@ -63,7 +73,10 @@ class Boards:
         with self._guard:
             painter = self._painters.get(ed.name)
             if painter is None:
-                painter = self._painters[ed.name] = BoardPainter(ed)
+                # The package's edition (every game's) is drawn by the process's painter.
+                painter = self._painters[ed.name] = (
+                    packaged_painter(ed.name) if ed is load_edition(ed.name)
+                    else BoardPainter(ed))
             return painter
 
     def etag(self, board: BoardState) -> str:

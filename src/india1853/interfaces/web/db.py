@@ -15,12 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import cache
 from operator import itemgetter
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import (
     JSON,
     Boolean,
@@ -198,6 +201,20 @@ chat_messages = Table(
 Index("ix_chat_messages_game", chat_messages.c.game_id, chat_messages.c.id)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def _alembic_config() -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
+@cache
+def newest_migration() -> str | None:
+    """The head revision of the migrations shipped in the package (read once a process)."""
+    return ScriptDirectory.from_config(_alembic_config()).get_current_head()
+
+
 BUSY_TIMEOUT_MS = 30_000
 MAX_PLANS = 256  # Database.rows's statements are module constants: a few dozen
 
@@ -341,14 +358,20 @@ class Database:
         return plan
 
     def migrate(self) -> None:
-        """Bring the schema to the newest migration (Alembic, shipped in the package)."""
-        config = Config()
-        config.set_main_option("script_location", str(MIGRATIONS))
+        """Bring the schema to the newest migration (Alembic, shipped in the package).
+
+        A database already at the newest migration is left as it is without running
+        Alembic's environment (every start of ``india1853 serve`` migrates twice: once to
+        check the database, once as the application starts; a restart finds it current):
+        the version is read in the same transaction, after the lock, that would upgrade."""
         with self._writer.begin() as conn:
             if not self.sqlite:
                 # Several processes starting at once migrate one after the other (SQLite's
                 # BEGIN IMMEDIATE already does that); the lock ends with the transaction.
                 conn.exec_driver_sql("SELECT pg_advisory_xact_lock(1853)")
+            if MigrationContext.configure(conn).get_current_heads() == (newest_migration(),):
+                return
+            config = _alembic_config()
             config.attributes["connection"] = conn
             command.upgrade(config, "head")
 

@@ -9,10 +9,13 @@ to it.
 
 from __future__ import annotations
 
+import json
+from functools import cache
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from pydantic import BaseModel
 
 ERROR = {"type": "object", "required": ["detail"], "additionalProperties": False,
          "properties": {"detail": {"type": "string"}}}
@@ -33,6 +36,18 @@ def _media(path: str) -> str | None:
     if path.endswith("/events"):
         return "text/event-stream"
     return None
+
+
+@cache
+def _model_schema_json(model: type[BaseModel]) -> str:
+    return json.dumps(model.model_json_schema())
+
+
+def model_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """``model.model_json_schema()``, made once a process (a fresh copy each call): each
+    application built (each server start) documents the same bodies."""
+    schema: dict[str, Any] = json.loads(_model_schema_json(model))
+    return schema
 
 
 def install(app: FastAPI) -> None:
