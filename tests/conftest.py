@@ -114,19 +114,25 @@ def page_timeout_ms() -> float:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
-    """Debian's chromium driven by Playwright for Python, launched once per test process (each
-    pytest-xdist worker) and shared by every browser test, in tests/web and tests/integration
-    alike: a launch costs chromium and Playwright's driver a second or two of CPU, and a second
-    `sync_playwright()` in a process whose first is still running is refused (Playwright's sync
-    API inside its own event loop). Every test opens its own contexts and closes them."""
+    """Debian's chromium, its headless shell, driven by Playwright for Python, launched once
+    per test process (each pytest-xdist worker) and shared by every browser test, in tests/web
+    and tests/integration alike: a launch costs chromium and Playwright's driver a second or
+    two of CPU, and a second `sync_playwright()` in a process whose first is still running is
+    refused (Playwright's sync API inside its own event loop). Every test opens its own
+    contexts and closes them."""
     from playwright.sync_api import expect, sync_playwright
 
     # An assertion waits as long as a page's actions (PAGE_TIMEOUT_MS), not Playwright's 5 s:
     # under the two workers' load a page following the game's events took longer than that
     # (test_browser_reasons.py's tab title failed so on main). It waits only when failing.
     expect.set_options(timeout=PAGE_TIMEOUT_MS)
-    chromium = shutil.which("chromium")
-    assert chromium, "Debian's chromium is missing: `make chromium` installs it"
+    # Debian's chromium-headless-shell: the same chromium (version, Blink, V8, the same
+    # package source) built as the headless shell, which is what Playwright itself drives for
+    # headless tests, without the full browser's window and profile machinery that
+    # `chromium --headless` starts. The browser files cost chromium about 30% less CPU with it
+    # (issue 20; docs/performance.md, branch `chrome`). No launch flag measured any gain.
+    chromium = shutil.which("chromium-headless-shell")
+    assert chromium, "Debian's chromium-headless-shell is missing: `make chromium` installs it"
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=chromium)
         try:
