@@ -113,6 +113,9 @@ def page_timeout_ms() -> float:
     return PAGE_TIMEOUT_MS
 
 
+HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell"
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     """Debian's chromium driven by Playwright for Python, launched once per test process (each
@@ -126,7 +129,12 @@ def browser() -> Iterator[Browser]:
     # under the two workers' load a page following the game's events took longer than that
     # (test_browser_reasons.py's tab title failed so on main). It waits only when failing.
     expect.set_options(timeout=PAGE_TIMEOUT_MS)
-    chromium = shutil.which("chromium")
+    # Debian's headless shell (package chromium-headless-shell: the same Blink, no browser UI)
+    # when installed: `chromium` in headless mode is the whole browser, a window per context,
+    # and each context started a renderer for its omnibox popup (~1 CPU-s, never used);
+    # test_browser_seats.py's flow cost 47 CPU-s on it, 28 on the shell (docs/performance.md).
+    chromium = (HEADLESS_SHELL if Path(HEADLESS_SHELL).is_file()
+                else shutil.which("chromium"))
     assert chromium, "Debian's chromium is missing: `make chromium` installs it"
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=chromium)
