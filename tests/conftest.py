@@ -131,6 +131,8 @@ def browser() -> Iterator[Browser]:
     # headless tests, without the full browser's window and profile machinery that
     # `chromium --headless` starts. The browser files cost chromium about 30% less CPU with it
     # (issue 20; docs/performance.md, branch `chrome`). No launch flag measured any gain.
+    # The full browser also started, for each context, a renderer for its address bar's popup
+    # (~1 CPU-s, never used; branch `flows`: test_browser_seats.py 47 -> 28 CPU-s).
     chromium = shutil.which("chromium-headless-shell")
     assert chromium, "Debian's chromium-headless-shell is missing: `make chromium` installs it"
     with sync_playwright() as p:

@@ -3,13 +3,18 @@
 // requests the players answer (pause, resume, takeback, an absent seat to a bot) and the
 // takebacks accepted, whose undone actions stay in the log marked as a branch. Every number
 // comes from GET /api/games/{id}/seats; the page only counts a running clock down between
-// two answers.
+// two answers. The asks of one moment fold into one GET: an event of the game's stream asks
+// once when it arrives and once more when its view is applied (game.js), a chat message and a
+// seats event too, so every page asked two or three times per event, all for the same answer.
 import { request } from "./api.js";
 import { h, clear } from "./dom.js";
 
 const BOTS = ["random", "greedy", "strong"];
 const TICK_MS = 250;
 const POLL_MS = 15000;
+// The asks within this time after the first are answered by one GET (the stream's message and
+// its view applied a moment later; docs/web-ui.md).
+const GATHER_MS = 200;
 
 // api.js's request: an account's seat (no token, its session) sends the CSRF token with a write.
 const call = (method, url, token, body) => request(method, url, { token, body });
@@ -40,6 +45,7 @@ export class Seats {
     this.fetchedAt = 0;
     this.loading = false;
     this.again = false;
+    this.gathering = null; // the timer of the GET that answers the asks gathered so far
     this.lastExpiry = 0;
     setInterval(() => this.tick(), TICK_MS);
     setInterval(() => this.refresh(), POLL_MS);
@@ -51,7 +57,17 @@ export class Seats {
     return `/api/games/${encodeURIComponent(this.gameId)}${path}${q}`;
   }
 
-  async refresh() {
+  /** Asks for the seats' state again: one GET, GATHER_MS after the first ask, for all the
+   * asks until then (and one more after an answer on its way, which may predate them). */
+  refresh() {
+    if (this.gathering !== null) return;
+    this.gathering = setTimeout(() => {
+      this.gathering = null;
+      this.load();
+    }, GATHER_MS);
+  }
+
+  async load() {
     if (this.loading) { this.again = true; return; }
     this.loading = true;
     try {
@@ -60,7 +76,7 @@ export class Seats {
       this.showError(`seats: ${err.message}`);
     } finally {
       this.loading = false;
-      if (this.again) { this.again = false; this.refresh(); }
+      if (this.again) { this.again = false; this.load(); }
     }
   }
 
@@ -69,7 +85,7 @@ export class Seats {
       this.show(await call("POST", this.url(path), this.token, body));
     } catch (err) {
       this.showError(err.message);
-      await this.refresh();
+      await this.load();
     }
   }
 
