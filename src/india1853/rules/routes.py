@@ -309,6 +309,11 @@ def check_junction_once(i: int, route: Route, graph: RouteGraph) -> None:
     junctions = junction_hexes(graph)
     if not junctions:
         return
+    # The hexes a run passes are those of its tracks (a track joins two nodes of its own
+    # tile): a run with no track on a junction passes none, and needs no count.
+    tracks = _track_index(graph)
+    if all(t in tracks and tracks[t].hex not in junctions for t in route.tracks):
+        return
     visits = Counter(h for h in route.hexes if h in junctions)
     for hex_ in sorted(h for h, n in visits.items() if n > 1):
         if hex_ in junctions:
