@@ -393,6 +393,10 @@ def resources(route: Route, tracks: Mapping[int, TrackLike]) -> set[object]:
 def check_separate(routes: Sequence[Route], tracks: Mapping[int, TrackLike]) -> None:
     """4.5.10 / 33.10: a company's runs share no track piece and no tile edge (a junction's
     merged edge is one piece of track); they may meet or cross at stations."""
+    # A run's own repeats are check_no_repeats's: with one run nothing is shared (the
+    # checker's every judgement of a lone run, the oracle's thousands a position among them).
+    if len(routes) < 2:
+        return
     used: dict[object, int] = {}
     for i, route in enumerate(routes):
         mine: list[object] = []
