@@ -309,6 +309,11 @@ def check_junction_once(i: int, route: Route, graph: RouteGraph) -> None:
     junctions = junction_hexes(graph)
     if not junctions:
         return
+    # The hexes a run passes are those of its tracks (a track joins two nodes of its own
+    # tile): a run with no track on a junction passes none, and needs no count.
+    tracks = _track_index(graph)
+    if all(t in tracks and tracks[t].hex not in junctions for t in route.tracks):
+        return
     visits = Counter(h for h in route.hexes if h in junctions)
     for hex_ in sorted(h for h, n in visits.items() if n > 1):
         if hex_ in junctions:
@@ -388,6 +393,10 @@ def resources(route: Route, tracks: Mapping[int, TrackLike]) -> set[object]:
 def check_separate(routes: Sequence[Route], tracks: Mapping[int, TrackLike]) -> None:
     """4.5.10 / 33.10: a company's runs share no track piece and no tile edge (a junction's
     merged edge is one piece of track); they may meet or cross at stations."""
+    # A run's own repeats are check_no_repeats's: with one run nothing is shared (the
+    # checker's every judgement of a lone run, the oracle's thousands a position among them).
+    if len(routes) < 2:
+        return
     used: dict[object, int] = {}
     for i, route in enumerate(routes):
         mine: list[object] = []
