@@ -188,6 +188,7 @@ async function apply(data, { force }) {
   }
   const focused = document.activeElement;
   render(data.turn, { readOnly: false });
+  board.place(); // a new picture enters the page at the zoom the decisions gave it
   keepFocus(focused);
   loadLog();
   seatsSoon();
@@ -438,6 +439,7 @@ async function viewAt(n) {
     state.at = n;
     await loadBoard(n);
     render(data.turn || data, { readOnly: true });
+    board.place();
     const banner = $("history-banner");
     banner.hidden = false;
     banner.textContent = `Viewing the game as it was after action ${n} of ${last} (read-only).`;
