@@ -116,6 +116,11 @@ export class Board {
     this.offered = offered;
     this.selected = selected;
     if (!this.svg) return;
+    // The same hexes on the same picture (a live event drawing the decisions again): each
+    // hex's attributes are as they were; rewriting them restyles the picture's targets.
+    const key = JSON.stringify([[...offered], selected]);
+    if (this.highlighted && this.highlighted.svg === this.svg && this.highlighted.key === key) return;
+    this.highlighted = { svg: this.svg, key };
     for (const el of this.svg.querySelectorAll(".hex-target")) {
       const hex = el.dataset.hex;
       const on = offered.has(hex);
