@@ -46,9 +46,12 @@ export class Board {
     });
   }
 
-  /** Replace the picture, keeping the zoom and the scroll position. */
+  /** Replace the picture, keeping the zoom and the scroll position. The picture enters the
+   * page at place() (game.js calls it once the decisions are drawn; else the next task):
+   * a decision's focus() sets its zoom first, and the browser lays its hundreds of labels out
+   * once, at the zoom it is shown at (issue 20: a zoom after the picture was in the page cost
+   * a second full layout of it on every page load and board change). */
   show(svgText) {
-    const { scrollLeft, scrollTop } = this.container;
     const doc = new DOMParser().parseFromString(svgText, "image/svg+xml");
     const svg = doc.documentElement;
     if (svg.nodeName !== "svg") throw new Error("the board picture could not be read");
@@ -73,12 +76,24 @@ export class Board {
     // changes, so inserting it at its natural size and zooming afterwards cost a second full
     // layout on every board change (issue 20: most of the page's CPU).
     if (this.zoom === null) this.zoom = this.fitting(this.natural);
+    if (!this.unplaced) {
+      const { scrollLeft, scrollTop } = this.container;
+      this.unplaced = { left: scrollLeft, top: scrollTop };
+      setTimeout(() => this.place(), 0);
+    }
     this.svg = document.adoptNode(svg);
+    this.highlight(this.offered, this.selected);
+  }
+
+  /** The picture given to show() into the page, at its zoom and scroll position. */
+  place() {
+    const at = this.unplaced;
+    if (!at) return;
+    this.unplaced = null;
     this.applyZoom();
     this.container.replaceChildren(this.svg);
-    this.container.scrollLeft = scrollLeft;
-    this.container.scrollTop = scrollTop;
-    this.highlight(this.offered, this.selected);
+    this.container.scrollLeft = at.left;
+    this.container.scrollTop = at.top;
   }
 
   target(hex) {
@@ -101,6 +116,11 @@ export class Board {
     this.offered = offered;
     this.selected = selected;
     if (!this.svg) return;
+    // The same hexes on the same picture (a live event drawing the decisions again): each
+    // hex's attributes are as they were; rewriting them restyles the picture's targets.
+    const key = JSON.stringify([[...offered], selected]);
+    if (this.highlighted && this.highlighted.svg === this.svg && this.highlighted.key === key) return;
+    this.highlighted = { svg: this.svg, key };
     for (const el of this.svg.querySelectorAll(".hex-target")) {
       const hex = el.dataset.hex;
       const on = offered.has(hex);
@@ -195,6 +215,7 @@ export class Board {
   // --- zoom and pan ---------------------------------------------------------------------
 
   fit() {
+    this.place();
     this.zoom = this.fitting(this.natural);
     this.applyZoom();
   }
@@ -207,6 +228,7 @@ export class Board {
   }
 
   setZoom(zoom, anchor = null) {
+    this.place();
     const old = this.zoom || 1;
     const z = Math.max(0.1, Math.min(3, zoom));
     const c = this.container;
@@ -241,12 +263,18 @@ export class Board {
       this.zoom = fitting;
       this.applyZoom();
     }
-    c.scrollLeft = ((left + right) / 2) * this.zoom - c.clientWidth / 2;
-    c.scrollTop = ((top + bottom) / 2) * this.zoom - c.clientHeight / 2;
+    const scroll = { left: ((left + right) / 2) * this.zoom - c.clientWidth / 2,
+                     top: ((top + bottom) / 2) * this.zoom - c.clientHeight / 2 };
+    if (this.unplaced) this.unplaced = scroll; // place() scrolls there
+    else {
+      c.scrollLeft = scroll.left;
+      c.scrollTop = scroll.top;
+    }
   }
 
   /** Scroll so that ``hex`` is in view. */
   reveal(hex) {
+    this.place();
     const g = this.geometry(hex);
     if (!g) return;
     const c = this.container;

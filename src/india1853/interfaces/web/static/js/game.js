@@ -10,7 +10,7 @@ import { AlertSettings, Chat } from "./social.js";
 import { Seats } from "./seatclock.js";
 import {
   renderContract, renderKit, renderLog, renderMarket, renderPlayers, renderScores, renderShares, renderStatus,
-  renderTrains,
+  renderTrains, shareOptions,
 } from "./panels.js";
 import { keptToken, showKeepNotice } from "./seats.js";
 
@@ -188,6 +188,7 @@ async function apply(data, { force }) {
   }
   const focused = document.activeElement;
   render(data.turn, { readOnly: false });
+  board.place(); // a new picture enters the page at the zoom the decisions gave it
   keepFocus(focused);
   loadLog();
   seats.refresh();
@@ -272,19 +273,27 @@ function render(rawTurn, { readOnly }) {
   decisions.update(turn, { readOnly });
   const shared = Boolean(d && d.seats && d.seats.length > 1);
   const seat = readOnly ? "" : (d && d.seat) || "";
-  // The tables are drawn from the turn (and the seat shown) alone: the same answer again (a
-  // live event, a confirmation, the log's turn) leaves them as they are.
-  const from = JSON.stringify([rawTurn, readOnly, seat, (d && d.seat) || "", shared]);
-  drawn($("players"), from, () => renderPlayers($("players"), turn));
-  drawn($("status-strip"), from, () => renderStatus($("status-strip"), turn));
-  drawn($("shares"), from, () => renderShares($("shares"), turn, { act, readOnly }));
-  drawn($("market"), from, () => renderMarket($("market"), turn));
-  drawn($("trains"), from, () => renderTrains($("trains"), turn));
-  drawn($("contract-body"), from, () => renderContract($("contract"), $("contract-body"), turn,
+  // Each table is drawn from its own part of the turn (and the seat shown) alone: an answer
+  // that leaves that part as it was (most actions change a few tables; a live event, a
+  // confirmation, the log's turn change none) leaves the table as it is.
+  const base = [readOnly, seat, (d && d.seat) || "", shared];
+  const t = rawTurn.tables || {};
+  const badges = (t.companies || []).map((c) => [c.initials, c.colour, c.text_colour]);
+  const from = (...parts) => JSON.stringify([base, ...parts]);
+  drawn($("players"), from(t.players, badges, rawTurn.active),
+    () => renderPlayers($("players"), turn));
+  drawn($("status-strip"), from(t.trains, t.bank, t.players, rawTurn.active),
+    () => renderStatus($("status-strip"), turn));
+  drawn($("shares"), from(t.players, t.companies, t.bank, t.bank_broken, shareOptions(rawTurn)),
+    () => renderShares($("shares"), turn, { act, readOnly }));
+  drawn($("market"), from(t.market, badges), () => renderMarket($("market"), turn));
+  drawn($("trains"), from(t.trains, t.bank), () => renderTrains($("trains"), turn));
+  drawn($("contract-body"), from(t.contract), () => renderContract($("contract"), $("contract-body"), turn,
     { shared, player: (d && d.seat) || "" }));
-  drawn($("kit-body"), from, () => renderKit($("kit"), $("kit-body"), turn, { seat, shared }));
-  drawn($("scores-body"), from, () => renderScores($("scores"), $("scores-body"), turn,
-    turn.finished ? `/api/games/${encodeURIComponent(gameId)}/stats.svg` : null));
+  drawn($("kit-body"), from(rawTurn.view && rawTurn.view.kit),
+    () => renderKit($("kit"), $("kit-body"), turn, { seat, shared }));
+  drawn($("scores-body"), from(t.scores, Boolean(turn.finished)), () => renderScores($("scores"),
+    $("scores-body"), turn, turn.finished ? `/api/games/${encodeURIComponent(gameId)}/stats.svg` : null));
   if (!readOnly && d && d.bot_error) showError(d.bot_error); // the game waits for a failed bot
   $("undo").disabled = readOnly || !(d && d.can_undo);
   // The server's count: one's own last decision and the bots' replies that followed it.
@@ -430,6 +439,7 @@ async function viewAt(n) {
     state.at = n;
     await loadBoard(n);
     render(data.turn || data, { readOnly: true });
+    board.place();
     const banner = $("history-banner");
     banner.hidden = false;
     banner.textContent = `Viewing the game as it was after action ${n} of ${last} (read-only).`;
@@ -475,6 +485,36 @@ $("redo").addEventListener("click", () => {
 });
 $("board-hint").textContent = "Drag or scroll to pan; Ctrl+wheel or the buttons zoom.";
 
+// A burst of events (an action and the bots' replies to it, each a whole view) is shown once:
+// each event is held for BURST_MS, a newer one taking its place, and the newest is shown (it
+// holds everything: every view carries the whole game). Each view shown draws the page, the
+// log and the seats' card, and chromium lays them out and paints them, once per burst instead
+// of once per event (issue 20).
+const BURST_MS = 40;
+const live = { id: null, data: null, timer: null };
+
+function news(id, data) {
+  live.id = id;
+  live.data = data;
+  if (live.timer === null) live.timer = setTimeout(showNews, BURST_MS);
+}
+
+function showNews() {
+  const { id, data } = live;
+  Object.assign(live, { id: null, data: null, timer: null });
+  seats.refresh(); // a request, a vote or a seat handed over changes no action id
+  if (state.busy) state.behind = Math.max(state.behind ?? 0, id);
+  else if (state.data && (id !== state.data.last_action_id
+    || (data && data.stand_ins && JSON.stringify(data.stand_ins) !== JSON.stringify(state.data.stand_ins)))) {
+    // A new action, or a seat handed to a bot or taken back (no action id changes).
+    // A seat's own stream (or a spectator's) carries the answer GET would give: shown as
+    // it is. A shared screen asks for the covered answer instead.
+    if (state.shared === false && data && data.turn) {
+      follow(data, {}).catch((err) => showError(err.message));
+    } else refresh();
+  }
+}
+
 // A ticket opens one stream, so the browser's own reconnection (same URL) would be refused:
 // on any error the page closes the stream and opens a new one with a new ticket, resuming
 // after the last event it had (waiting longer after each failure, up to 30 s).
@@ -504,17 +544,7 @@ function listen() {
         id = data.last_action_id ?? id;
       } catch { /* the id alone will do */ }
       if (Number.isInteger(id)) lastId = id;
-      seats.refresh(); // a request, a vote or a seat handed over changes no action id
-      if (state.busy) state.behind = Math.max(state.behind ?? 0, id);
-      else if (state.data && (id !== state.data.last_action_id
-        || (data && data.stand_ins && JSON.stringify(data.stand_ins) !== JSON.stringify(state.data.stand_ins)))) {
-        // A new action, or a seat handed to a bot or taken back (no action id changes).
-        // A seat's own stream (or a spectator's) carries the answer GET would give: shown as
-        // it is. A shared screen asks for the covered answer instead.
-        if (state.shared === false && data && data.turn) {
-          follow(data, {}).catch((err) => showError(err.message));
-        } else refresh();
-      }
+      news(id, data);
     });
     source.addEventListener("chat", (event) => {
       chat.receive(JSON.parse(event.data).messages);

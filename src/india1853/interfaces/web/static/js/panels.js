@@ -38,6 +38,14 @@ export function renderPlayers(el, turn, bonds) {
 
 const SHARE_ACTIONS = ["buy_share", "sell_shares", "redeem_share"];
 
+/** What renderShares reads of the decisions: each one's step and its share options, allowed
+ * and not (game.js draws the table again only when these, or the tables, changed). */
+export function shareOptions(turn) {
+  const share = (o) => SHARE_ACTIONS.includes(o.type);
+  return (turn.decisions || []).map((d) => [d.step, (d.options || []).filter(share),
+    (d.disabled || []).filter(share)]);
+}
+
 /** The share table, 18xx style, with buy and sell buttons enabled only for legal options. Each
  * company's buttons stand in a row of their own under its figures, so that the figures and the
  * players' holdings fit a laptop's side pane however many Sell buttons there are. */
