@@ -106,7 +106,10 @@ def check_trains(game: Game) -> None:
     holds more than the phase's limit only while it has excess trains to return (4.8.5-4.8.6).
     """
     st = game.state
-    key = (tuple((t.id, t.name, t.where, t.owner, t.extra, t.runs_as) for t in st.trains),
+    # The rules first (the item compared by identity): the cards are a new tuple each time,
+    # compared by value with the rest.
+    key = (game.rules,
+           tuple((t.id, t.name, t.where, t.owner, t.extra, t.runs_as) for t in st.trains),
            tuple((i, co.formed) for i, co in st.companies.items()), st.minor_trains_added,
            st.operating_round >= 1, st.phase,
            tuple(sorted(p.entity for p in st.pending if p.kind == "discard_train")))

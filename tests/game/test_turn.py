@@ -7,6 +7,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -316,6 +317,39 @@ def test_the_public_tables_are_worked_out_once_per_state_and_alike_for_every_vie
 
 
 FIRST_FIXTURES = sorted((GAMES / "first").glob("*.json"))
+# The first-edition fixtures whose round titles the titles test reads at every position.
+TITLED = FIRST_FIXTURES[:1]
+
+
+@dataclass
+class _Walk:
+    """One unchecked walk of a first-edition log, shared by the tests below (each walked the
+    log itself): a fork of the game before each action one of them looks at - the first of
+    each kind of decision, and every position of the secret bids - with that action; the game
+    after the log's last action; for a ``TITLED`` log, the turn model's title at every
+    position."""
+
+    stops: list[tuple[Game, dict[str, Any]]] = field(default_factory=list)
+    end: Game | None = None
+    titles: set[str] = field(default_factory=set)
+
+
+@cache
+def _walked(path: Path) -> _Walk:
+    data = json.loads(path.read_text())
+    walk = _Walk()
+    kinds: set[str] = set()
+    settings = Settings.from_json(data["settings"])
+    game = Game(settings)
+    for game, action in Game.positions(settings, data["actions"]):
+        if path in TITLED:
+            walk.titles.add(turn_model(game, None)["title"])
+        kind = _kind(game)
+        if kind not in kinds or game.state.round == "bids":
+            kinds.add(kind)
+            walk.stops.append((game.fork(), action))
+    walk.end = game
+    return walk
 
 
 @pytest.mark.parametrize("path", FIRST_FIXTURES[:4], ids=lambda p: p.stem)
@@ -323,11 +357,9 @@ def test_first_edition_games_give_a_model_at_every_kind_of_decision(path: Path) 
     """The first edition and its variants (issue 12) through the same turn model: secret bids
     (14.5: another seat's claims stay out of the model until every bid is in), Company Credits,
     train sales to the bank; every option's action is one ``process`` accepts."""
-    data = json.loads(path.read_text())
+    walk = _walked(path)
     kinds: set[str] = set()
-    settings = Settings.from_json(data["settings"])
-    game = Game(settings)
-    for game, action in Game.positions(settings, data["actions"]):
+    for game, action in walk.stops:
         kind = _kind(game)
         if kind not in kinds or game.state.round == "bids":
             kinds.add(kind)
@@ -345,9 +377,11 @@ def test_first_edition_games_give_a_model_at_every_kind_of_decision(path: Path) 
             assert decisions and all(d["options"] for d in decisions)
             assert all(set(o) >= OPTION_KEYS for d in decisions for o in d["options"])
     # The walk is over: the game is after the log's last action.
+    end = walk.end
+    assert end is not None
     # Contract bids unless the game starts without them (Simplified Game, Alternative Rules 1.0).
-    assert "bids" in kinds or game.rules.dealt_start or game.rules.share_by_share_start
-    assert turn_model(game, None)["finished"]
+    assert "bids" in kinds or end.rules.dealt_start or end.rules.share_by_share_start
+    assert turn_model(end, None)["finished"]
 
 
 
@@ -386,7 +420,6 @@ def test_a_first_edition_turn_model_cites_the_first_editions_rules(path: Path) -
     """Issue 12: a first-edition game cites 11-41 (dealing rounds 20-21, railway rounds 31-35,
     the end 40-41), never a second-edition number, at every kind of decision; each cited rule
     keeps a summary where the first edition's summaries have one."""
-    data = json.loads(path.read_text())
     seen: set[str] = set()
     cited: set[str] = set()
 
@@ -401,22 +434,19 @@ def test_a_first_edition_turn_model_cites_the_first_editions_rules(path: Path) -
                     assert not SECOND_NUMBER.search(rule), (kind, where, rule)
                     cited.add(rule)
 
-    settings = Settings.from_json(data["settings"])
-    game = Game(settings)
-    for game, action in Game.positions(settings, data["actions"]):
+    walk = _walked(path)
+    for game, action in walk.stops:
         look(game, action)
-    look(game, None)  # the end: the walk is over, the game after the log's last action
+    assert walk.end is not None
+    look(walk.end, None)  # the end: the walk is over, the game after the log's last action
     assert {"20", "21.1", "31"} <= cited
 
 
-@pytest.mark.parametrize("path", FIRST_FIXTURES[:1], ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", TITLED, ids=lambda p: p.stem)
 def test_a_first_edition_game_names_its_rounds_as_the_1989_rules_do(path: Path) -> None:
     """The 1989 rules play Dealing Rounds (SECTION 2, 20) and Railway Rounds (SECTION 3, 30),
     not Stock and Operating Rounds: the turn model's titles say so."""
-    data = json.loads(path.read_text())
-    titles: set[str] = set()
-    for game, _ in Game.positions(Settings.from_json(data["settings"]), data["actions"]):
-        titles.add(turn_model(game, None)["title"])
+    titles = _walked(path).titles
     words = " ".join(titles)
     assert "Dealing Round 1" in titles and "Railway Round 1" in titles
     assert "Stock Round" not in words and "Operating Round" not in words

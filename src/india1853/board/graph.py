@@ -274,25 +274,39 @@ class TrackGraph:
 
     @classmethod
     def _build(cls, state: BoardState) -> TrackGraph:
+        """The graph built anew: the tiles' tracks numbered in the order of the tiles, each
+        dict's keys in the order of the first track touching them (end ``a`` before ``b``).
+        One pass per tile, each node's lists looked up once per track end (a promotion of an
+        early hex and every board made otherwise are built so)."""
         tracks: list[Track] = []
         stations: dict[StationNode, StationInfo] = {}
-        for coord, tile, rotation in state.tiles_on_board():
-            placed_stations, paths = _PLACED.get(coord, tile, rotation)
+        incident: dict[Node, list[Track]] = {}
+        by_hex: dict[str, tuple[Track, ...]] = {}
+        usable: dict[Gauge, dict[Node, list[Track]]] = {g: {} for g in USABLE}
+        # Per track gauge, the dicts of the line gauges that may use it.
+        using = {gauge: (incident, *(usable[g] for g in lines))
+                 for gauge, lines in _LINES_USING.items()}
+        tiles = state.edition.tiles
+        for coord, placed in state.tiles.items():
+            placed_stations, paths = _PLACED.get(coord, tiles[placed.tile], placed.rotation)
             for info in placed_stations:
                 stations[info.node] = info
-            for one_end, other_end, gauge in paths:
-                tracks.append(Track(len(tracks), coord, one_end, other_end, gauge))
-        incident: dict[Node, list[Track]] = {}
-        by_hex: dict[str, list[Track]] = {}
-        usable: dict[Gauge, dict[Node, list[Track]]] = {g: {} for g in USABLE}
-        for t in tracks:
-            ends = (t.a,) if t.b == t.a else (t.a, t.b)
-            for n in ends:
-                incident.setdefault(n, []).append(t)
-            for g in _LINES_USING[t.gauge]:
-                for n in ends:
-                    usable[g].setdefault(n, []).append(t)
-            by_hex.setdefault(t.hex, []).append(t)
+            if not paths:
+                continue
+            first = len(tracks)
+            here = tuple(Track(first + i, coord, a, b, gauge)
+                         for i, (a, b, gauge) in enumerate(paths))
+            tracks.extend(here)
+            by_hex[coord] = here
+            for t in here:
+                ends = (t.a,) if t.b == t.a else (t.a, t.b)
+                for nodes in using[t.gauge]:
+                    for n in ends:
+                        found = nodes.get(n)
+                        if found is None:
+                            nodes[n] = [t]
+                        else:
+                            found.append(t)
         by_gauge: dict[Gauge, dict[Node, tuple[Track, ...]]] = {
             g: {n: tuple(ts) for n, ts in nodes.items()} for g, nodes in usable.items()
         }
@@ -302,7 +316,7 @@ class TrackGraph:
             {n: tuple(ts) for n, ts in incident.items()},
             by_gauge,
             _tokens_of(state),
-            {h: tuple(ts) for h, ts in by_hex.items()},
+            by_hex,
         )
 
     def incident(self, node: Node) -> tuple[Track, ...]:
@@ -406,21 +420,6 @@ def _tokens_of(state: BoardState) -> dict[StationNode, tuple[str, ...]]:
 State = tuple[Node, str]
 
 
-def _steps(
-    graph: TrackGraph, state: State, gauge: Gauge, company: str | None
-) -> Iterable[tuple[Track, State]]:
-    node, came_from = state
-    if node[0] == "S":
-        if came_from and company is not None and graph.blocked_for(node, company):
-            return
-        for t in graph.adjacent(node, gauge):
-            yield t, (t.other(node), t.hex)
-    else:
-        for t in graph.adjacent(node, gauge):
-            if t.hex != came_from:
-                yield t, (t.other(node), t.hex)
-
-
 @dataclass(frozen=True)
 class Reach:
     """Where a company's lines of one gauge go (rules 4.1.6, 4.4.6 / 31.4, 32.5).
@@ -456,12 +455,22 @@ def reach(
     seen: set[State] = {(n, "") for n in starts}
     used: set[int] = set()
     queue: deque[State] = deque(seen)
+    # The steps written out (no generator per node): this loop runs for every company's lines on
+    # every board (lays, frontier posts, bases), and a generator per node cost a third of it.
+    by_node = graph._by_gauge[gauge]
+    no_tracks: tuple[Track, ...] = ()
     while queue:
         state = queue.popleft()
-        for t, nxt in _steps(graph, state, gauge, company):
-            if usable is not None and not usable(t):
+        node, came_from = state
+        if node[0] == "S":
+            if came_from and graph.blocked_for(node, company):
+                continue
+            came_from = ""  # every track of a station leads on
+        for t in by_node.get(node, no_tracks):
+            if t.hex == came_from or (usable is not None and not usable(t)):
                 continue
             used.add(t.id)
+            nxt = (t.b if node == t.a else t.a, t.hex)
             if nxt not in seen:
                 seen.add(nxt)
                 arrivals.setdefault(nxt[0], set()).add(nxt[1])

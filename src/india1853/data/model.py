@@ -546,6 +546,13 @@ class Edition:
             by_hex.setdefault(c.hex, (i, c))
         return by_name, by_hex
 
+    @cached_property
+    def frontier_posts(self) -> dict[str, int]:
+        """The frontier posts' hexes (4.1.14 / 31.11) and their bonuses, in the board's order:
+        asked after every company's lays."""
+        return {coord: spec.frontier_post for coord, spec in self.board.hexes.items()
+                if spec.frontier_post is not None}
+
     def tile(self, tile_id: str) -> TileSpec:
         if tile_id not in self.tiles:
             raise InputError(f"unknown tile {tile_id!r} in the {self.name} edition")

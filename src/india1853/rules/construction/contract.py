@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
-from india1853.board.graph import LINE_GAUGES, Node, StationNode, TrackGraph
+from india1853.board.graph import LINE_GAUGES, Node, StationNode, Track, TrackGraph
 from india1853.board.state import BoardState
 from india1853.data.model import Gauge
 
@@ -55,18 +55,23 @@ def _connected_stations(
             found.add(station)
             stations.append(station)
 
+    # The gauges' track by node, looked up once (this search runs for every pending bid after
+    # every lay and promotion).
+    by_gauge = [(g, graph._by_gauge[g]) for g in LINE_GAUGES]
+    no_tracks: tuple[Track, ...] = ()
     while stations:
         station = stations.popleft()
         for other in walk[station]:
             arrive(other)
-        for g in LINE_GAUGES:
-            todo: deque[tuple[Node, str]] = deque([(station, "")])
+        for g, by_node in by_gauge:
+            # A station's every track leads on; at a tile edge, not back into the same hex.
+            todo: list[tuple[Node, str]] = [(station, "")]
             while todo:
-                node, came_from = todo.popleft()
-                for t in graph.adjacent(node, g):
-                    if node[0] == "E" and t.hex == came_from:
+                node, came_from = todo.pop()
+                for t in by_node.get(node, no_tracks):
+                    if t.hex == came_from:
                         continue
-                    nxt = t.other(node)
+                    nxt = t.b if node == t.a else t.a
                     if nxt[0] == "S":
                         arrive(nxt)
                         continue

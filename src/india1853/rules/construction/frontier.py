@@ -17,9 +17,8 @@ def connected_posts(state: BoardState, company: str) -> set[str]:
     net = Network(state, company)
     # The cheap tests first: the network's reach is only worked out when a post has a tile.
     return {
-        coord for coord, spec in state.edition.board.hexes.items()
-        if spec.frontier_post is not None and state.tile_at(coord) is not None
-        and net.touches(coord)
+        coord for coord in state.edition.frontier_posts
+        if state.tile_at(coord) is not None and net.touches(coord)
     }
 
 
@@ -38,11 +37,10 @@ def frontier_bonuses(
     Only the posts the rule would still pay are traced (most turns none: their reach is then
     never worked out), and the board before the turn only for a post connected after it."""
     policy = ConstructionPolicy.of(state_after.edition)
-    hexes = state_after.edition.board.hexes
+    posts = state_after.edition.frontier_posts
     candidates = sorted(
-        coord for coord, spec in hexes.items()
-        if spec.frontier_post is not None and state_after.tile_at(coord) is not None
-        and _eligible(policy, ctx, coord)
+        coord for coord in posts
+        if state_after.tile_at(coord) is not None and _eligible(policy, ctx, coord)
     )
     if not candidates:
         return []
@@ -50,8 +48,8 @@ def frontier_bonuses(
     before = Network(state_before_turn, ctx.company)
     out: list[tuple[str, int]] = []
     for hex in candidates:
-        value = hexes[hex].frontier_post
-        if value is None or not after.touches(hex):
+        value = posts[hex]
+        if not after.touches(hex):
             continue
         if state_before_turn.tile_at(hex) is not None and before.touches(hex):
             continue
