@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # test run's hundred-odd Python processes - the two pytest workers, their fork servers, every
 # command and server a test starts - compile FastAPI, SQLAlchemy, numba, matplotlib and the
 # project from source again: about 9-10 CPU-s per process instead of 4 (issue 20: `make test`
-# under 6 minutes; measured in docs/performance.md).
+# under 6 minutes; measured in docs/test-speed.md).
 unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: run play test lint typecheck unit rewritten bench soak clean chromium services integration
@@ -20,7 +20,7 @@ unexport PYTHONDONTWRITEBYTECODE
 # (issue 20: `make test` on a fresh clone, install included, under 6 minutes). uv itself is
 # installed by the interpreter's own pip into .venv/uv, beside a venv made without pip: a venv
 # with pip (ensurepip installs and compiles pip) and pip's install of uv cost about 12 CPU-s
-# against 4 (docs/performance.md); an interpreter without pip has the venv's (ensurepip) do
+# against 4 (docs/test-speed.md); an interpreter without pip has the venv's (ensurepip) do
 # it. The venv gets pip from uv, for installing one package by hand (.venv/bin/pip install ...).
 # pip's install of uv keeps one core busy for some 4 s and the other idle: beside it the same
 # interpreter compiles the project's bytecode (src and the tests' helper modules; pytest compiles
@@ -38,7 +38,7 @@ $(STAMP): pyproject.toml
 
 # The router's compiled kernel (numba, issue 15): compiled once into numba's cache (next to
 # kernel.py) before anything runs it, so that no two processes compile it at once. About 7 CPU-s
-# (docs/performance.md): its own target, so that `make test` runs ruff and mypy beside it
+# (docs/test-speed.md): its own target, so that `make test` runs ruff and mypy beside it
 # instead of after it; only the tests (and the server and game) wait for it.
 KERNEL := $(VENV)/.kernel
 $(KERNEL): $(STAMP) src/india1853/rules/router/kernel.py
@@ -92,7 +92,7 @@ chromium:
 # lint, typecheck and unit at once: ruff and mypy beside the kernel's compile and the test
 # files' rewrite (tools/rewrite_tests.py), then beside the test workers (issue 20: the aim is
 # under 6 minutes on a fresh clone of a quiet 2-core machine, install included; the
-# measurements are in docs/performance.md). Any one's failure fails `make test` (after the
+# measurements are in docs/test-speed.md). Any one's failure fails `make test` (after the
 # others have finished); each one's output is printed whole when it is done.
 test: $(STAMP) chromium services
 	$(MAKE) --no-print-directory -j 3 --output-sync=line lint typecheck unit

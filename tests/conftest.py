@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 # missed: test_browser_hotseat.py 27.9 true CPU-s (13.2 profiled), test_browser_mik2.py 24.4
 # (12.6), test_browser_polish.py 24.9 (16.5), each measured alone in its own cgroup; the other
 # browser files (and test_pg_flow.py's browser flow) at 1.8 times their profiled figure
-# (docs/performance.md, the `startup` section of 21:00 UTC).
+# (docs/test-speed.md, the `startup` section of 21:00 UTC).
 COSTLIEST_FIRST = (
     "web/test_browser.py",
     "web/test_browser_seats.py",
@@ -88,7 +88,7 @@ def _rank(item: pytest.Item) -> int:
 # quarter of a test process's CPU in the engine's and bots' files (test_fixtures.py and
 # test_mik2_bots.py: 5.5-6.0 of 21-24 CPU-s, measured with gc.callbacks); collecting the
 # youngest generation after 50,000 allocations instead of 700 left 2.3-2.5 (issue 20: `make
-# test` under 6 minutes; docs/performance.md). Only when the collector runs changes: what it
+# test` under 6 minutes; docs/test-speed.md). Only when the collector runs changes: what it
 # frees is the same, and nothing the tests check depends on when an unreachable cycle goes.
 # The test processes only (the pytest workers); servers and commands keep Python's defaults.
 GC_THRESHOLDS = (50_000, 50, 100)
@@ -130,7 +130,7 @@ def browser() -> Iterator[Browser]:
     # package source) built as the headless shell, which is what Playwright itself drives for
     # headless tests, without the full browser's window and profile machinery that
     # `chromium --headless` starts. The browser files cost chromium about 30% less CPU with it
-    # (issue 20; docs/performance.md, branch `chrome`). No launch flag measured any gain.
+    # (issue 20; docs/test-speed.md, branch `chrome`). No launch flag measured any gain.
     # The full browser also started, for each context, a renderer for its address bar's popup
     # (~1 CPU-s, never used; branch `flows`: test_browser_seats.py 47 -> 28 CPU-s).
     chromium = shutil.which("chromium-headless-shell")

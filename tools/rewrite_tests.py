@@ -5,7 +5,7 @@ the asserts so that a failure shows the values, and keeps the result in ``__pyca
 (``*.cpython-311-pytest-X.Y.Z.pyc``, checked against the source's hash). Each pytest-xdist
 worker imports every test file to collect it, so on a fresh clone both workers rewrite all of
 them at the same moment: about 5 CPU-s each (issue 20: `make test` under 6 minutes; the
-`startup` section of docs/performance.md). `make unit` runs this first: it writes the same
+`startup` section of docs/test-speed.md). `make unit` runs this first: it writes the same
 files pytest would (its own functions, the same header), so both workers read them instead.
 A file whose rewritten bytecode is already there and current is left alone.
 

@@ -3,7 +3,7 @@ minutes).
 
 Chromium spends about 2 CPU-s on a new context and its first page (a new renderer process, its
 fonts and scripts compiled cold) before a game page has drawn anything; the same page taken
-to the next game costs well under half of that (docs/performance.md, branch `browsercpu`). So
+to the next game costs well under half of that (docs/test-speed.md, branch `browsercpu`). So
 a test's page is, by default, a page an earlier test used, handed back clean:
 
 - the listeners the test added (``page.on``) are removed, its cookies, permissions and the

@@ -19,7 +19,7 @@ from webclient import client, create
 # schemathesis (and requests, urllib3, jsonschema, OpenTelemetry, which it imports: some 250
 # modules) is imported by the fixture, not here: each pytest-xdist worker imports every test
 # file to collect it, and only the worker that runs this file needs it (issue 20; the `startup`
-# section of docs/performance.md).
+# section of docs/test-speed.md).
 
 SEED_GAME: dict[str, str] = {}
 TURNS = itertools.count()  # every other case on the real game

@@ -48,7 +48,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 # Python's cyclic garbage collector with its default thresholds (700, 10, 10) took a sixth to a
 # quarter of a game's CPU (the engine and the bots allocate many small objects that live a
 # whole turn): `simulate` of two greedy games 9.2-10.3 CPU-s, 8.1-8.2 with these (measured
-# side by side; docs/performance.md). What it frees is the same; only how often it looks.
+# side by side; docs/test-speed.md). What it frees is the same; only how often it looks.
 GC_THRESHOLDS = (50_000, 50, 100)
 
 
