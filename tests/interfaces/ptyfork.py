@@ -24,14 +24,13 @@ import functools
 import io
 import json
 import os
-import select
 import signal
 import socket
 import subprocess
 import sys
 import termios
 import threading
-from typing import Any
+from typing import Any, NoReturn
 
 
 class _Client:
@@ -100,10 +99,10 @@ def _standard_streams() -> None:
         setattr(sys, f"__{name}__", stream)
 
 
-def _child(request: dict[str, Any], terminal: int, sock: socket.socket) -> None:
+def _child(request: dict[str, Any], terminal: int, sock: socket.socket) -> NoReturn:
     """In the forked child: the command on its terminal; never returns."""
-    code = 1
-    try:
+
+    def on_its_terminal() -> None:
         sock.close()
         os.setsid()
         fcntl.ioctl(terminal, termios.TIOCSCTTY, 0)
@@ -117,33 +116,10 @@ def _child(request: dict[str, Any], terminal: int, sock: socket.socket) -> None:
         os.environ.clear()
         os.environ.update(request["env"])
         os.chdir(request["cwd"])
-        from india1853.interfaces.cli import main
 
-        try:
-            code = main(request["argv"])
-        except SystemExit as exc:  # argparse's errors
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-            if isinstance(exc.code, str):
-                print(exc.code, file=sys.stderr)
-    except BaseException:  # as the interpreter would: the traceback on stderr, status 1
-        import traceback
+    from clichild import run_cli
 
-        traceback.print_exc()
-    finally:
-        for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(Exception):
-                stream.flush()
-        os._exit(code)
-
-
-def _wait(pid: int, timeout: float) -> int | None:
-    pidfd = os.pidfd_open(pid)
-    try:
-        select.select([pidfd], [], [], timeout)
-    finally:
-        os.close(pidfd)
-    done, status = os.waitpid(pid, os.WNOHANG)
-    return os.waitstatus_to_exitcode(status) if done else None
+    run_cli(request["argv"], on_its_terminal)
 
 
 def _warm_up() -> None:
@@ -167,6 +143,8 @@ def _warm_up() -> None:
 
 
 def _serve_forks() -> None:
+    from clichild import wait_child
+
     _warm_up()
     sock = socket.socket(fileno=0)
     children: set[int] = set()
@@ -188,7 +166,7 @@ def _serve_forks() -> None:
             sock.send(json.dumps(pid).encode())
         else:
             try:
-                code = _wait(int(request["wait"]), float(request["timeout"]))
+                code = wait_child(int(request["wait"]), float(request["timeout"]))
             except (ProcessLookupError, ChildProcessError) as exc:  # not a child waiting
                 sock.send(json.dumps(f"pid {request['wait']}: {exc}").encode())
                 continue
@@ -202,4 +180,5 @@ def _serve_forks() -> None:
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # clichild
     _serve_forks()

@@ -25,7 +25,6 @@ import functools
 import inspect
 import json
 import os
-import select
 import signal
 import socket
 import subprocess
@@ -33,7 +32,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NoReturn
 
 # The environment every command runs in: that of the tests less the database and Redis
 # every command is given explicitly (as the tests' servers did).
@@ -143,49 +142,20 @@ def run(argv: list[str], timeout: float = 120.0,
 
 # --- the fork server itself (this file run as a script) -------------------------------------
 
-def _child(argv: list[str], env: dict[str, str], fds: list[int], sock: socket.socket) -> None:
+def _child(argv: list[str], env: dict[str, str], fds: list[int],
+           sock: socket.socket) -> NoReturn:
     """In the forked child: the command on the handed-over streams; never returns."""
-    code = 1
-    try:
+
+    def on_its_streams() -> None:
         sock.close()
         os.environ.update(env)
         for target, fd in enumerate(fds):
             os.dup2(fd, target)
             os.close(fd)
-        from india1853.interfaces.cli import main
 
-        try:
-            code = main(argv)
-        except SystemExit as exc:  # argparse's errors
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-            if isinstance(exc.code, str):
-                print(exc.code, file=sys.stderr)
-    except BaseException:  # as the interpreter would: the traceback on stderr, status 1
-        import traceback
+    from clichild import run_cli
 
-        traceback.print_exc()
-    finally:
-        for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(Exception):
-                stream.flush()
-        os._exit(code)
-
-
-def _wait(pid: int, timeout: float) -> int | None:
-    """The child's exit status once it ends within ``timeout`` seconds, else None."""
-    try:
-        pidfd = os.pidfd_open(pid)
-    except ProcessLookupError:
-        pidfd = None  # already reaped below: cannot happen, each pid is waited once
-    if pidfd is not None:
-        try:
-            select.select([pidfd], [], [], timeout)
-        finally:
-            os.close(pidfd)
-    done, status = os.waitpid(pid, os.WNOHANG)
-    if done == 0:
-        return None
-    return os.waitstatus_to_exitcode(status)
+    run_cli(argv, on_its_streams)
 
 
 def _warm_server_start() -> None:
@@ -239,6 +209,7 @@ def _serve_forks() -> None:
     import india1853.interfaces.commands.admin
     import india1853.interfaces.commands.serve
     import india1853.interfaces.web.app
+    from clichild import wait_child
     from india1853.rules.router import warm_up
 
     india1853.interfaces.cli.build_parser()  # imports every command module
@@ -280,7 +251,7 @@ def _serve_forks() -> None:
             children.add(pid)
             sock.send(json.dumps(pid).encode())
         else:
-            code = _wait(int(request["wait"]), float(request["timeout"]))
+            code = wait_child(int(request["wait"]), float(request["timeout"]))
             if code is not None:
                 children.discard(int(request["wait"]))
             sock.send(json.dumps(code).encode())
@@ -295,4 +266,5 @@ def _serve_forks() -> None:
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # clichild
     _serve_forks()
